@@ -1,0 +1,52 @@
+// Starts Prism's mock server on the bundled document, for `npm run mock`, tests and benchmarks.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { bundledDocumentPath } from '../paths.ts';
+import { waitForPort } from '../util/wait.ts';
+
+export interface PrismOptions {
+  host?: string;
+  port: number;
+  /** Extra arguments for `prism mock`, e.g. ['-d']. */
+  args?: string[];
+  /** Where Prism's own output goes; 'inherit' for the CLI. */
+  stdio?: 'inherit' | 'ignore';
+}
+
+export interface RunningPrism {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+function prismBin(): string {
+  const require = createRequire(import.meta.url);
+  const pkgPath = require.resolve('@stoplight/prism-cli/package.json');
+  const bin = (require(pkgPath) as { bin: { prism: string } }).bin.prism;
+  return join(dirname(pkgPath), bin);
+}
+
+export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
+  const host = options.host ?? '127.0.0.1';
+  const child = spawn(
+    process.execPath,
+    [prismBin(), 'mock', bundledDocumentPath, '-h', host, '-p', String(options.port), ...(options.args ?? ['-v', 'error'])],
+    { stdio: options.stdio ?? 'ignore' },
+  );
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`prism exited with code ${code} before listening`))),
+  );
+  exited.catch(() => {});
+  await Promise.race([waitForPort(host, options.port), exited]);
+  return {
+    url: `http://${host}:${options.port}`,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}

@@ -146,6 +146,16 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
+         * @description A cascade: an identifier and an ordered list of channel stages. No operation of this contract
+         *     returns it; it is documented because the scheduling rules refer to it (and the sandbox's
+         *     fixtures use it). Fields beyond these are not specified.
+         */
+        Cascade: {
+            id: components["schemas"]["CascadeId"];
+            /** @description The stages in the order they are tried. */
+            stages: components["schemas"]["CascadeStage"][];
+        };
+        /**
          * Format: int64
          * @description Internal identifier of a chat thread (long).
          * @example 101
@@ -524,6 +534,21 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description Channel of a cascade stage. The values seen are listed; the set is not stated to be closed.
+         * @enum {string}
+         */
+        ChannelType: "VIBER" | "WHATSAPP" | "SMS";
+        /** @description A stage of a cascade. Fields beyond the identifier and the channel type are not specified. */
+        CascadeStage: {
+            /**
+             * Format: uuid
+             * @description Stage identifier (UUID-like), named in the violations of the cascade validation error.
+             * @example 6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01
+             */
+            uuid: string;
+            channel: components["schemas"]["ChannelType"];
+        };
     };
     responses: {
         /** @description The API key (or, for close threads, the integrator token) is wrong or expired. */
@@ -568,6 +593,7 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type Cascade = components['schemas']['Cascade'];
 export type ThreadId = components['schemas']['ThreadId'];
 export type CloseThreadsRequest = components['schemas']['CloseThreadsRequest'];
 export type ThreadIdList = components['schemas']['ThreadIdList'];
@@ -602,6 +628,8 @@ export type DeliveryErrorCode = components['schemas']['DeliveryErrorCode'];
 export type KnownDeliveryStatus = components['schemas']['KnownDeliveryStatus'];
 export type DeliveryStatus = components['schemas']['DeliveryStatus'];
 export type StatusCallback = components['schemas']['StatusCallback'];
+export type ChannelType = components['schemas']['ChannelType'];
+export type CascadeStage = components['schemas']['CascadeStage'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];

@@ -1,0 +1,119 @@
+// The named examples of the bundled document as test cases (see openapi/README.md): each
+// response example with the request that triggers it.
+import { openapi, resolvePointer } from './index.ts';
+
+export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  /** Names of the security schemes the operation needs. */
+  security: string[];
+  requestSchemaPointer: string | undefined;
+  /** Pointer to the operation object, e.g. "#/paths/~1api~1cascade~1schedule/post". */
+  pointer: string;
+}
+
+/** How to send the request of a response example whose trigger is not a same-named request example. */
+export interface ExampleTrigger {
+  body?: unknown;
+  /** A body sent as-is, not as JSON of a value (e.g. malformed JSON). */
+  rawBody?: string;
+  credentials?: 'invalid' | 'no-balance';
+  method?: string;
+  path?: string;
+}
+
+export interface ExamplePair {
+  operation: Operation;
+  name: string;
+  status: number;
+  /** The expected response body. */
+  response: unknown;
+  responseSchemaPointer: string;
+  /** The body to send: the same-named request example, or `trigger.body`, or the operation's first request example. */
+  requestBody: unknown;
+  /** True when the body comes from a same-named request example. */
+  paired: boolean;
+  trigger: ExampleTrigger;
+}
+
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+type Obj = Record<string, unknown>;
+
+function deref(node: unknown): Obj {
+  let current = node as Obj;
+  while (current && typeof current.$ref === 'string') current = resolvePointer(current.$ref) as Obj;
+  return current;
+}
+
+export function operations(): Operation[] {
+  const result: Operation[] = [];
+  for (const [path, item] of Object.entries(openapi.paths as Obj)) {
+    for (const method of httpMethods) {
+      const op = (item as Obj)[method] as Obj | undefined;
+      if (!op) continue;
+      const pointer = `#/paths/${escape(path)}/${method}`;
+      const media = deref(op.requestBody)?.content as Obj | undefined;
+      result.push({
+        operationId: String(op.operationId),
+        method: method.toUpperCase(),
+        path,
+        security: ((op.security ?? openapi.security ?? []) as Obj[]).flatMap((s) => Object.keys(s)),
+        requestSchemaPointer: media?.['application/json'] ? `${pointer}/requestBody/content/application~1json/schema` : undefined,
+        pointer,
+      });
+    }
+  }
+  return result;
+}
+
+function requestExamples(op: Operation): Map<string, unknown> {
+  const opObject = resolvePointer(op.pointer) as Obj;
+  const media = (deref(opObject.requestBody)?.content as Obj | undefined)?.['application/json'] as Obj | undefined;
+  const examples = new Map<string, unknown>();
+  for (const [name, ex] of Object.entries((media?.examples ?? {}) as Obj)) examples.set(name, deref(ex).value);
+  return examples;
+}
+
+export function examplePairs(): ExamplePair[] {
+  const pairs: ExamplePair[] = [];
+  for (const op of operations()) {
+    const requests = requestExamples(op);
+    const firstRequest = requests.values().next().value;
+    const responses = (resolvePointer(op.pointer) as Obj).responses as Obj;
+    for (const [status, raw] of Object.entries(responses)) {
+      const response = deref(raw);
+      const media = (response.content as Obj | undefined)?.['application/json'] as Obj | undefined;
+      if (!media) continue;
+      const responseRef = (raw as Obj).$ref as string | undefined;
+      const responseSchemaPointer = `${responseRef ?? `${op.pointer}/responses/${status}`}/content/application~1json/schema`;
+      for (const [name, rawExample] of Object.entries((media.examples ?? {}) as Obj)) {
+        const example = deref(rawExample);
+        const trigger = (example['x-request'] ?? {}) as ExampleTrigger;
+        const paired = requests.has(name);
+        pairs.push({
+          operation: op,
+          name,
+          status: Number(status),
+          response: example.value,
+          responseSchemaPointer,
+          requestBody: paired ? requests.get(name) : 'body' in trigger ? trigger.body : firstRequest,
+          paired,
+          trigger,
+        });
+      }
+    }
+  }
+  return pairs;
+}
+
+/** Request example names that have no response example of the same name (should be none). */
+export function orphanRequestExamples(): string[] {
+  const responseNames = new Set(examplePairs().map((p) => `${p.operation.operationId}/${p.name}`));
+  return operations().flatMap((op) =>
+    [...requestExamples(op).keys()].map((n) => `${op.operationId}/${n}`).filter((k) => !responseNames.has(k)),
+  );
+}

@@ -1,0 +1,185 @@
+// Each fact of ../shared/service-interface.md, stated once here as a table, checked against the
+// bundled document. A fact missing from the document fails its own row.
+import { describe, expect, it } from 'vitest';
+import { openapi, resolvePointer, schemaValidator } from '../src/schema/index.ts';
+import { examplePairs } from '../src/schema/examples.ts';
+
+type Obj = Record<string, any>;
+const doc = openapi as Obj;
+const schema = (name: string) => doc.components.schemas[name] as Obj;
+const op = (path: string, method = 'post') => doc.paths[path]?.[method] as Obj | undefined;
+
+const operations = [
+  { path: '/api/v1/threads/close', id: 'closeThreads', security: { integratorToken: ['INTEGRATOR'] } },
+  { path: '/api/subscribers/create', id: 'createSubscriber', security: { apiKey: [] } },
+  { path: '/api/cascade/schedule', id: 'scheduleCascade', security: { apiKey: [] } },
+];
+
+const errorCodes: Array<[code: string, status: number, operationId: string]> = [
+  ['requestId-is-not-unique', 400, 'scheduleCascade'],
+  ['content-not-specified', 400, 'scheduleCascade'],
+  ['contentType-not-specified', 400, 'scheduleCascade'],
+  ['text-not-specified', 400, 'scheduleCascade'],
+  ['caption-not-specified', 400, 'scheduleCascade'],
+  ['action-not-specified', 400, 'scheduleCascade'],
+  ['attachmentName-not-specified', 400, 'scheduleCascade'],
+  ['attachmentName-is-too-long', 400, 'scheduleCascade'],
+  ['latitude-not-specified', 400, 'scheduleCascade'],
+  ['longitude-not-specified', 400, 'scheduleCascade'],
+  ['cascade-not-found', 400, 'scheduleCascade'],
+  ['request-doesn’t-contain-content-for-all-cascade-stages', 400, 'scheduleCascade'],
+  ['matched-template-not-found', 400, 'scheduleCascade'],
+  ['cascade-scheduling-request-is-not-valid', 400, 'scheduleCascade'],
+  ['cascade-scheduling-request-not-valid', 400, 'scheduleCascade'],
+  ['template-parameter-is-not-valid', 400, 'scheduleCascade'],
+  ['out-of-balance', 400, 'scheduleCascade'],
+  ['button-validation-error', 400, 'scheduleCascade'],
+  ['mm-api-options-invalid-combination', 400, 'scheduleCascade'],
+  ...operations.flatMap(({ id }) => [
+    ['auth-error', 401, id],
+    ['not-found', 404, id],
+    ['method-not-allowed', 405, id],
+    ['system-error', 500, id],
+  ] as Array<[string, number, string]>),
+];
+
+const enums: Array<[schemaName: string, pointer: string, values: string[]]> = [
+  ['AddressType', '', ['INSTAGRAM_ID', 'FACEBOOK_ID', 'DEVICE_APP_ID', 'PHONE', 'EMAIL', 'UTM', 'COOKIE_ID', 'TELEGRAM_ID', 'GOOGLE_ID', 'APPLE_ID', 'YANDEX_ID', 'EXT_USER_ID']],
+  ['ParameterValue', '/properties/valueType', ['STRING', 'ENUM', 'DATE']],
+  ['ChannelType', '', ['VIBER', 'WHATSAPP', 'SMS']],
+  ['KnownDeliveryErrorCode', '', ['not-template-match', 'too-long-message', 'media-request-failed', 'error-subject-unknown', 'error-address-format', 'duplicated']],
+];
+
+const limits: Array<[what: string, pointer: string, keyword: string, value: number]> = [
+  ['comment length', '#/components/schemas/CloseThreadsRequest/properties/comment', 'maxLength', 300],
+  ['attachmentName length', '#/components/schemas/WhatsAppAttachment/properties/name', 'maxLength', 70],
+  ['listPicker item title', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title', 'maxLength', 24],
+  ['listPicker item subtitle', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle', 'maxLength', 24],
+  ['buttons per template', '#/components/schemas/KeyboardButtons', 'maxItems', 10],
+  ['URL buttons per template', '#/components/schemas/KeyboardButtons/allOf/0', 'maxContains', 2],
+  ['PHONE buttons per template', '#/components/schemas/KeyboardButtons/allOf/1', 'maxContains', 1],
+  ['quick-reply payload length', '#/components/schemas/KeyboardButton/properties/payload', 'maxLength', 128],
+  ['duplicate window (seconds)', '#/components/schemas/KnownDeliveryErrorCode', 'x-duplicate-window-seconds', 300],
+];
+
+describe('paths, methods and security', () => {
+  it.each(operations)('$id is POST $path with its security', ({ path, id, security }) => {
+    const o = op(path);
+    expect(o?.operationId).toBe(id);
+    expect(o?.security).toEqual([security]);
+    expect(o?.requestBody?.content?.['application/json']).toBeDefined();
+    expect(o?.responses?.['200']?.content?.['application/json']).toBeDefined();
+  });
+
+  it('documents exactly the three paths of the description', () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(operations.map((o) => o.path).sort());
+  });
+
+  it('has both security schemes', () => {
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    expect(doc.components.securitySchemes.integratorToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.integratorToken.description).toContain('INTEGRATOR');
+  });
+});
+
+describe('error codes', () => {
+  it.each(errorCodes)('%s is documented with HTTP %i on %s, with an example', (code, status, operationId) => {
+    expect(schema('KnownErrorCode').enum).toContain(code);
+    const examples = examplePairs().filter((p) => p.operation.operationId === operationId && p.status === status);
+    expect(examples.map((p) => (p.response as Obj).title)).toContain(code);
+  });
+
+  it('keeps codes an open set: an unknown code is a valid Problem', () => {
+    expect(schemaValidator('Problem')({ title: 'a-code-added-next-year', status: 400 }).valid).toBe(true);
+    expect(schemaValidator('Problem')({ title: 'auth-error', status: 401, detail: 'x' }).valid).toBe(true);
+    expect(schemaValidator('Problem')({ status: 400 }).valid).toBe(false);
+    expect(schemaValidator('Problem')({ title: 'auth-error', status: '401' }).valid).toBe(false);
+  });
+
+  it('documents 401, 404, 405 and 500 with the Problem body on every operation', () => {
+    for (const { path } of operations) {
+      for (const status of ['400', '401', '404', '405', '500']) {
+        const response = op(path)!.responses[status];
+        const resolved = response.$ref ? (resolvePointer(response.$ref) as Obj) : response;
+        expect(resolved.content['application/json'].schema.$ref, `${path} ${status}`).toBe('#/components/schemas/Problem');
+      }
+    }
+  });
+});
+
+describe('enums', () => {
+  it.each(enums)('%s%s has exactly the described values', (name, pointer, values) => {
+    const node = resolvePointer(`#/components/schemas/${name}${pointer}`) as Obj;
+    expect(node.enum).toEqual(values);
+  });
+
+  it('DATE parameter values use the date format', () => {
+    const valid = schemaValidator('ParameterValue');
+    expect(valid({ name: 'birthday', valueType: 'DATE', value: '1990-05-17' }).valid).toBe(true);
+    expect(valid({ name: 'birthday', valueType: 'DATE', value: '17.05.1990' }).valid).toBe(false);
+    expect(valid({ name: 'city', valueType: 'STRING', value: '17.05.1990' }).valid).toBe(true);
+  });
+
+  it('thread identifiers are int64 in the request and all four result lists', () => {
+    expect(schema('ThreadId')).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(schema('CloseThreadsRequest').properties.threadIds.items.$ref).toBe('#/components/schemas/ThreadId');
+    expect(schema('CloseThreadsResult').required).toEqual([
+      'resolved_threads', 'not_existing_threads', 'already_resolved_threads', 'not_resolved_due_to_system_error',
+    ]);
+  });
+});
+
+describe('limits', () => {
+  it.each(limits)('%s: %s %s = %i', (_what, pointer, keyword, value) => {
+    expect((resolvePointer(pointer) as Obj)[keyword]).toBe(value);
+  });
+
+  it('the URL and PHONE button limits count buttons of that type', () => {
+    const valid = schemaValidator('KeyboardButtons');
+    const url = { buttonType: 'URL', url: 'https://e.org' };
+    const phone = { buttonType: 'PHONE', phone: '+1' };
+    const reply = { buttonType: 'QUICK_REPLY', payload: 'p' };
+    expect(valid([url, url, phone, reply]).valid).toBe(true);
+    expect(valid([url, url, url]).valid).toBe(false);
+    expect(valid([phone, phone]).valid).toBe(false);
+    expect(valid([]).valid).toBe(true);
+    expect(valid(Array(11).fill(reply)).valid).toBe(false);
+    expect(valid([{ ...reply, payload: 'x'.repeat(129) }]).valid).toBe(false);
+  });
+
+  it('messageActivitySharing true with useMarketingMessagesApi false is invalid, other combinations are not', () => {
+    const valid = schemaValidator('WhatsAppContent');
+    const base = { contentType: 'TEXT', text: 'hi' };
+    expect(valid({ ...base, messageActivitySharing: true, useMarketingMessagesApi: false }).valid).toBe(false);
+    expect(valid({ ...base, messageActivitySharing: true, useMarketingMessagesApi: true }).valid).toBe(true);
+    expect(valid({ ...base, messageActivitySharing: false, useMarketingMessagesApi: false }).valid).toBe(true);
+  });
+});
+
+describe('delivery status callback', () => {
+  const hook = doc.webhooks?.messageStatus?.post as Obj;
+
+  it('is a top-level webhook with the payload schema and a 200 answer', () => {
+    expect(hook.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/StatusCallback');
+    expect(hook.responses['200']).toBeDefined();
+  });
+
+  it('UNDELIVERED is a known status and needs an error code', () => {
+    expect(schema('KnownDeliveryStatus').enum).toContain('UNDELIVERED');
+    const valid = schemaValidator('StatusCallback');
+    const base = { messageId: 1, statusAt: '2030-01-01T00:00:00Z' };
+    expect(valid({ ...base, status: 'UNDELIVERED' }).valid).toBe(false);
+    expect(valid({ ...base, status: 'UNDELIVERED', error: 'duplicated' }).valid).toBe(true);
+  });
+
+  it('accepts statuses and codes it does not know', () => {
+    const valid = schemaValidator('StatusCallback');
+    expect(valid({ messageId: 1, status: 'PAUSED', statusAt: '2030-01-01T00:00:00Z', error: 'new-code' }).valid).toBe(true);
+  });
+});
+
+describe('versioning', () => {
+  it('only the close-threads path carries v1', () => {
+    expect(Object.keys(doc.paths).filter((p) => /\/v\d+\//.test(p))).toEqual(['/api/v1/threads/close']);
+  });
+});

@@ -1,0 +1,76 @@
+// The named examples are the contract's test cases: each must be true to its schema and complete.
+import { describe, expect, it } from 'vitest';
+import { openapi, schemaValidator, validator } from '../src/schema/index.ts';
+import { examplePairs, operations, orphanRequestExamples } from '../src/schema/examples.ts';
+
+const pairs = examplePairs();
+const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path']);
+
+describe('named examples', () => {
+  it('every operation has a success example and an example for each documented status', () => {
+    for (const op of operations()) {
+      const statuses = new Set(pairs.filter((p) => p.operation === op || p.operation.operationId === op.operationId).map((p) => p.status));
+      expect([...statuses].sort(), op.operationId).toEqual([200, 400, 401, 404, 405, 500]);
+    }
+  });
+
+  it.each(pairs.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))(
+    '%s: response valid against its schema, status in body, request known',
+    (_label, pair) => {
+      const result = validator(pair.responseSchemaPointer)(pair.response);
+      expect(result.errors).toEqual([]);
+      if (pair.status >= 400) expect((pair.response as { status: number }).status).toBe(pair.status);
+      expect(Object.keys(pair.trigger).filter((k) => !triggerKeys.has(k))).toEqual([]);
+      // Either a same-named request example or an explicit trigger says how to get this response.
+      expect(pair.paired || Object.keys(pair.trigger).length > 0).toBe(true);
+    },
+  );
+
+  it('every request example has a response example of the same name', () => {
+    expect(orphanRequestExamples()).toEqual([]);
+  });
+
+  it('a same-named request example is valid against the request schema', () => {
+    for (const pair of pairs.filter((p) => p.paired)) {
+      const result = validator(pair.operation.requestSchemaPointer!)(pair.requestBody);
+      expect(result.errors, `${pair.operation.operationId}/${pair.name}`).toEqual([]);
+    }
+  });
+
+  it('a trigger body for a field-level 400 code breaks the request schema at the field the code names', () => {
+    // Codes that a schema violation stands for, and the field each names.
+    const fieldOf: Record<string, string> = {
+      'content-not-specified': 'content',
+      'contentType-not-specified': 'contentType',
+      'text-not-specified': 'text',
+      'caption-not-specified': 'caption',
+      'action-not-specified': 'action',
+      'attachmentName-not-specified': 'attachment.name',
+      'attachmentName-is-too-long': 'attachment.name',
+      'latitude-not-specified': 'latitude',
+      'longitude-not-specified': 'longitude',
+      'template-parameter-is-not-valid': 'items[0].title',
+      'button-validation-error': 'buttons',
+      'mm-api-options-invalid-combination': 'whatsappContent',
+      'comment-is-too-long': 'comment',
+      'ext-user-id-not-specified': 'addresses',
+      'parameter-value-is-not-valid': 'value',
+    };
+    const checked = pairs.filter((p) => p.trigger.body !== undefined && fieldOf[(p.response as { title: string }).title]);
+    expect(checked.length).toBeGreaterThanOrEqual(15);
+    for (const pair of checked) {
+      const result = validator(pair.operation.requestSchemaPointer!)(pair.requestBody);
+      const field = fieldOf[(pair.response as { title: string }).title]!;
+      expect(result.valid, pair.name).toBe(false);
+      expect(result.errors.some((e) => e.split(':')[0]!.endsWith(field)), `${pair.name}: ${result.errors.join(' | ')}`).toBe(true);
+    }
+  });
+
+  it('the webhook examples are valid callbacks', () => {
+    const examples = (openapi as any).webhooks.messageStatus.post.requestBody.content['application/json'].examples;
+    expect(Object.keys(examples).length).toBeGreaterThanOrEqual(3);
+    for (const [name, example] of Object.entries<any>(examples)) {
+      expect(schemaValidator('StatusCallback')(example.value).errors, name).toEqual([]);
+    }
+  });
+});

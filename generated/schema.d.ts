@@ -374,7 +374,9 @@ export interface components {
          * @description Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1
          *     PHONE button. These limits hold for all the buttons of the template together, across rows:
          *     an implementation checks the concatenation of every row's `buttons` against this schema.
-         *     A breach gives 400 `button-validation-error`.
+         *     A breach gives 400 `button-validation-error`. (The type limits are written as
+         *     `if contains then maxContains` rather than `minContains: 0`, which Prism's validator does not
+         *     honour.)
          */
         KeyboardButtons: components["schemas"]["KeyboardButton"][] & (unknown & unknown);
         /**

@@ -56,8 +56,8 @@ const limits: Array<[what: string, pointer: string, keyword: string, value: numb
   ['listPicker item title', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title', 'maxLength', 24],
   ['listPicker item subtitle', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle', 'maxLength', 24],
   ['buttons per template', '#/components/schemas/KeyboardButtons', 'maxItems', 10],
-  ['URL buttons per template', '#/components/schemas/KeyboardButtons/allOf/0', 'maxContains', 2],
-  ['PHONE buttons per template', '#/components/schemas/KeyboardButtons/allOf/1', 'maxContains', 1],
+  ['URL buttons per template', '#/components/schemas/KeyboardButtons/allOf/0/then', 'maxContains', 2],
+  ['PHONE buttons per template', '#/components/schemas/KeyboardButtons/allOf/1/then', 'maxContains', 1],
   ['quick-reply payload length', '#/components/schemas/KeyboardButton/properties/payload', 'maxLength', 128],
   ['duplicate window (seconds)', '#/components/schemas/KnownDeliveryErrorCode', 'x-duplicate-window-seconds', 300],
 ];

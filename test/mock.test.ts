@@ -1,0 +1,52 @@
+// The Prism mock serves every named response example of the document, each valid against its schema.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrism, type RunningPrism } from '../src/mock/prism.ts';
+import { validator } from '../src/schema/index.ts';
+import { examplePairs } from '../src/schema/examples.ts';
+import { freePort } from '../src/util/wait.ts';
+
+const pairs = examplePairs();
+let prism: RunningPrism;
+
+beforeAll(async () => {
+  prism = await startPrism({ port: await freePort() });
+});
+afterAll(async () => {
+  await prism?.stop();
+});
+
+function credentials(security: string[]): Record<string, string> {
+  return security.includes('apiKey') ? { 'x-api-key': 'any-key' } : { authorization: 'Bearer any-token' };
+}
+
+describe('Prism mock', () => {
+  it.each(pairs.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))(
+    '%s is served with Prefer and valid against its schema',
+    async (_label, pair) => {
+      // Prism validates the request first, so always send a request that is valid against the schema.
+      const body = pair.paired ? pair.requestBody : examplePairs().find((p) => p.operation.operationId === pair.operation.operationId && p.paired)!.requestBody;
+      const res = await fetch(prism.url + pair.operation.path, {
+        method: pair.operation.method,
+        headers: {
+          'content-type': 'application/json',
+          prefer: `code=${pair.status}, example=${pair.name}`,
+          ...credentials(pair.operation.security),
+        },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(pair.status);
+      const json: unknown = await res.json();
+      expect(json).toEqual(pair.response);
+      expect(validator(pair.responseSchemaPointer)(json).errors).toEqual([]);
+    },
+  );
+
+  it('answers a request without credentials with 401', async () => {
+    const res = await fetch(`${prism.url}/api/cascade/schedule`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(pairs.find((p) => p.name === 'scheduled')!.requestBody),
+    });
+    expect(res.status).toBe(401);
+  });
+});

@@ -1,0 +1,30 @@
+// Builds dist/docs/: the self-contained Redoc page and the bundled document beside it.
+// Redoc 3 loads its "API docs by Redocly" logo from a CDN even with --inlineBundle; the page
+// must make no request outside itself, so the logo is inlined here as a data URI.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
+
+const logo = (text: string) =>
+  `data:image/svg+xml,${encodeURIComponent(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${text.length * 8}" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12" fill="#666">${text}</text></svg>`,
+  )}`;
+const cdnAssets: Record<string, string> = {
+  'https://cdn.redoc.ly/redoc/logo-mini-full.svg': logo('Redocly'),
+  'https://cdn.redoc.ly/redoc/logo-mini.svg': logo('R'),
+};
+
+execFileSync(
+  join(projectRoot, 'node_modules', '.bin', 'redocly'),
+  ['build-docs', bundledDocumentPath, '-o', docsPagePath, '--inlineBundle'],
+  { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
+);
+
+let html = readFileSync(docsPagePath, 'utf8');
+for (const [url, inline] of Object.entries(cdnAssets)) html = html.split(url).join(inline);
+const left = html.match(/https:\/\/cdn\.redoc\.ly\/[^"'`\s)]+/g);
+if (left) throw new Error(`the docs page still loads from the CDN: ${[...new Set(left)].join(', ')}`);
+writeFileSync(docsPagePath, html);
+copyFileSync(bundledDocumentPath, join(docsPagePath, '..', 'openapi.json'));
+console.log(`docs: ${docsPagePath} (${Math.round(html.length / 1024)} KiB) and openapi.json beside it`);

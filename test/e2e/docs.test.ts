@@ -1,0 +1,80 @@
+// The docs page opened from disk with every request outside file:// blocked: each operation, the
+// webhook, schemas and named examples render, search finds an error code, the bundled document is
+// linked, and the page asks for nothing outside itself.
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsPagePath, projectRoot } from '../../src/paths.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const resultsDir = join(projectRoot, 'test-results');
+let browser: Browser;
+let page: Page;
+const outside: string[] = [];
+
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file://') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  page = await context.newPage();
+  await page.goto(pathToFileURL(docsPagePath).href, { waitUntil: 'load' });
+  await page.getByRole('heading', { name: 'Messaging service API' }).waitFor({ timeout: 20_000 });
+  await mkdir(resultsDir, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Opens an operation from the sidebar (Redoc 3 renders sections as they are visited). */
+async function open(tag: string, summary: string): Promise<string> {
+  await page.getByText(tag, { exact: true }).first().click();
+  await page.getByText(summary, { exact: true }).first().click();
+  await page.getByRole('heading', { name: summary }).first().waitFor({ timeout: 10_000 });
+  return page.locator('body').innerText();
+}
+
+describe('docs page (file://, offline)', () => {
+  it.each([
+    ['Threads', 'Close threads', ['POST', '/api/v1/threads/close', 'threadIds', 'comment', 'resolved_threads', 'not_resolved_due_to_system_error', 'An open thread is closed']],
+    ['Subscribers', 'Create subscriber', ['/api/subscribers/create', 'addresses', 'parameterValues', 'tagValues', 'blacklisted']],
+    ['Cascades', 'Schedule cascade message', ['/api/cascade/schedule', 'requestId', 'subscriberFilter', 'content', 'Viber then SMS, text on both']],
+    ['Delivery status', 'Message status callback', ['Webhook', 'cascadeStageUUID', 'statusAt', 'UNDELIVERED', 'Delivered over Viber']],
+  ])('shows %s > %s with its fields and examples', async (tag, summary, texts) => {
+    const text = await open(tag, summary);
+    for (const t of texts) expect(text, t).toContain(t);
+    await page.screenshot({ path: join(resultsDir, `docs-${summary.toLowerCase().replace(/\s+/g, '-')}.png`) });
+  });
+
+  it('search finds an error code and the operation that returns it', async () => {
+    await page.getByText('Search', { exact: false }).first().click();
+    const input = page.getByPlaceholder(/search/i).first();
+    await input.fill('out-of-balance');
+    const dialog = page.locator('[role=dialog], body').first();
+    await page.getByText('out-of-balance', { exact: true }).first().waitFor({ timeout: 10_000 });
+    expect(await dialog.innerText()).toContain('Schedule cascade message');
+    await page.screenshot({ path: join(resultsDir, 'docs-search.png') });
+    await page.keyboard.press('Escape');
+  });
+
+  it('links the bundled document beside it', async () => {
+    await page.getByText('Messaging service API', { exact: true }).first().click();
+    const href = await page.getByRole('link', { name: 'OpenAPI document (JSON)' }).first().getAttribute('href');
+    expect(href).toMatch(/openapi\.json$/);
+  });
+
+  it('made no request outside itself', async () => {
+    await page.screenshot({ path: join(resultsDir, 'docs.png') });
+    expect(outside).toEqual([]);
+  });
+});

@@ -8,8 +8,11 @@ export const openapi = bundled as unknown as Record<string, unknown>;
 
 const documentId = 'urn:messaging-contract:openapi';
 
-// ajv-formats is CommonJS: under NodeNext its default import is the module object.
-const addFormats = ((formatsModule as unknown as { default?: typeof formatsModule }).default ?? formatsModule);
+// ajv-formats is CommonJS: under NodeNext TypeScript types its default import as the module
+// object, whose callable plugin is `.default`; at run time either may be the function.
+type FormatsPlugin = typeof formatsModule.default;
+const addFormats: FormatsPlugin =
+  typeof formatsModule === 'function' ? (formatsModule as unknown as FormatsPlugin) : formatsModule.default;
 
 // verbose: errors carry their schema, so messages can say what a `contains` or `not` rule wants.
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, verbose: true });

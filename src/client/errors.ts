@@ -1,0 +1,100 @@
+// The errors a client call can end with. Every one names the operation it came from.
+import meta from '../../generated/client-meta.json' with { type: 'json' };
+import type { ErrorCode } from './types.ts';
+import { parseCascadeViolations, type CascadeViolation } from './violations.ts';
+
+const aliases: Record<string, string> = meta.errorCodeAliases;
+const known = new Set<string>(meta.knownErrorCodes);
+/** Codes whose `detail` lists cascade violations. */
+const violationCodes = new Set(['cascade-scheduling-request-is-not-valid', 'request-doesn’t-contain-content-for-all-cascade-stages']);
+
+/** The canonical form of a code: another spelling of a known code becomes that code. */
+export function normalizeErrorCode(code: string): ErrorCode {
+  return aliases[code] ?? code;
+}
+
+export function isKnownErrorCode(code: string): boolean {
+  return known.has(normalizeErrorCode(code));
+}
+
+export class MessagingError extends Error {
+  override name = 'MessagingError';
+  constructor(readonly operation: string, message: string, options?: ErrorOptions) {
+    super(`${operation}: ${message}`, options);
+  }
+}
+
+/** The server answered with an error status (or a success body that could not be read). */
+export class ApiError extends MessagingError {
+  override name = 'ApiError';
+  /** The problem's `title`, normalised (both spellings of the validation code are one); null when the body is not a problem. */
+  readonly code: ErrorCode | null;
+  /** `title` exactly as it came. */
+  readonly title: string | null;
+  readonly status: number;
+  readonly detail: string | undefined;
+  /** The violations of a cascade validation error's `detail`; empty for other codes. */
+  readonly violations: CascadeViolation[];
+  /** The parsed body (or its text when it was not JSON). */
+  readonly body: unknown;
+
+  constructor(operation: string, readonly response: Response, body: unknown, reason?: string) {
+    const problem = asProblem(body);
+    const code = problem ? normalizeErrorCode(problem.title) : null;
+    const detail = problem?.detail;
+    super(operation, reason ?? (problem ? `${response.status} ${problem.title}${detail ? `: ${detail}` : ''}` : `${response.status} with a body that is not a problem: ${preview(body)}`));
+    this.code = code;
+    this.title = problem?.title ?? null;
+    this.status = response.status;
+    this.detail = detail;
+    this.violations = code !== null && violationCodes.has(code) ? parseCascadeViolations(detail) : [];
+    this.body = body;
+  }
+
+  /** True when the code is one the contract documents (any spelling). */
+  get known(): boolean {
+    return this.code !== null && isKnownErrorCode(this.code);
+  }
+}
+
+/** The request may or may not have reached the server: the connection failed or broke. */
+export class NetworkError extends MessagingError {
+  override name = 'NetworkError';
+  /** True when the failure happened before the request could be sent (refused, unresolvable host). */
+  readonly notSent: boolean;
+  constructor(operation: string, cause: unknown) {
+    const code = (cause as { cause?: { code?: string } })?.cause?.code;
+    super(operation, `network failure${code ? ` (${code})` : ''}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.notSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  }
+}
+
+/** No complete answer within `timeoutMs`. */
+export class TimeoutError extends MessagingError {
+  override name = 'TimeoutError';
+  constructor(operation: string, readonly timeoutMs: number, options?: ErrorOptions) {
+    super(operation, `no complete answer within ${timeoutMs} ms`, options);
+  }
+}
+
+/** The operation needs a credential the client was not given; nothing was sent. */
+export class MissingCredentialError extends MessagingError {
+  override name = 'MissingCredentialError';
+  constructor(operation: string, readonly option: 'apiKey' | 'integratorToken') {
+    super(operation, `needs the "${option}" option of createMessagingClient; the request was not sent`);
+  }
+}
+
+function asProblem(body: unknown): { title: string; detail: string | undefined } | null {
+  if (body === null || typeof body !== 'object') return null;
+  const { title, detail } = body as { title?: unknown; detail?: unknown };
+  if (typeof title !== 'string' || title === '') return null;
+  return { title, detail: typeof detail === 'string' ? detail : undefined };
+}
+
+function preview(body: unknown): string {
+  if (body === undefined || body === '') return '(empty)';
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return JSON.stringify(flat.length > 120 ? `${flat.slice(0, 117)}...` : flat);
+}

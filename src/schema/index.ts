@@ -124,7 +124,8 @@ function expectation(e: ErrorObject): string {
     case 'format': return `to match format "${String(p.format)}"`;
     case 'contains': {
       const { minContains = 1, maxContains } = e.parentSchema as { minContains?: number; maxContains?: number };
-      const count = maxContains === undefined ? `at least ${minContains}` : minContains === maxContains ? `exactly ${minContains}` : minContains > 0 ? `from ${minContains} to ${maxContains}` : `at most ${maxContains}`;
+      // `maxContains` is the limit; a `minContains` of 1 only comes with the `if contains then` form.
+      const count = maxContains === undefined ? `at least ${minContains}` : minContains === maxContains ? `exactly ${minContains}` : `at most ${maxContains}`;
       return `to contain ${count} item(s) with ${constants((e.parentSchema as { contains?: unknown }).contains)}`;
     }
     case 'not': {

@@ -32,3 +32,12 @@ describe('generated/ has no drift', () => {
     await expect(check, 'generated/schema.d.ts is stale: run "npm run build"').resolves.toBeDefined();
   });
 });
+
+describe('generated client meta has no drift', () => {
+  it('generated/client-meta.json and error-codes.json equal what the document gives', async () => {
+    const { clientMeta, knownErrorCodes } = await import('../src/schema/write-client-meta.ts');
+    const read = async (name: string) => JSON.parse(await readFile(join(projectRoot, 'generated', name), 'utf8'));
+    expect(await read('client-meta.json'), 'run "npm run build"').toEqual(clientMeta());
+    expect(await read('error-codes.json'), 'run "npm run build"').toEqual(knownErrorCodes());
+  });
+});

@@ -4,17 +4,12 @@ import type { ErrorCode } from './types.ts';
 import { parseCascadeViolations, type CascadeViolation } from './violations.ts';
 
 const aliases: Record<string, string> = meta.errorCodeAliases;
-const known = new Set<string>(meta.knownErrorCodes);
 /** Codes whose `detail` lists cascade violations. */
 const violationCodes = new Set(['cascade-scheduling-request-is-not-valid', 'request-doesn’t-contain-content-for-all-cascade-stages']);
 
 /** The canonical form of a code: another spelling of a known code becomes that code. */
 export function normalizeErrorCode(code: string): ErrorCode {
   return aliases[code] ?? code;
-}
-
-export function isKnownErrorCode(code: string): boolean {
-  return known.has(normalizeErrorCode(code));
 }
 
 export class MessagingError extends Error {
@@ -49,11 +44,6 @@ export class ApiError extends MessagingError {
     this.detail = detail;
     this.violations = code !== null && violationCodes.has(code) ? parseCascadeViolations(detail) : [];
     this.body = body;
-  }
-
-  /** True when the code is one the contract documents (any spelling). */
-  get known(): boolean {
-    return this.code !== null && isKnownErrorCode(this.code);
   }
 }
 

@@ -21,7 +21,7 @@ export interface MessagingClientOptions {
   /** Token of a user with the INTEGRATOR permission, sent as `Authorization: Bearer` (close threads). */
   integratorToken?: string;
   fetch?: typeof globalThis.fetch;
-  /** Per attempt, including reading the body (default 30 000 ms). */
+  /** Per attempt of a method call, including reading the body (default 30 000 ms). `raw` calls take a `signal` instead. */
   timeoutMs?: number;
   /** Retry policy for the calls that are safe to repeat; `false` for none. */
   retry?: RetryOptions | false;
@@ -46,7 +46,7 @@ export interface MessagingClient {
   closeThreads(body: CloseThreadsRequest, options?: CallOptions): Promise<CloseThreadsResult>;
   createSubscriber(body: CreateSubscriberRequest, options?: CallOptions): Promise<CreateSubscriberResult>;
   scheduleCascade(body: ScheduleCascadeInput, options?: CallOptions): Promise<ScheduleCascadeResult>;
-  /** The openapi-fetch client, with the same credentials and timeout. */
+  /** The openapi-fetch client with the same credentials middleware; it has no retries, and takes a `signal` for a timeout. */
   raw: Client<paths>;
 }
 
@@ -64,45 +64,63 @@ const operationByRoute = new Map(
   Object.entries(meta.operations).map(([id, op]) => [`${op.method} ${op.path}`, { id: id as OperationId, security: op.security as Scheme[] }]),
 );
 
-function credentialsMiddleware(options: MessagingClientOptions): Middleware {
+/** The credential headers of each operation, or the error to throw when one is missing. */
+function credentialHeaders(options: MessagingClientOptions): Map<string, Record<string, string> | MissingCredentialError> {
+  const result = new Map<string, Record<string, string> | MissingCredentialError>();
+  for (const [id, op] of Object.entries(meta.operations)) {
+    const headers: Record<string, string> = {};
+    let missing: MissingCredentialError | undefined;
+    for (const scheme of op.security as Scheme[]) {
+      const value = options[scheme];
+      const definition = meta.securitySchemes[scheme] as { type: string; name?: string };
+      if (!value) missing ??= new MissingCredentialError(id, scheme);
+      else if (definition.type === 'apiKey') headers[definition.name!] = value;
+      else headers.authorization = `Bearer ${value}`;
+    }
+    result.set(id, missing ?? headers);
+  }
+  return result;
+}
+
+/** For `raw`: adds each operation's credentials, or rejects before sending when one is missing. */
+function credentialsMiddleware(credentials: ReturnType<typeof credentialHeaders>): Middleware {
   return {
     onRequest({ request, schemaPath }) {
-      const operation = operationByRoute.get(`${request.method} ${schemaPath}`);
-      for (const scheme of operation?.security ?? []) {
-        const value = options[scheme];
-        if (!value) throw new MissingCredentialError(operation!.id, scheme);
-        const definition = meta.securitySchemes[scheme] as { type: string; name?: string };
-        if (definition.type === 'apiKey') request.headers.set(definition.name!, value);
-        else request.headers.set('authorization', `Bearer ${value}`);
-      }
+      const id = operationByRoute.get(`${request.method} ${schemaPath}`)?.id;
+      const headers = id === undefined ? {} : credentials.get(id)!;
+      if (headers instanceof Error) throw headers;
+      for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
       return request;
     },
   };
 }
 
-/** A fetch that gives up after `timeoutMs` and reports transport failures as NetworkError or TimeoutError. */
-function transportFetch(baseFetch: typeof fetch, timeoutMs: number): typeof fetch {
-  return async (input, init) => {
-    const request = new Request(input, init);
-    const timeout = AbortSignal.timeout(timeoutMs);
-    try {
-      return await baseFetch(new Request(request, { signal: AbortSignal.any([request.signal, timeout]) }));
-    } catch (error) {
-      throw transportError(error, operationFor(request), timeoutMs, timeout);
-    }
+/**
+ * An AbortSignal that fires after `timeoutMs` or when the caller's signal does; `done` clears the
+ * timer. One controller and one timer per attempt: cheaper than AbortSignal.timeout plus
+ * AbortSignal.any on Node 20, and nothing is left running after the call.
+ */
+function attemptSignal(timeoutMs: number, caller: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const onAbort = () => controller.abort(caller!.reason);
+  if (caller?.aborted) onAbort();
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
   };
 }
 
-function operationFor(request: Request): string {
-  const path = new URL(request.url).pathname;
-  for (const [id, op] of Object.entries(meta.operations)) if (op.method === request.method && path.endsWith(op.path)) return id;
-  return `${request.method} ${path}`;
-}
-
-function transportError(error: unknown, operation: string, timeoutMs: number, timeout?: AbortSignal): unknown {
+function transportError(error: unknown, operation: string, timeoutMs: number, signal?: AbortSignal): unknown {
   if (error instanceof MessagingError) return error;
   const name = (error as { name?: string })?.name;
-  if (timeout?.aborted || name === 'TimeoutError') return new TimeoutError(operation, timeoutMs, { cause: error });
+  if (name === 'TimeoutError' || (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError') {
+    return new TimeoutError(operation, timeoutMs, { cause: error });
+  }
   if (name === 'AbortError') return error; // the caller's own signal
   return new NetworkError(operation, error);
 }
@@ -113,19 +131,30 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   const policy = retryPolicy(options.retry);
-  const raw = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    fetch: transportFetch(options.fetch ?? globalThis.fetch, timeoutMs),
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const credentials = credentialHeaders(options);
+  const raw = createClient<paths>({ baseUrl, fetch: baseFetch });
+  raw.use(credentialsMiddleware(credentials));
+  // The methods send through a client without middleware: they pass credentials and map errors
+  // themselves. The attempt's signal rides on the Request (openapi-fetch copies unknown init keys
+  // onto it) and goes to fetch, not into the Request: on Node 20 a Request that follows an outside
+  // signal costs a second AbortController and listeners per call.
+  const core = createClient<paths>({
+    baseUrl,
+    fetch: (request: Request & { attemptSignal?: AbortSignal }) => baseFetch(request, { signal: request.attemptSignal ?? null }),
   });
-  raw.use(credentialsMiddleware(options));
 
   async function call<T>(id: OperationId, body: unknown, callOptions: CallOptions | undefined, onRetryError?: (e: ApiError) => T | undefined): Promise<T> {
     const path = meta.operations[id].path as keyof paths;
+    const headers = credentials.get(id)!;
+    if (headers instanceof Error) throw headers;
     for (let attempt = 0; ; attempt++) {
       let outcome: { value: T } | { error: unknown; retryAfter: string | null; retryable: boolean };
+      const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
       try {
         // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
-        const { data, error, response } = await (raw.POST as Function)(path, { body, parseAs: 'text', signal: callOptions?.signal });
+        const { data, error, response } = await (core.POST as Function)(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal });
         if (response.ok) {
           outcome = { value: parseSuccess<T>(id, response, data as string | undefined, meta.operations[id].successBodyRequired) };
         } else {
@@ -136,9 +165,11 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
             : { error: apiError, retryAfter: response.headers.get('retry-after'), retryable: response.status === 429 || (response.status >= 500 && repeatable[id] === 'always') };
         }
       } catch (error) {
-        const mapped = transportError(error, id, timeoutMs);
+        const mapped = transportError(error, id, timeoutMs, attempt$.signal);
         const retryable = mapped instanceof NetworkError ? repeatable[id] === 'always' || mapped.notSent : mapped instanceof TimeoutError && repeatable[id] === 'always';
         outcome = { error: mapped, retryAfter: null, retryable };
+      } finally {
+        attempt$.done();
       }
       if ('value' in outcome) return outcome.value;
       const delay = outcome.retryable && attempt < policy.retries ? retryDelay(policy, attempt + 1, outcome.retryAfter) : null;

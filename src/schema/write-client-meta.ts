@@ -1,6 +1,6 @@
 // Writes generated/client-meta.json: the few facts of the document the client needs at run time
-// (operation routes and credentials, known error codes and their aliases), so the client does not
-// ship the whole document.
+// (operation routes and credentials, error code aliases; the known codes in a file of their own),
+// so the client does not ship the whole document.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { resolvePointer } from './index.ts';
@@ -21,14 +21,20 @@ export function clientMeta() {
         ([name, { description: _, ...scheme }]) => [name, scheme],
       ),
     ),
-    knownErrorCodes: known.enum,
     errorCodeAliases: known['x-aliases'],
   };
 }
 
+/** The known error codes, kept apart so the core client does not carry the list. */
+export function knownErrorCodes(): string[] {
+  return (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
+}
+
 export const clientMetaPath = fileURLToPath(new URL('../../generated/client-meta.json', import.meta.url));
+export const errorCodesPath = fileURLToPath(new URL('../../generated/error-codes.json', import.meta.url));
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(clientMetaPath, `${JSON.stringify(clientMeta(), null, 2)}\n`);
-  console.log(`wrote ${clientMetaPath}`);
+  writeFileSync(errorCodesPath, `${JSON.stringify(knownErrorCodes(), null, 2)}\n`);
+  console.log(`wrote ${clientMetaPath} and ${errorCodesPath}`);
 }

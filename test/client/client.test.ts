@@ -6,6 +6,7 @@ import {
   NetworkError,
   TimeoutError,
   createMessagingClient,
+  isKnownErrorCode,
   type MessagingClientOptions,
 } from '../../src/index.ts';
 import { freePort } from '../../src/util/wait.ts';
@@ -87,14 +88,18 @@ describe('errors', () => {
     const { client } = await setup((_req, res) => problem(res, 401, 'auth-error', 'The API key is wrong.'));
     const error = await client.createSubscriber(subscriber).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'auth-error', title: 'auth-error', status: 401, detail: 'The API key is wrong.', operation: 'createSubscriber', known: true });
+    expect(error).toMatchObject({ code: 'auth-error', title: 'auth-error', status: 401, detail: 'The API key is wrong.', operation: 'createSubscriber' });
     expect((error as ApiError).message).toBe('createSubscriber: 401 auth-error: The API key is wrong.');
     expect((error as ApiError).response.status).toBe(401);
   });
 
   it('keeps an unknown code as it came', async () => {
     const { client } = await setup((_req, res) => problem(res, 400, 'quota-exceeded-next-year'));
-    await expect(client.scheduleCascade(schedule)).rejects.toMatchObject({ code: 'quota-exceeded-next-year', status: 400, known: false, violations: [] });
+    const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ code: 'quota-exceeded-next-year', status: 400, violations: [] });
+    expect(isKnownErrorCode(error.code)).toBe(false);
+    expect(isKnownErrorCode('auth-error')).toBe(true);
+    expect(isKnownErrorCode('cascade-scheduling-request-not-valid')).toBe(true);
   });
 
   it.each(['cascade-scheduling-request-is-not-valid', 'cascade-scheduling-request-not-valid'])(

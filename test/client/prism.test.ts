@@ -1,7 +1,7 @@
 // Every named example of every operation, served by Prism and selected with Prefer, decodes into
 // the typed result or the ApiError of its code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, createMessagingClient, normalizeErrorCode, type MessagingClient } from '../../src/index.ts';
+import { ApiError, createMessagingClient, isKnownErrorCode, normalizeErrorCode, type MessagingClient } from '../../src/index.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
 import { examplePairs, type ExamplePair } from '../../src/schema/examples.ts';
 import { freePort } from '../../src/util/wait.ts';
@@ -42,7 +42,8 @@ describe('client against the Prism mock', () => {
       const error = await call.catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       const title = (pair.response as { title: string }).title;
-      expect(error).toMatchObject({ status: pair.status, code: normalizeErrorCode(title), title, known: true });
+      expect(error).toMatchObject({ status: pair.status, code: normalizeErrorCode(title), title });
+      expect(isKnownErrorCode(title)).toBe(true);
     }
   });
 });

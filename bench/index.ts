@@ -1,0 +1,10 @@
+// npm run bench: every benchmark of the project, each measured side by side in one run.
+import { clientBenchmark } from './client.ts';
+
+const sections: Array<[string, () => Promise<Record<string, string | number>>]> = [['client', clientBenchmark]];
+
+for (const [name, run] of sections) {
+  console.log(`\n## ${name}`);
+  const figures = await run();
+  for (const [what, value] of Object.entries(figures)) console.log(`${what.padEnd(60)} ${value}`);
+}

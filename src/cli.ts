@@ -1,15 +1,16 @@
 #!/usr/bin/env -S node --import tsx
 // messaging-contract <command>: the project's one entry point for people and CI.
-import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { serveDocs } from './docs/server.ts';
 import { startPrism } from './mock/prism.ts';
+import { loadFixtures } from './sandbox/fixtures.ts';
+import { createSandbox } from './sandbox/server.ts';
 
 const usage = `usage: messaging-contract <command> [options]
 
 commands:
-  serve  [--host 127.0.0.1] [--port 8080]   serve the docs page and /openapi.json
-  mock   [--host 127.0.0.1] [--port 4010]   run the Prism mock on generated/openapi.json
+  sandbox [--host 127.0.0.1] [--port 4020] [--fixtures <file>] [--callback-url <url>]
+          the stateful reference implementation, with the docs page at / and /openapi.json
+  mock    [--host 127.0.0.1] [--port 4010]   the Prism mock on generated/openapi.json
 `;
 
 class UsageError extends Error {}
@@ -27,7 +28,12 @@ function options(args: string[]) {
   try {
     return parseArgs({
       args,
-      options: { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' } },
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string' },
+        fixtures: { type: 'string' },
+        'callback-url': { type: 'string' },
+      },
       strict: true,
     }).values;
   } catch (error) {
@@ -35,22 +41,18 @@ function options(args: string[]) {
   }
 }
 
-async function serve(args: string[]): Promise<void> {
-  const { host, port: rawPort } = options(args);
-  const server = createServer((req, res) => {
-    serveDocs(req, res).then((handled) => {
-      if (handled) return;
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ title: 'not-found', status: 404, detail: `No page at ${req.url}.` }));
-    }, () => res.destroy());
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port(rawPort, 8080), host, resolve);
-  });
-  const address = server.address();
-  const url = `http://${host}:${typeof address === 'object' && address ? address.port : rawPort}`;
-  console.log(`docs: ${url}/  document: ${url}/openapi.json`);
+async function sandbox(args: string[]): Promise<void> {
+  const { host, port: rawPort, fixtures, 'callback-url': callbackUrl } = options(args);
+  if (callbackUrl !== undefined && !/^https?:\/\/[^/]/.test(callbackUrl)) {
+    throw new UsageError(`--callback-url must be an http(s) URL, got "${callbackUrl}"`);
+  }
+  const sandbox = createSandbox({ fixtures: fixtures === undefined ? undefined : loadFixtures(fixtures), callbackUrl });
+  const url = await sandbox.listen(port(rawPort, 4020), host);
+  console.log(`sandbox: ${url}/api/...  docs: ${url}/  document: ${url}/openapi.json  control: ${url}/_sandbox/state`);
+  if (callbackUrl) console.log(`status callbacks go to ${callbackUrl}`);
+  const stop = () => void sandbox.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 async function mock(args: string[]): Promise<void> {
@@ -62,7 +64,7 @@ async function mock(args: string[]): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, mock };
+const commands: Record<string, (args: string[]) => Promise<void>> = { sandbox, mock };
 
 async function main(argv: string[]): Promise<void> {
   const [name, ...rest] = argv;

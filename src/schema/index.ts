@@ -61,6 +61,27 @@ export function validator(pointer: string): (value: unknown) => ValidationResult
   };
 }
 
+/**
+ * A validator for a schema of your own, which may `$ref` the document's parts as
+ * `urn:messaging-contract:openapi#/components/schemas/<Name>`.
+ */
+export function customValidator(schema: object): (value: unknown) => ValidationResult {
+  const fn = ajv.compile(schema);
+  return (value) => {
+    const valid = fn(value) as boolean;
+    return { valid, errors: valid ? [] : describeErrors(fn.errors ?? [], value) };
+  };
+}
+
+export const documentRef = (pointer: string) => `${documentId}${pointer.startsWith('#') ? pointer : `#${pointer}`}`;
+
+/** Ajv's raw errors for `value` against the schema at `pointer`, for callers that map them to codes. */
+export function rawErrors(pointer: string, value: unknown): ErrorObject[] {
+  validator(pointer);
+  const fn = compiled.get(pointer)!;
+  return fn(value) ? [] : [...(fn.errors ?? [])];
+}
+
 /** A validator for a component schema by name. */
 export function schemaValidator(name: string): (value: unknown) => ValidationResult {
   return validator(`#/components/schemas/${name}`);
@@ -101,8 +122,9 @@ export function describeErrors(errors: ErrorObject[], root: unknown): string[] {
     let path = e.instancePath;
     if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
     if (e.keyword === 'dependentRequired') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
+    if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
     const field = fieldPath(path);
-    const value = e.keyword === 'required' || e.keyword === 'dependentRequired' ? 'missing' : `got ${shown(valueAt(root, e.instancePath))}`;
+    const value = e.keyword === 'required' || e.keyword === 'dependentRequired' ? 'missing' : e.keyword === 'additionalProperties' ? 'present' : `got ${shown(valueAt(root, e.instancePath))}`;
     lines.add(`${field}: ${value}; expected it ${expectation(e)}`);
   }
   return [...lines];
@@ -112,6 +134,7 @@ function expectation(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required': return 'to be present';
+    case 'additionalProperties': return 'not to be there (unknown field)';
     case 'dependentRequired': return `to be present together with ${String(p.property)}`;
     case 'type': return `to be of type ${String(p.type)}`;
     case 'enum': return `to be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;

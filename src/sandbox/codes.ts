@@ -1,0 +1,76 @@
+// Which documented error code a request's schema violations stand for. The schema (and every limit
+// in it) is the document's; this file only names, per field and keyword, the code the service
+// gives. A violation with no code of its own is the service's catch-all for a malformed request:
+// 500 system-error.
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { describeErrors, rawErrors, resolvePointer } from '../schema/index.ts';
+
+interface Violation {
+  /** The field the error is about: instancePath plus a missing property, e.g. /content/smsContent/text. */
+  field: string;
+  keyword: string;
+}
+
+type Rule = (v: Violation) => boolean;
+const at = (pattern: RegExp, ...keywords: string[]): Rule => (v) => pattern.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
+
+const content = '^/content/(viber|whatsapp|sms)Content';
+const rules: Record<string, Record<string, Rule[]>> = {
+  scheduleCascade: {
+    'content-not-specified': [at(/^\/content$/), at(new RegExp(`${content}/attachment$`), 'required')],
+    'contentType-not-specified': [at(new RegExp(`${content}/contentType$`), 'required')],
+    'matched-template-not-found': [at(new RegExp(`${content}/contentType$`), 'enum')],
+    'text-not-specified': [at(new RegExp(`${content}/text$`), 'required', 'minLength')],
+    'caption-not-specified': [at(/^\/content\/viberContent\/caption$/)],
+    'action-not-specified': [at(/^\/content\/viberContent\/action$/)],
+    'attachmentName-not-specified': [at(/\/attachment\/name$/, 'required', 'minLength')],
+    'attachmentName-is-too-long': [at(/\/attachment\/name$/, 'maxLength')],
+    'latitude-not-specified': [at(/\/location\/latitude$/, 'required')],
+    'longitude-not-specified': [at(/\/location\/longitude$/, 'required')],
+    'template-parameter-is-not-valid': [at(/\/listPicker\/sections\/\d+\/items\/\d+\/(title|subtitle)$/, 'maxLength')],
+    'button-validation-error': [at(/\/keyboard\/rows\/\d+\/buttons(\/\d+\/payload)?$/, 'maxItems', 'contains', 'maxLength')],
+    'mm-api-options-invalid-combination': [at(/^\/content\/whatsappContent$/, 'not')],
+  },
+  createSubscriber: {
+    'ext-user-id-not-specified': [at(/^\/addresses$/, 'required', 'minItems', 'contains')],
+    'parameter-value-is-not-valid': [at(/^\/parameterValues\/\d+\/(value|valueType)$/, 'format', 'enum')],
+  },
+  closeThreads: {
+    'comment-is-too-long': [at(/^\/comment$/, 'maxLength')],
+  },
+};
+
+/** The document's order of known codes: when several apply, the first in this order is answered. */
+const precedence = (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
+
+function violationOf(e: ErrorObject): Violation {
+  const missing = (e.params as { missingProperty?: string }).missingProperty;
+  return { field: missing ? `${e.instancePath}/${missing}` : e.instancePath, keyword: e.keyword };
+}
+
+export interface SchemaOutcome {
+  code: string;
+  status: number;
+  detail: string;
+}
+
+/** Null when `body` is valid against the operation's request schema; otherwise the code to answer. */
+export function schemaViolation(operationId: string, schemaPointer: string, body: unknown): SchemaOutcome | null {
+  // Errors of items that merely do not match a `contains` pattern, and of `if`, are not violations.
+  const errors = rawErrors(schemaPointer, body).filter((e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'));
+  if (errors.length === 0) return null;
+  const byCode = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    const v = violationOf(e);
+    const code = Object.entries(rules[operationId] ?? {}).find(([, tests]) => tests.some((t) => t(v)))?.[0] ?? 'system-error';
+    byCode.set(code, [...(byCode.get(code) ?? []), e]);
+  }
+  const specific = [...byCode.keys()].filter((c) => c !== 'system-error').sort((a, b) => precedence.indexOf(a) - precedence.indexOf(b));
+  const code = specific[0] ?? 'system-error';
+  const lines = describeErrors(byCode.get(code)!, body);
+  return {
+    code,
+    status: code === 'system-error' ? 500 : 400,
+    detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
+  };
+}

@@ -1,0 +1,176 @@
+// Simulated delivery: each accepted message goes through its cascade's stages in order, and each
+// stage's result is posted to the callback URL as the service's status callback. Rules, in order
+// (first match wins; README.md lists them):
+//   duplicated            an identical message to the same address within the duplicate window
+//   error-address-format  a PHONE address that does not match delivery.phonePattern
+//   error-subject-unknown a stage whose sender signature is not activated (subjectActive: false)
+//   media-request-failed  an attachment URL whose host ends with a delivery.unreachableMediaHostSuffixes entry
+//   too-long-message      a text longer than delivery.maxTextLength of the stage's channel
+//   not-template-match    a stage with templates, and a text that matches none
+// An UNDELIVERED stage passes the message to the next stage (duplicated ends it); the first
+// stage without a failure reports DELIVERED.
+import type { CascadeScheduleRequest, StatusCallback } from '../client/types.ts';
+import { resolvePointer } from '../schema/index.ts';
+import type { Fixtures, FixtureStage } from './fixtures.ts';
+import type { Accepted } from './operations.ts';
+import { templatePattern, type SandboxState } from './state.ts';
+
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): void;
+}
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => void setTimeout(fn, ms).unref(),
+};
+
+export interface CallbackRecord {
+  payload: StatusCallback;
+  /** Each post: the receiver's HTTP status, or the network error. */
+  attempts: Array<{ at: string; status?: number; error?: string }>;
+  state: 'pending' | 'delivered' | 'failed' | 'no-callback-url';
+}
+
+const duplicateWindowMs =
+  (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })['x-duplicate-window-seconds'] * 1000;
+export const documentedRetryDelaysMs = (resolvePointer('#/webhooks/messageStatus/post') as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'].map((s) => s * 1000);
+const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
+const contentKeyOf = Object.fromEntries(Object.entries(channelOf).map(([key, channel]) => [channel, key]));
+
+export interface DeliveryOptions {
+  callbackUrl?: string;
+  clock?: Clock;
+  /** Waits before each repeat of a callback the receiver did not answer with 200. */
+  retryDelaysMs?: number[];
+  fetch?: typeof fetch;
+}
+
+export class DeliverySimulator {
+  readonly callbacks: CallbackRecord[] = [];
+  private recent = new Map<string, number>();
+  private nextMessageId = 700_000_001;
+  private pending = 0;
+  private idleWaiters: Array<() => void> = [];
+  private readonly clock: Clock;
+  private readonly retryDelaysMs: number[];
+  private readonly phone: RegExp;
+
+  constructor(private readonly state: SandboxState, private readonly delivery: Fixtures['delivery'], private readonly options: DeliveryOptions = {}) {
+    this.clock = options.clock ?? realClock;
+    this.retryDelaysMs = options.retryDelaysMs ?? documentedRetryDelaysMs;
+    this.phone = new RegExp(delivery.phonePattern);
+  }
+
+  reset(): void {
+    this.callbacks.length = 0;
+    this.recent.clear();
+  }
+
+  /** Resolves when no delivery or callback post is waiting (with a fake clock: once its timers ran). */
+  idle(): Promise<void> {
+    return this.pending === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  accept = ({ request, acceptedAt }: Accepted): void => {
+    const start = request.startTime ? Date.parse(request.startTime) : acceptedAt;
+    this.track(1);
+    this.clock.setTimeout(() => {
+      try {
+        this.deliver(request);
+      } finally {
+        this.track(-1);
+      }
+    }, Math.max(0, start - acceptedAt));
+  };
+
+  private deliver(request: CascadeScheduleRequest): void {
+    const cascade = this.state.cascades.get(request.cascadeId);
+    if (!cascade) return;
+    const messageId = this.nextMessageId++;
+    const fingerprint = JSON.stringify([request.cascadeId, request.subscriberFilter.type, request.subscriberFilter.address, request.content]);
+    const now = this.clock.now();
+    for (const [key, at] of this.recent) if (now - at >= duplicateWindowMs) this.recent.delete(key);
+    const duplicate = this.recent.has(fingerprint);
+    if (!duplicate) this.recent.set(fingerprint, now);
+    for (const stage of cascade.stages) {
+      const error = duplicate ? 'duplicated' : this.failure(request, stage);
+      this.post({
+        requestId: request.requestId,
+        messageId,
+        cascadeId: cascade.id,
+        cascadeStageUUID: stage.uuid,
+        subject: stage.subject,
+        subjectId: stage.subjectId,
+        status: error ? 'UNDELIVERED' : 'DELIVERED',
+        statusAt: new Date(now).toISOString(),
+        error,
+        comment: error ? `Simulated by the sandbox: ${error}.` : null,
+      });
+      if (!error || error === 'duplicated') return;
+    }
+  }
+
+  private failure(request: CascadeScheduleRequest, stage: FixtureStage): string | null {
+    const { address, type } = request.subscriberFilter;
+    const entry = request.content[contentKeyOf[stage.channel] as keyof CascadeScheduleRequest['content']] as
+      | { text?: string; attachment?: { url: string } }
+      | undefined;
+    if (type === 'PHONE' && !this.phone.test(address)) return 'error-address-format';
+    if (stage.subjectActive === false) return 'error-subject-unknown';
+    const url = entry?.attachment?.url;
+    if (url && this.delivery.unreachableMediaHostSuffixes.some((s) => hostOf(url).endsWith(s))) return 'media-request-failed';
+    const max = this.delivery.maxTextLength[stage.channel];
+    if (max !== undefined && (entry?.text?.length ?? 0) > max) return 'too-long-message';
+    if (stage.templates && !stage.templates.some((t) => templatePattern(t).test(entry?.text ?? ''))) return 'not-template-match';
+    return null;
+  }
+
+  private post(payload: StatusCallback): void {
+    const record: CallbackRecord = { payload, attempts: [], state: this.options.callbackUrl ? 'pending' : 'no-callback-url' };
+    this.callbacks.push(record);
+    if (this.options.callbackUrl) this.attempt(record, this.options.callbackUrl, 0);
+  }
+
+  private attempt(record: CallbackRecord, url: string, n: number): void {
+    this.track(1);
+    const at = new Date(this.clock.now()).toISOString();
+    const send = this.options.fetch ?? fetch;
+    send(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(record.payload), signal: AbortSignal.timeout(5_000) })
+      .then(
+        async (res) => {
+          await res.body?.cancel();
+          record.attempts.push({ at, status: res.status });
+          return res.status === 200;
+        },
+        (error: Error) => {
+          record.attempts.push({ at, error: error.message });
+          return false;
+        },
+      )
+      .then((ok) => {
+        if (ok) record.state = 'delivered';
+        else if (n < this.retryDelaysMs.length) {
+          this.track(1);
+          this.clock.setTimeout(() => {
+            this.attempt(record, url, n + 1);
+            this.track(-1);
+          }, this.retryDelaysMs[n]!);
+        } else record.state = 'failed';
+      })
+      .finally(() => this.track(-1));
+  }
+
+  private track(delta: number): void {
+    this.pending += delta;
+    if (this.pending === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,120 @@
+// The rules of the three operations, on the sandbox's state. Each returns the status and body to
+// answer; nothing here does I/O, and nothing awaits between a check and the change it guards, so
+// concurrent requests cannot both pass a check (a requestId is accepted once, a thread closed once).
+import type { CascadeScheduleRequest, CloseThreadsRequest, CreateSubscriberRequest, Problem } from '../client/types.ts';
+import { resolvePointer, schemaValidator } from '../schema/index.ts';
+import { schemaViolation } from './codes.ts';
+import type { SandboxState } from './state.ts';
+
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export const problem = (status: number, title: string, detail?: string): Reply => ({
+  status,
+  body: { title, status, ...(detail === undefined ? {} : { detail }) } satisfies Problem,
+});
+
+const requestSchema = (path: string) => `#/paths/${path.replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema`;
+const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
+const keyboardButtons = schemaValidator('KeyboardButtons');
+/** Ids in violation details carry group separators, as the service writes them. */
+const grouped = (n: number) => n.toLocaleString('en-US');
+
+export function closeThreads(state: SandboxState, body: unknown): Reply {
+  const invalid = schemaViolation('closeThreads', requestSchema('/api/v1/threads/close'), body);
+  if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
+  const { threadIds, comment } = body as CloseThreadsRequest;
+  const result = { resolved_threads: [] as number[], not_existing_threads: [] as number[], already_resolved_threads: [] as number[], not_resolved_due_to_system_error: [] as number[] };
+  const closedAt = new Date().toISOString();
+  // A repeated identifier is handled once, by its state before the call (documented on threadIds).
+  for (const id of new Set(threadIds)) {
+    const thread = state.threads.get(id);
+    if (!thread) result.not_existing_threads.push(id);
+    else if (thread.state === 'closed') result.already_resolved_threads.push(id);
+    else if (thread.failOnClose) result.not_resolved_due_to_system_error.push(id);
+    else {
+      thread.state = 'closed';
+      thread.closedAt = closedAt;
+      if (comment !== undefined) thread.comment = comment;
+      result.resolved_threads.push(id);
+    }
+  }
+  return { status: 200, body: result };
+}
+
+export function createSubscriber(state: SandboxState, body: unknown): Reply {
+  const invalid = schemaViolation('createSubscriber', requestSchema('/api/subscribers/create'), body);
+  if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
+  const request = body as CreateSubscriberRequest;
+  for (const [i, p] of (request.parameterValues ?? []).entries()) {
+    const definition = state.parameters.get(p.name);
+    if (!definition) return problem(400, 'parameter-not-found', `parameterValues[${i}].name is ${p.name}; no such parameter is defined.`);
+    if (definition.type !== p.valueType) {
+      return problem(400, 'parameter-value-is-not-valid', `parameterValues[${i}].valueType is ${p.valueType}; parameter ${p.name} is of type ${definition.type}.`);
+    }
+    if (definition.type === 'ENUM' && !definition.values!.includes(p.value)) {
+      return problem(400, 'parameter-value-is-not-valid', `parameterValues[${i}].value is ${p.value}; expected one of ${definition.values!.join(', ')}.`);
+    }
+  }
+  for (const [i, t] of (request.tagValues ?? []).entries()) {
+    if (!state.tags.has(t.name)) return problem(400, 'tag-not-found', `tagValues[${i}].name is ${t.name}; no such tag was created.`);
+  }
+  const extUserId = request.addresses.find((a) => a.type === 'EXT_USER_ID')!.address;
+  if (state.subscribers.has(extUserId)) {
+    return problem(400, 'subscriber-already-exists', `A subscriber with address ${extUserId} of type EXT_USER_ID exists.`);
+  }
+  state.subscribers.set(extUserId, { extUserId, request });
+  return { status: 200, body: {} };
+}
+
+export interface Accepted {
+  request: CascadeScheduleRequest;
+  acceptedAt: number;
+}
+
+export function scheduleCascade(state: SandboxState, body: unknown, apiKey: string, accept: (a: Accepted) => void, now: number): Reply {
+  const invalid = schemaViolation('scheduleCascade', requestSchema('/api/cascade/schedule'), body);
+  if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
+  const request = body as CascadeScheduleRequest;
+  if (state.usedRequestIds.has(request.requestId)) {
+    return problem(400, 'requestId-is-not-unique', `requestId ${request.requestId} was used before.`);
+  }
+  const cascade = state.cascades.get(request.cascadeId);
+  if (!cascade) return problem(400, 'cascade-not-found', `No cascade with id ${request.cascadeId}.`);
+
+  const sent = Object.keys(request.content).filter((key) => key in channelOf);
+  const stageChannels = new Set(cascade.stages.map((s) => s.channel));
+  const foreign = sent.filter((key) => !stageChannels.has(channelOf[key] as never));
+  const missing = cascade.stages.filter((s) => !sent.some((key) => channelOf[key] === s.channel));
+  const violations = [
+    ...foreign.map((key) => `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf[key]}]`),
+    ...missing.map((s) => `Content is missing for the cascade stage [cascadeTemplateId:${grouped(cascade.id)};stageUUID:${s.uuid};channelType:${s.channel}]`),
+  ];
+  if (foreign.length > 0) {
+    return problem(400, 'cascade-scheduling-request-not-valid', `Cascade scheduling request is not valid. Violations: ${violations.join('; ')}`);
+  }
+  if (missing.length > 0) {
+    return problem(400, 'request-doesn’t-contain-content-for-all-cascade-stages', `Request does not contain content for all cascade stages. Violations: ${violations.join('; ')}`);
+  }
+
+  const whatsapp = request.content.whatsappContent;
+  if (whatsapp?.keyboard) {
+    // The button limits hold for all rows together; the schema checked each row.
+    const all = whatsapp.keyboard.rows.flatMap((row) => row.buttons);
+    const result = keyboardButtons(all);
+    if (!result.valid) return problem(400, 'button-validation-error', result.errors.join('; ').replace(/^\(body\)/, 'content.whatsappContent.keyboard (all rows)'));
+  }
+  for (const key of sent) {
+    const entry = request.content[key as keyof typeof request.content]!;
+    if (entry.contentType === 'TEXT' && !state.matchesTemplate(channelOf[key]!, entry.text)) {
+      return problem(400, 'matched-template-not-found', `content.${key} matches no ${channelOf[key]} template of the account.`);
+    }
+  }
+  if ((state.apiKeys.get(apiKey)?.balance ?? 0) <= 0) return problem(400, 'out-of-balance', "The account's balance is insufficient.");
+
+  state.usedRequestIds.add(request.requestId);
+  accept({ request, acceptedAt: now });
+  return { status: 200, body: { requestId: request.requestId } };
+}

@@ -1,0 +1,175 @@
+// The sandbox: the whole contract on node:http, stateful and in memory, plus the docs page,
+// /openapi.json and a control API under /_sandbox (sandbox-only, not part of the contract).
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serveDocs } from '../docs/server.ts';
+import { operations } from '../schema/examples.ts';
+import { resolvePointer } from '../schema/index.ts';
+import { DeliverySimulator, type DeliveryOptions } from './delivery.ts';
+import { loadFixtures, type Fixtures } from './fixtures.ts';
+import * as rules from './operations.ts';
+import { problem, type Reply } from './operations.ts';
+import { SandboxState } from './state.ts';
+
+export interface SandboxOptions extends DeliveryOptions {
+  fixtures?: Fixtures;
+  /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
+  bodyLimitBytes?: number;
+}
+
+export interface Sandbox {
+  server: Server;
+  state: SandboxState;
+  delivery: DeliverySimulator;
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const apiKeyHeader = (resolvePointer('#/components/securitySchemes/apiKey') as { name: string }).name.toLowerCase();
+const routes = new Map(operations().map((op) => [op.path, op]));
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+/** The matching secret, compared in constant time against every candidate. */
+function findSecret(given: string | undefined, secrets: Iterable<string>): string | undefined {
+  if (!given) return undefined;
+  const g = digest(given);
+  let found: string | undefined;
+  for (const secret of secrets) if (timingSafeEqual(g, digest(secret)) && found === undefined) found = secret;
+  return found;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) return reject(new BodyTooLarge());
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(reply.body);
+  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const fixtures = options.fixtures ?? loadFixtures();
+  const state = new SandboxState(fixtures);
+  const delivery = new DeliverySimulator(state, fixtures.delivery, options);
+  const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
+  const now = () => (options.clock ?? { now: Date.now }).now();
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const path = url.pathname;
+
+    if (path.startsWith('/_sandbox/')) return control(req, res, path);
+    if (await serveDocs(req, res)) return;
+
+    const op = routes.get(path);
+    if (!op) return send(res, problem(404, 'not-found', `No operation at ${path}.`));
+    if (req.method !== op.method) {
+      return send(res, problem(405, 'method-not-allowed', `Method ${req.method} is not allowed here; use ${op.method}.`), { allow: op.method });
+    }
+
+    let apiKey: string | undefined;
+    if (op.security.includes('apiKey')) {
+      const given = req.headers[apiKeyHeader];
+      apiKey = findSecret(Array.isArray(given) ? given[0] : given, state.apiKeys.keys());
+      if (!apiKey) return send(res, problem(401, 'auth-error', 'The API key is missing, wrong or expired.'));
+    }
+    if (op.security.includes('integratorToken')) {
+      const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!findSecret(token, fixtures.integratorTokens)) return send(res, problem(401, 'auth-error', 'The integrator token is missing, wrong or expired.'));
+    }
+
+    const type = req.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      req.resume();
+      return send(res, problem(500, 'system-error', `The request is malformed: Content-Type is ${JSON.stringify(type)}; expected application/json.`));
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await readBody(req, bodyLimit));
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        return send(res, problem(413, 'payload-too-large', `The request body is larger than the sandbox's limit of ${bodyLimit} bytes.`), { connection: 'close' });
+      }
+      return send(res, problem(500, 'system-error', `The request body is not valid JSON: ${(error as Error).message}`));
+    }
+
+    switch (op.operationId) {
+      case 'closeThreads':
+        return send(res, rules.closeThreads(state, body));
+      case 'createSubscriber':
+        return send(res, rules.createSubscriber(state, body));
+      case 'scheduleCascade':
+        return send(res, rules.scheduleCascade(state, body, apiKey!, delivery.accept, now()));
+      default:
+        return send(res, problem(500, 'system-error', `Operation ${op.operationId} is not implemented by the sandbox.`));
+    }
+  }
+
+  function control(req: IncomingMessage, res: ServerResponse, path: string): void {
+    req.resume();
+    if (path === '/_sandbox/reset' && req.method === 'POST') {
+      state.reset();
+      delivery.reset();
+      return send(res, { status: 200, body: { reset: true } });
+    }
+    if (path === '/_sandbox/callbacks' && req.method === 'GET') return send(res, { status: 200, body: delivery.callbacks });
+    if (path === '/_sandbox/state' && req.method === 'GET') {
+      return send(res, {
+        status: 200,
+        body: {
+          threads: [...state.threads.values()],
+          subscribers: [...state.subscribers.keys()],
+          usedRequestIds: state.usedRequestIds.size,
+        },
+      });
+    }
+    return send(res, problem(404, 'not-found', `No sandbox control at ${req.method} ${path}.`));
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      // Never crash and never echo headers (they hold credentials): answer the documented catch-all.
+      process.stderr.write(`sandbox: ${req.method} ${req.url?.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}\n`);
+      send(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
+    });
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+
+  return {
+    server,
+    state,
+    delivery,
+    listen: (port = 0, host = '127.0.0.1') =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve(`http://${host}:${(server.address() as AddressInfo).port}`));
+      }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

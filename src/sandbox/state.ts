@@ -1,0 +1,60 @@
+// The sandbox's in-memory state, built from fixtures and reset to them on demand.
+import type { Fixtures, FixtureStage } from './fixtures.ts';
+
+export interface Thread {
+  id: number;
+  state: 'open' | 'closed';
+  failOnClose: boolean;
+  /** The comment of the call that closed it, and when. */
+  comment?: string;
+  closedAt?: string;
+}
+
+export interface Subscriber {
+  extUserId: string;
+  request: unknown;
+}
+
+export interface Cascade {
+  id: number;
+  stages: FixtureStage[];
+}
+
+export class SandboxState {
+  threads = new Map<number, Thread>();
+  subscribers = new Map<string, Subscriber>();
+  usedRequestIds = new Set<string>();
+  cascades = new Map<number, Cascade>();
+  apiKeys = new Map<string, { balance: number }>();
+  parameters = new Map<string, Fixtures['parameters'][number]>();
+  tags = new Set<string>();
+  templates: Array<{ channel: string; pattern: RegExp }> = [];
+
+  constructor(readonly fixtures: Fixtures) {
+    this.reset();
+  }
+
+  reset(): void {
+    const f = this.fixtures;
+    this.threads = new Map(f.threads.map((t) => [t.id, { id: t.id, state: t.state, failOnClose: t.failOnClose ?? false }]));
+    this.subscribers = new Map(f.subscribers.map((id) => [id, { extUserId: id, request: null }]));
+    this.usedRequestIds = new Set(f.usedRequestIds);
+    this.cascades = new Map(f.cascades.map((c) => [c.id, c]));
+    this.apiKeys = new Map(f.apiKeys.map((k) => [k.key, { balance: k.balance }]));
+    this.parameters = new Map(f.parameters.map((p) => [p.name, p]));
+    this.tags = new Set(f.tags);
+    this.templates = Object.entries(f.templates).flatMap(([channel, list]) => (list ?? []).map((t) => ({ channel, pattern: templatePattern(t) })));
+  }
+
+  /** Whether `text` matches one of the account's templates for `channel` (true when it has none). */
+  matchesTemplate(channel: string, text: string | undefined): boolean {
+    const own = this.templates.filter((t) => t.channel === channel);
+    return own.length === 0 || (text !== undefined && own.some((t) => t.pattern.test(text)));
+  }
+}
+
+/** "Your order {{1}} is ready." -> /^Your order .+ is ready\.$/s */
+export function templatePattern(template: string): RegExp {
+  const parts = template.split(/\{\{\s*\d+\s*\}\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${parts.join('.+')}$`, 's');
+}

@@ -1,4 +1,5 @@
-// Starts Prism's mock server on the bundled document, for `npm run mock`, tests and benchmarks.
+// Starts Prism on the bundled document: the mock (`npm run mock`, tests, benchmarks) or a
+// validating proxy in front of a live server.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -8,6 +9,9 @@ import { waitForPort } from '../util/wait.ts';
 export interface PrismOptions {
   host?: string;
   port: number;
+  /** mock (default): answer from examples; proxy: forward to `upstream` and validate its answers. */
+  mode?: 'mock' | 'proxy';
+  upstream?: string;
   /** Extra arguments for `prism mock`, e.g. ['-d']. */
   args?: string[];
   /** Where Prism's own output goes; 'inherit' for the CLI. */
@@ -31,7 +35,17 @@ export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
   const host = options.host ?? '127.0.0.1';
   const child = spawn(
     process.execPath,
-    [prismBin(), 'mock', bundledDocumentPath, '-h', host, '-p', String(options.port), ...(options.args ?? ['-v', 'error'])],
+    [
+      prismBin(),
+      options.mode ?? 'mock',
+      bundledDocumentPath,
+      ...(options.mode === 'proxy' ? [options.upstream!] : []),
+      '-h',
+      host,
+      '-p',
+      String(options.port),
+      ...(options.args ?? ['-v', 'error']),
+    ],
     { stdio: options.stdio ?? 'ignore' },
   );
   const exited = new Promise<never>((_, reject) =>

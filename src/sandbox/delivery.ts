@@ -78,6 +78,9 @@ export class DeliverySimulator {
     this.clock.setTimeout(() => {
       try {
         this.deliver(request);
+      } catch (error) {
+        // A simulation fault must not take the sandbox down; the message simply gets no callback.
+        process.stderr.write(`sandbox delivery: ${(error as Error).message}\n`);
       } finally {
         this.track(-1);
       }

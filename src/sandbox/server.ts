@@ -16,6 +16,9 @@ export interface SandboxOptions extends DeliveryOptions {
   fixtures?: Fixtures;
   /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
   bodyLimitBytes?: number;
+  /** Time to receive a request's headers (default 10 s) and the whole request (default 30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface Sandbox {
@@ -40,6 +43,26 @@ function findSecret(given: string | undefined, secrets: Iterable<string>): strin
 }
 
 class BodyTooLarge extends Error {}
+
+/** Deepest nesting of arrays and objects accepted; the contract's deepest shape is far shallower. */
+const maxJsonDepth = 64;
+
+/** How deeply `text` nests arrays and objects (strings skipped), without parsing it. */
+function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return max;
+}
 
 function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -105,7 +128,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     let body: unknown;
     try {
-      body = JSON.parse(await readBody(req, bodyLimit));
+      const text = await readBody(req, bodyLimit);
+      if (jsonDepth(text) > maxJsonDepth) {
+        return send(res, problem(500, 'system-error', `The request is malformed: it nests arrays and objects deeper than ${maxJsonDepth} levels.`));
+      }
+      body = JSON.parse(text);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
         return send(res, problem(413, 'payload-too-large', `The request body is larger than the sandbox's limit of ${bodyLimit} bytes.`), { connection: 'close' });
@@ -146,15 +173,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return send(res, problem(404, 'not-found', `No sandbox control at ${req.method} ${path}.`));
   }
 
-  const server = createServer((req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const server = createServer({ headersTimeout, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
       // Never crash and never echo headers (they hold credentials): answer the documented catch-all.
       process.stderr.write(`sandbox: ${req.method} ${req.url?.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}\n`);
       send(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
     });
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
 
   return {

@@ -106,7 +106,12 @@ function valueAt(root: unknown, instancePath: string): unknown {
 }
 
 function shown(value: unknown): string {
-  const text = JSON.stringify(value);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return Array.isArray(value) ? '(an array nested too deeply to show)' : '(a value nested too deeply to show)';
+  }
   if (text === undefined) return String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -1,0 +1,80 @@
+// Sending an example pair and judging the answer: shared by the conformance suite and the tests.
+import { normalizeErrorCode } from '../client/errors.ts';
+import type { ExamplePair } from '../schema/examples.ts';
+import { validator } from '../schema/index.ts';
+
+export interface Credentials {
+  apiKey: string;
+  /** The key of an account without balance (for out-of-balance). */
+  apiKeyNoBalance?: string;
+  integratorToken: string;
+}
+
+export interface PairRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** The HTTP request that should produce the pair's response. */
+export function pairRequest(baseUrl: string, pair: ExamplePair, credentials: Credentials, rewrite: (body: unknown) => unknown = (b) => b): PairRequest {
+  const { trigger, operation } = pair;
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const wrong = trigger.credentials === 'invalid';
+  if (operation.security.includes('apiKey')) {
+    const key = trigger.credentials === 'no-balance' ? credentials.apiKeyNoBalance ?? credentials.apiKey : credentials.apiKey;
+    headers['x-api-key'] = wrong ? `wrong-${key}` : key;
+  }
+  if (operation.security.includes('integratorToken')) {
+    headers.authorization = `Bearer ${wrong ? `wrong-${credentials.integratorToken}` : credentials.integratorToken}`;
+  }
+  return {
+    method: trigger.method ?? operation.method,
+    url: baseUrl.replace(/\/+$/, '') + (trigger.path ?? operation.path),
+    headers,
+    body: trigger.rawBody ?? (trigger.method === 'GET' ? undefined : JSON.stringify(rewrite(pair.requestBody))),
+  };
+}
+
+export interface PairVerdict {
+  ok: boolean;
+  problems: string[];
+  status: number;
+  body: unknown;
+}
+
+/**
+ * Status, content type, `title` (either spelling of a code), the body against its schema, and for
+ * a success every field of the example (`expected`, after the same rewrite as the request).
+ */
+export async function judgePair(pair: ExamplePair, response: Response, expected: unknown = pair.response): Promise<PairVerdict> {
+  const problems: string[] = [];
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    problems.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+  }
+  if (response.status !== pair.status) problems.push(`status ${response.status}, expected ${pair.status}`);
+  const type = response.headers.get('content-type') ?? '';
+  if (!/^application\/json/i.test(type)) problems.push(`content-type ${JSON.stringify(type)}, expected application/json`);
+  const expectedTitle = (pair.response as { title?: string }).title;
+  if (expectedTitle !== undefined) {
+    const title = (body as { title?: unknown } | undefined)?.title;
+    if (typeof title !== 'string' || normalizeErrorCode(title) !== normalizeErrorCode(expectedTitle)) {
+      problems.push(`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`);
+    }
+  }
+  if (body !== undefined && response.status === pair.status) {
+    for (const e of validator(pair.responseSchemaPointer)(body).errors) problems.push(`body: ${e}`);
+    if (pair.status < 300) {
+      for (const [key, value] of Object.entries(expected as object)) {
+        const actual = (body as Record<string, unknown>)[key];
+        if (JSON.stringify(actual) !== JSON.stringify(value)) problems.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
+      }
+    }
+  }
+  return { ok: problems.length === 0, problems, status: response.status, body };
+}

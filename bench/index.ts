@@ -1,7 +1,11 @@
 // npm run bench: every benchmark of the project, each measured side by side in one run.
 import { clientBenchmark } from './client.ts';
+import { sandboxBenchmark } from './sandbox.ts';
 
-const sections: Array<[string, () => Promise<Record<string, string | number>>]> = [['client', clientBenchmark]];
+const sections: Array<[string, () => Promise<Record<string, string | number>>]> = [
+  ['client', clientBenchmark],
+  ['sandbox', sandboxBenchmark],
+];
 
 for (const [name, run] of sections) {
   console.log(`\n## ${name}`);

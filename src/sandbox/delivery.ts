@@ -43,6 +43,8 @@ export interface DeliveryOptions {
   clock?: Clock;
   /** Waits before each repeat of a callback the receiver did not answer with 200. */
   retryDelaysMs?: number[];
+  /** How many callbacks the log keeps, newest last (default 10 000). */
+  callbackLogSize?: number;
   fetch?: typeof fetch;
 }
 
@@ -93,7 +95,11 @@ export class DeliverySimulator {
     const messageId = this.nextMessageId++;
     const fingerprint = JSON.stringify([request.cascadeId, request.subscriberFilter.type, request.subscriberFilter.address, request.content]);
     const now = this.clock.now();
-    for (const [key, at] of this.recent) if (now - at >= duplicateWindowMs) this.recent.delete(key);
+    // `recent` is in time order, so expired entries are at its front.
+    for (const [key, at] of this.recent) {
+      if (now - at < duplicateWindowMs) break;
+      this.recent.delete(key);
+    }
     const duplicate = this.recent.has(fingerprint);
     if (!duplicate) this.recent.set(fingerprint, now);
     for (const stage of cascade.stages) {
@@ -132,6 +138,7 @@ export class DeliverySimulator {
   private post(payload: StatusCallback): void {
     const record: CallbackRecord = { payload, attempts: [], state: this.options.callbackUrl ? 'pending' : 'no-callback-url' };
     this.callbacks.push(record);
+    if (this.callbacks.length > (this.options.callbackLogSize ?? 10_000)) this.callbacks.shift();
     if (this.options.callbackUrl) this.attempt(record, this.options.callbackUrl, 0);
   }
 

@@ -32,13 +32,21 @@ export interface Sandbox {
 const apiKeyHeader = (resolvePointer('#/components/securitySchemes/apiKey') as { name: string }).name.toLowerCase();
 const routes = new Map(operations().map((op) => [op.path, op]));
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+const digests = new Map<string, Buffer>();
+/** SHA-256 of a secret, remembered: the fixtures' secrets are hashed once, not per request. */
+const digest = (s: string, remember = false) => {
+  const known = digests.get(s);
+  if (known) return known;
+  const d = createHash('sha256').update(s).digest();
+  if (remember) digests.set(s, d);
+  return d;
+};
 /** The matching secret, compared in constant time against every candidate. */
 function findSecret(given: string | undefined, secrets: Iterable<string>): string | undefined {
   if (!given) return undefined;
   const g = digest(given);
   let found: string | undefined;
-  for (const secret of secrets) if (timingSafeEqual(g, digest(secret)) && found === undefined) found = secret;
+  for (const secret of secrets) if (timingSafeEqual(g, digest(secret, true)) && found === undefined) found = secret;
   return found;
 }
 

@@ -12,6 +12,12 @@ export function normalizeErrorCode(code: string): ErrorCode {
   return aliases[code] ?? code;
 }
 
+/** Every spelling of a code: the code and the aliases that stand for it. */
+export function aliasesOf(code: string): string[] {
+  const canonical = normalizeErrorCode(code);
+  return [canonical, ...Object.keys(aliases).filter((a) => aliases[a] === canonical)];
+}
+
 export class MessagingError extends Error {
   override name = 'MessagingError';
   constructor(readonly operation: string, message: string, options?: ErrorOptions) {

@@ -3,7 +3,7 @@
 // concurrent requests cannot both pass a check (a requestId is accepted once, a thread closed once).
 import type { CascadeScheduleRequest, CloseThreadsRequest, CreateSubscriberRequest, Problem } from '../client/types.ts';
 import { resolvePointer, schemaValidator } from '../schema/index.ts';
-import { schemaViolation } from './codes.ts';
+import { schemaViolation } from '../schema/violation-codes.ts';
 import type { SandboxState } from './state.ts';
 
 export interface Reply {

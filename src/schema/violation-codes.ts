@@ -3,7 +3,7 @@
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import { describeErrors, rawErrors, resolvePointer } from '../schema/index.ts';
+import { describeErrors, rawErrors, resolvePointer } from './index.ts';
 
 interface Violation {
   /** The field the error is about: instancePath plus a missing property, e.g. /content/smsContent/text. */

@@ -1,0 +1,41 @@
+// The suite's output: a summary table, the failures with request, expected and actual, and JUnit XML.
+import type { SuiteReport } from './suite.ts';
+
+export function summary(report: SuiteReport): string {
+  const rows = Object.entries(report.stageMs).map(([stage, ms]) => {
+    const mine = report.results.filter((r) => r.stage === stage);
+    const failed = mine.filter((r) => !r.ok).length;
+    return [stage, String(mine.length), String(mine.length - failed), String(failed), `${(ms / 1000).toFixed(1)} s`];
+  });
+  const header = ['stage', 'checks', 'passed', 'failed', 'time'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const failures = report.results
+    .filter((r) => !r.ok)
+    .map((r) => `FAIL ${r.stage}: ${r.name}\n  request:  ${r.request ?? '-'}\n  expected: ${r.expected ?? '-'}\n  actual:   ${r.actual ?? '-'}`);
+  const passed = report.results.filter((r) => r.ok).length;
+  return [
+    ...failures,
+    '',
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    '',
+    `${passed} passed, ${report.results.length - passed} failed`,
+  ].join('\n');
+}
+
+const escape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+export function junit(report: SuiteReport): string {
+  const suites = Object.entries(report.stageMs).map(([stage, ms]) => {
+    const mine = report.results.filter((r) => r.stage === stage);
+    const cases = mine.map((r) => {
+      const body = r.ok ? '' : `<failure message="${escape(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escape(`request:  ${r.request ?? '-'}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}`)}</failure>`;
+      return `    <testcase classname="conformance.${escape(stage)}" name="${escape(r.name)}" time="${(r.ms / 1000).toFixed(3)}">${body}</testcase>`;
+    });
+    return `  <testsuite name="${escape(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+  });
+  const failures = report.results.filter((r) => !r.ok).length;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

@@ -1,0 +1,125 @@
+// Stage dredd: Dredd over generated/openapi.json, one transaction per path, method and documented
+// status. The hooks (dredd-hooks.cjs) send each transaction as planned here (credentials, fresh
+// requestIds, the request that triggers each non-2xx status) and check every body against its
+// schema. Every transaction Dredd runs must be planned and every planned one must run.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { aliasesOf } from '../../client/errors.ts';
+import { examplePairs, operations, type ExamplePair } from '../../schema/examples.ts';
+import { resolvePointer, validator } from '../../schema/index.ts';
+import { bundledDocumentPath } from '../../paths.ts';
+import type { CheckResult, Stage, SuiteContext } from '../context.ts';
+import { pairRequest } from '../pairs.ts';
+import { prepare } from '../vars.ts';
+
+interface Step {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  status: number;
+  title?: string;
+  titles: string[];
+  schemaPointer: string;
+  freshRequestId: boolean;
+  freshExtUserId: boolean;
+  example: string;
+}
+
+/** The example whose request Dredd's transaction for `status` sends: one that needs no state. */
+function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefined {
+  const candidates = pairs.filter((p) => p.status === status);
+  if (status !== 400) return candidates[0];
+  // A 400 whose trigger breaks the schema answers the same on any deployment.
+  return candidates.find((p) => p.trigger.body !== undefined && !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid) ?? candidates[0];
+}
+
+export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
+  const transactions: Record<string, Step> = {};
+  for (const op of operations()) {
+    const summary = (resolvePointer(op.pointer) as { summary: string }).summary;
+    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
+    const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses).map(Number);
+    for (const status of statuses) {
+      const pair = exampleFor(pairs, status);
+      if (!pair) continue;
+      const { body } = prepare(pair, ctx.values);
+      const request = pairRequest(ctx.server, pair, ctx.credentials, () => body);
+      const title = (pair.response as { title?: string }).title;
+      transactions[`${op.path} > ${summary} > ${status} > application/json`] = {
+        method: request.method,
+        path: request.url.slice(ctx.server.replace(/\/+$/, '').length),
+        headers: request.headers,
+        body: request.body,
+        status,
+        title,
+        titles: title ? aliasesOf(title) : [],
+        schemaPointer: pair.responseSchemaPointer,
+        freshRequestId: op.operationId === 'scheduleCascade' && title !== 'requestId-is-not-unique',
+        freshExtUserId: op.operationId === 'createSubscriber' && status === 200,
+        example: pair.name,
+      };
+    }
+  }
+  return transactions;
+}
+
+function dreddBin(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = require.resolve('dredd/package.json');
+  return join(dirname(pkg), (require(pkg) as { bin: { dredd: string } }).bin.dredd);
+}
+
+export const dreddStage: Stage = {
+  name: 'dredd',
+  description: 'Dredd over the bundled document, every transaction planned, every body checked against its schema',
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const plan = dreddPlan(ctx);
+    const dir = mkdtempSync(join(tmpdir(), 'mc-dredd-'));
+    const planPath = join(dir, 'plan.json');
+    const resultsPath = join(dir, 'results.json');
+    writeFileSync(planPath, JSON.stringify({ transactions: plan, documentPath: bundledDocumentPath, resultsPath }));
+    const start = performance.now();
+    try {
+      const output = await new Promise<{ code: number; text: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          [dreddBin(), bundledDocumentPath, ctx.server, `--hookfiles=${fileURLToPath(new URL('../dredd-hooks.cjs', import.meta.url))}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
+          { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+          (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, text: `${stdout}${stderr}` }),
+        );
+      });
+      const ms = performance.now() - start;
+      let results: { ran: string[]; unplanned: string[]; problems: Record<string, string[]> };
+      try {
+        results = JSON.parse(readFileSync(resultsPath, 'utf8'));
+      } catch {
+        return [{ stage: 'dredd', name: 'dredd ran', ok: false, ms, expected: 'Dredd to run the hooks', actual: output.text.slice(-2000) }];
+      }
+      const checks: CheckResult[] = Object.entries(plan).map(([name, step]) => {
+        const problems = results.problems[name];
+        const ran = results.ran.includes(name);
+        return {
+          stage: 'dredd',
+          name,
+          ok: ran && !problems,
+          ms: ms / Object.keys(plan).length,
+          request: `${step.method} ${step.path} (example ${step.example})`,
+          expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
+          actual: !ran ? 'Dredd did not run this transaction' : problems ? problems.join('; ') : `${step.status}`,
+        };
+      });
+      for (const name of results.unplanned) {
+        checks.push({ stage: 'dredd', name, ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
+      }
+      checks.push({ stage: 'dredd', name: 'dredd exit code', ok: output.code === 0, ms: 0, expected: 'exit 0', actual: `exit ${output.code}${output.code ? `: ${output.text.slice(-600)}` : ''}` });
+      return checks;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,33 @@
+// Stage examples: every named example pair is sent and its status, content type, `title`, body
+// schema and (for a success) the example's fields are checked.
+import { examplePairs } from '../../schema/examples.ts';
+import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { judgePair, pairRequest } from '../pairs.ts';
+import { prepare } from '../vars.ts';
+
+export const examplesStage: Stage = {
+  name: 'examples',
+  description: 'every named request/response example pair of the document',
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const results: CheckResult[] = [];
+    for (const pair of examplePairs()) {
+      results.push(
+        await check('examples', `${pair.operation.operationId} ${pair.status} ${pair.name}`, async () => {
+          const { body, expected } = prepare(pair, ctx.values);
+          const request = pairRequest(ctx.server, pair, ctx.credentials, () => body);
+          const prefer: Record<string, string> = ctx.mock ? { prefer: `code=${pair.status}, example=${pair.name}` } : {};
+          const { response, error } = await send(request, prefer);
+          if (!response) return { ok: false, request: describeRequest(request), expected: `${pair.status}`, actual: `no answer: ${error}` };
+          const verdict = await judgePair(pair, response, expected);
+          return {
+            ok: verdict.ok,
+            request: describeRequest(request),
+            expected: `${pair.status}${(pair.response as { title?: string })?.title ? ` ${(pair.response as { title: string }).title}` : ''}`,
+            actual: verdict.ok ? `${verdict.status}` : `${verdict.status} ${JSON.stringify(verdict.body)?.slice(0, 300)}: ${verdict.problems.join('; ')}`,
+          };
+        }),
+      );
+    }
+    return results;
+  },
+};

@@ -1,0 +1,116 @@
+// Stage stateful: the description's rules that need more than one call.
+import { randomUUID } from 'node:crypto';
+import { normalizeErrorCode } from '../../client/errors.ts';
+import { examplePairs, type ExamplePair } from '../../schema/examples.ts';
+import { schemaValidator } from '../../schema/index.ts';
+import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { pairRequest, type PairRequest } from '../pairs.ts';
+import { prepare, substitute } from '../vars.ts';
+
+const lists = ['resolved_threads', 'not_existing_threads', 'already_resolved_threads', 'not_resolved_due_to_system_error'] as const;
+type CloseResult = Record<(typeof lists)[number], number[]>;
+
+function pair(operationId: string, name: string): ExamplePair {
+  const found = examplePairs().find((p) => p.operation.operationId === operationId && p.name === name);
+  if (!found) throw new Error(`the document has no example ${operationId}/${name}`);
+  return found;
+}
+
+async function call(request: PairRequest): Promise<{ status: number; body: any; text: string }> {
+  const { response, error } = await send(request);
+  if (!response) throw new Error(`no answer from ${request.method} ${request.url}: ${error}`);
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body, text };
+}
+
+/** Which list each identifier is in; throws when one is missing, extra or in two lists. */
+function partition(ids: number[], result: CloseResult): Map<number, string> {
+  const problems: string[] = [];
+  const where = new Map<number, string>();
+  for (const list of lists) {
+    if (!Array.isArray(result?.[list])) throw new Error(`${list} is missing or not a list`);
+    for (const id of result[list]) {
+      if (where.has(id)) problems.push(`${id} is in ${where.get(id)} and ${list}`);
+      where.set(id, list);
+    }
+  }
+  for (const id of new Set(ids)) if (!where.has(id)) problems.push(`${id} is in no list`);
+  for (const id of where.keys()) if (!ids.includes(id)) problems.push(`${id} was not sent`);
+  const counts = lists.reduce((n, l) => n + result[l].length, 0);
+  if (counts !== new Set(ids).size) problems.push(`${counts} entries for ${new Set(ids).size} distinct identifiers`);
+  if (problems.length) throw new Error(problems.join('; '));
+  return where;
+}
+
+export const statefulStage: Stage = {
+  name: 'stateful',
+  description: 'rules that need more than one call: a reused requestId, closing closed threads, one list per identifier',
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const stage = 'stateful';
+    const results: CheckResult[] = [];
+    const closeRequest = (threadIds: number[]) => pairRequest(ctx.server, pair('closeThreads', 'resolved'), ctx.credentials, () => ({ threadIds }));
+    const threadIds = ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'].flatMap(
+      (name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds,
+    );
+
+    results.push(await check(stage, 'a reused requestId is rejected with requestId-is-not-unique', async () => {
+      const scheduled = pair('scheduleCascade', 'scheduled');
+      const { body } = prepare(scheduled, ctx.values);
+      const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => body);
+      const first = await call(request);
+      const second = await call(request);
+      const ok = first.status === 200 && second.status === 400 && normalizeErrorCode(second.body?.title ?? '') === 'requestId-is-not-unique';
+      return { ok, request: describeRequest(request), expected: 'first 200, then 400 requestId-is-not-unique', actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
+    }));
+
+    let firstClose: Map<number, string> | undefined;
+    results.push(await check(stage, 'every identifier is reported in exactly one of the four lists', async () => {
+      const ids = [...threadIds, threadIds[0]!];
+      const request = closeRequest(ids);
+      const res = await call(request);
+      if (res.status !== 200) return { ok: false, request: describeRequest(request), expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}` };
+      const schema = schemaValidator('CloseThreadsResult')(res.body);
+      if (!schema.valid) return { ok: false, request: describeRequest(request), expected: 'a CloseThreadsResult', actual: schema.errors.join('; ') };
+      firstClose = partition(ids, res.body as CloseResult);
+      return { ok: true, request: describeRequest(request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
+    }));
+
+    results.push(await check(stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', async () => {
+      if (!firstClose) throw new Error('the first close failed');
+      const request = closeRequest(threadIds);
+      const res = await call(request);
+      const second = partition(threadIds, res.body as CloseResult);
+      const wrong = [...firstClose]
+        .filter(([, list]) => list !== 'not_resolved_due_to_system_error')
+        .map(([id, list]) => [id, list === 'not_existing_threads' ? 'not_existing_threads' : 'already_resolved_threads', second.get(id)] as const)
+        .filter(([, want, got]) => want !== got);
+      return {
+        ok: res.status === 200 && wrong.length === 0,
+        request: describeRequest(request),
+        expected: 'closed threads in already_resolved_threads, unknown ones in not_existing_threads',
+        actual: wrong.length ? wrong.map(([id, want, got]) => `${id} in ${got}, expected ${want}`).join('; ') : JSON.stringify(res.body),
+      };
+    }));
+
+    results.push(await check(stage, 'a subscriber created twice is rejected the second time', async () => {
+      const created = pair('createSubscriber', 'createdBlacklisted');
+      const body = { ...(substitute(created.requestBody, ctx.values) as object), addresses: [{ address: `conformance-${randomUUID()}`, type: 'EXT_USER_ID' }] };
+      const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
+      const first = await call(request);
+      const second = await call(request);
+      return {
+        ok: first.status === 200 && second.status === 400 && second.body?.title === 'subscriber-already-exists',
+        request: describeRequest(request),
+        expected: 'first 200, then 400 subscriber-already-exists [contract decision]',
+        actual: `first ${first.status}, then ${second.status} ${second.text.slice(0, 200)}`,
+      };
+    }));
+    return results;
+  },
+};

@@ -1,0 +1,67 @@
+// What the suite needs to know of a deployment: credentials, and the values that stand in for the
+// example values (cascade ids, thread ids, addresses...). A vars file is JSON:
+//   { "apiKey": "...", "apiKeyNoBalance": "...", "integratorToken": "...",
+//     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
+// `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { ExamplePair } from '../schema/examples.ts';
+import type { Credentials } from './pairs.ts';
+
+export interface Vars extends Partial<Credentials> {
+  values?: Record<string, unknown>;
+}
+
+export class VarsError extends Error {}
+
+export function loadVars(path: string): Vars {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new VarsError(`--vars ${path}: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new VarsError(`--vars ${path}: expected a JSON object`);
+  const vars = value as Record<string, unknown>;
+  for (const key of ['apiKey', 'apiKeyNoBalance', 'integratorToken']) {
+    if (key in vars && typeof vars[key] !== 'string') throw new VarsError(`--vars ${path}: "${key}" must be a string, got ${JSON.stringify(vars[key])}`);
+  }
+  if ('values' in vars && (vars.values === null || typeof vars.values !== 'object' || Array.isArray(vars.values))) {
+    throw new VarsError(`--vars ${path}: "values" must be an object of example value -> deployment value`);
+  }
+  for (const key of Object.keys(vars)) {
+    if (!['apiKey', 'apiKeyNoBalance', 'integratorToken', 'values'].includes(key)) throw new VarsError(`--vars ${path}: unknown key "${key}"`);
+  }
+  return vars as Vars;
+}
+
+/** Replaces every primitive whose JSON form is a key of `values`. */
+export function substitute<T>(value: T, values: Record<string, unknown> = {}): T {
+  if (Array.isArray(value)) return value.map((v) => substitute(v, values)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, values)])) as T;
+  }
+  const key = JSON.stringify(value);
+  return (key in values ? values[key] : value) as T;
+}
+
+/**
+ * The body and expected response of a pair for this run: vars substituted, and identifiers that
+ * must be new each run made fresh (requestIds, except where the pair is about a used one; the
+ * external identifier of a subscriber the pair creates).
+ */
+export function prepare(pair: ExamplePair, values: Record<string, unknown> = {}): { body: unknown; expected: unknown } {
+  let body = substitute(pair.requestBody, values);
+  let expected = substitute(pair.response, values);
+  const title = (pair.response as { title?: string } | undefined)?.title;
+  if (pair.operation.operationId === 'scheduleCascade' && body && typeof body === 'object' && title !== 'requestId-is-not-unique') {
+    const requestId = randomUUID();
+    body = { ...(body as object), requestId };
+    if (pair.status === 200) expected = { ...(expected as object), requestId };
+  }
+  if (pair.operation.operationId === 'createSubscriber' && pair.status === 200) {
+    const b = body as { addresses: Array<{ address: string; type: string }> };
+    body = { ...b, addresses: b.addresses.map((a) => (a.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a)) };
+  }
+  return { body, expected };
+}

@@ -1,5 +1,6 @@
 // Sending an example pair and judging the answer: shared by the conformance suite and the tests.
 import { normalizeErrorCode } from '../client/errors.ts';
+import { parseCascadeViolations } from '../client/violations.ts';
 import type { ExamplePair } from '../schema/examples.ts';
 import { validator } from '../schema/index.ts';
 
@@ -66,6 +67,13 @@ export async function judgePair(pair: ExamplePair, response: Response, expected:
     if (typeof title !== 'string' || normalizeErrorCode(title) !== normalizeErrorCode(expectedTitle)) {
       problems.push(`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`);
     }
+  }
+  // A validation error must name every violation its example names (stage ids and channels).
+  const expectedDetail = (expected as { detail?: string } | undefined)?.detail;
+  const wanted = expectedTitle && /cascade-scheduling|content-for-all/.test(expectedTitle) ? parseCascadeViolations(expectedDetail) : [];
+  if (wanted.length > 0) {
+    const got = parseCascadeViolations((body as { detail?: string } | undefined)?.detail).map((v) => JSON.stringify(v));
+    for (const v of wanted) if (!got.includes(JSON.stringify(v))) problems.push(`detail lacks the violation ${JSON.stringify(v)}`);
   }
   if (body !== undefined && response.status === pair.status) {
     for (const e of validator(pair.responseSchemaPointer)(body).errors) problems.push(`body: ${e}`);

@@ -53,6 +53,20 @@ export function substitute<T>(value: T, values: Record<string, unknown> = {}): T
 export function prepare(pair: ExamplePair, values: Record<string, unknown> = {}): { body: unknown; expected: unknown } {
   let body = substitute(pair.requestBody, values);
   let expected = substitute(pair.response, values);
+  // Identifiers inside a validation error's detail are substituted too.
+  const detail = (expected as { detail?: unknown } | undefined)?.detail;
+  if (typeof detail === 'string') {
+    const replaced = detail.replace(/\[([^\]]*)\]/g, (_all, inner: string) =>
+      `[${inner.split(';').map((pair) => {
+        const at = pair.indexOf(':');
+        if (at < 0) return pair;
+        const raw = pair.slice(at + 1);
+        const number = Number(raw.replace(/,/g, ''));
+        const key = Number.isSafeInteger(number) && /^[\d,]+$/.test(raw) ? JSON.stringify(number) : JSON.stringify(raw);
+        return key in values ? `${pair.slice(0, at + 1)}${String(values[key])}` : pair;
+      }).join(';')}]`);
+    expected = { ...(expected as object), detail: replaced };
+  }
   const title = (pair.response as { title?: string } | undefined)?.title;
   if (pair.operation.operationId === 'scheduleCascade' && body && typeof body === 'object' && title !== 'requestId-is-not-unique') {
     const requestId = randomUUID();

@@ -20,9 +20,16 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): void;
 }
 
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a later startTime waits in steps. */
+const maxTimerMs = 2 ** 31 - 1;
+function wait(fn: () => void, ms: number): void {
+  if (ms > maxTimerMs) setTimeout(() => wait(fn, ms - maxTimerMs), maxTimerMs).unref();
+  else setTimeout(fn, ms).unref();
+}
+
 export const realClock: Clock = {
   now: () => Date.now(),
-  setTimeout: (fn, ms) => void setTimeout(fn, ms).unref(),
+  setTimeout: wait,
 };
 
 export interface CallbackRecord {

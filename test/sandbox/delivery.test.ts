@@ -148,3 +148,18 @@ describe('callback retries', () => {
     expect(listed).toEqual([expect.objectContaining({ state: 'delivered', payload: expect.objectContaining({ status: 'DELIVERED' }) })]);
   });
 });
+
+describe('real clock', () => {
+  it('holds a delivery scheduled further ahead than a Node timer can wait', async () => {
+    const { realClock } = await import('../../src/sandbox/delivery.ts');
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    let ran = false;
+    realClock.setTimeout(() => (ran = true), 60 * 24 * 3600 * 1000); // 60 days
+    await new Promise((r) => setTimeout(r, 50));
+    process.off('warning', onWarning);
+    expect(ran).toBe(false);
+    expect(warnings).not.toContain('TimeoutOverflowWarning');
+  });
+});

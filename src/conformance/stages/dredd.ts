@@ -77,49 +77,51 @@ function dreddBin(): string {
 export const dreddStage: Stage = {
   name: 'dredd',
   description: 'Dredd over the bundled document, every transaction planned, every body checked against its schema',
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const plan = dreddPlan(ctx);
-    const dir = mkdtempSync(join(tmpdir(), 'mc-dredd-'));
-    const planPath = join(dir, 'plan.json');
-    const resultsPath = join(dir, 'results.json');
-    writeFileSync(planPath, JSON.stringify({ transactions: plan, documentPath: bundledDocumentPath, resultsPath }));
-    const start = performance.now();
-    try {
-      const output = await new Promise<{ code: number; text: string }>((resolve) => {
-        execFile(
-          process.execPath,
-          [dreddBin(), bundledDocumentPath, ctx.server, `--hookfiles=${fileURLToPath(new URL('../dredd-hooks.cjs', import.meta.url))}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
-          { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
-          (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, text: `${stdout}${stderr}` }),
-        );
-      });
-      const ms = performance.now() - start;
-      let results: { ran: string[]; unplanned: string[]; problems: Record<string, string[]> };
-      try {
-        results = JSON.parse(readFileSync(resultsPath, 'utf8'));
-      } catch {
-        return [{ stage: 'dredd', name: 'dredd ran', ok: false, ms, expected: 'Dredd to run the hooks', actual: output.text.slice(-2000) }];
-      }
-      const checks: CheckResult[] = Object.entries(plan).map(([name, step]) => {
-        const problems = results.problems[name];
-        const ran = results.ran.includes(name);
-        return {
-          stage: 'dredd',
-          name,
-          ok: ran && !problems,
-          ms: ms / Object.keys(plan).length,
-          request: `${step.method} ${step.path} (example ${step.example})`,
-          expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
-          actual: !ran ? 'Dredd did not run this transaction' : problems ? problems.join('; ') : `${step.status}`,
-        };
-      });
-      for (const name of results.unplanned) {
-        checks.push({ stage: 'dredd', name, ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
-      }
-      checks.push({ stage: 'dredd', name: 'dredd exit code', ok: output.code === 0, ms: 0, expected: 'exit 0', actual: `exit ${output.code}${output.code ? `: ${output.text.slice(-600)}` : ''}` });
-      return checks;
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  },
+  run: (ctx: SuiteContext) => runDredd(ctx, dreddPlan(ctx)),
 };
+
+/** Runs Dredd with `plan`; a transaction missing from the plan fails, and so does a planned one that did not run. */
+export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<CheckResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'mc-dredd-'));
+  const planPath = join(dir, 'plan.json');
+  const resultsPath = join(dir, 'results.json');
+  writeFileSync(planPath, JSON.stringify({ transactions: plan, documentPath: bundledDocumentPath, resultsPath }));
+  const start = performance.now();
+  try {
+    const output = await new Promise<{ code: number; text: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [dreddBin(), bundledDocumentPath, ctx.server, `--hookfiles=${fileURLToPath(new URL('../dredd-hooks.cjs', import.meta.url))}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
+        { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, text: `${stdout}${stderr}` }),
+      );
+    });
+    const ms = performance.now() - start;
+    let results: { ran: string[]; unplanned: string[]; problems: Record<string, string[]> };
+    try {
+      results = JSON.parse(readFileSync(resultsPath, 'utf8'));
+    } catch {
+      return [{ stage: 'dredd', name: 'dredd ran', ok: false, ms, expected: 'Dredd to run the hooks', actual: output.text.slice(-2000) }];
+    }
+    const checks: CheckResult[] = Object.entries(plan).map(([name, step]) => {
+      const problems = results.problems[name];
+      const ran = results.ran.includes(name);
+      return {
+        stage: 'dredd',
+        name,
+        ok: ran && !problems,
+        ms: ms / Object.keys(plan).length,
+        request: `${step.method} ${step.path} (example ${step.example})`,
+        expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
+        actual: !ran ? 'Dredd did not run this transaction' : problems ? problems.join('; ') : `${step.status}`,
+      };
+    });
+    for (const name of results.unplanned) {
+      checks.push({ stage: 'dredd', name, ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
+    }
+    checks.push({ stage: 'dredd', name: 'dredd exit code', ok: output.code === 0, ms: 0, expected: 'exit 0', actual: `exit ${output.code}${output.code ? `: ${output.text.slice(-600)}` : ''}` });
+    return checks;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

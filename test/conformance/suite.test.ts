@@ -1,0 +1,144 @@
+// The suite against the sandbox (every stage passes), against the Prism mock (the stages that make
+// sense for a stateless mock), its plan coverage, seeded generation and the CLI's exit codes.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SuiteContext } from '../../src/conformance/context.ts';
+import { badInputs } from '../../src/conformance/stages/bad-input.ts';
+import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
+import { runSuite, selectStages } from '../../src/conformance/suite.ts';
+import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
+import { projectRoot } from '../../src/paths.ts';
+import { freePort } from '../../src/util/wait.ts';
+import { credentials, startSandbox } from '../helpers/sandbox.ts';
+
+const run = promisify(execFile);
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let prism: RunningPrism;
+const dir = mkdtempSync(join(tmpdir(), 'mc-suite-'));
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  prism = await startPrism({ port: await freePort() });
+});
+afterAll(async () => {
+  await prism?.stop();
+  await sandbox?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const context = (server: string, extra: Partial<SuiteContext> = {}): SuiteContext => ({ server, credentials, values: {}, seed: 1, mock: false, log: () => {}, ...extra });
+
+describe('against the sandbox', () => {
+  it('every stage passes, with at least 200 bad inputs and every Dredd transaction', async () => {
+    const report = await runSuite(context(sandbox.url));
+    expect(report.results.filter((r) => !r.ok)).toEqual([]);
+    const count = (stage: string) => report.results.filter((r) => r.stage === stage).length;
+    expect(count('bad-input')).toBeGreaterThanOrEqual(200);
+    expect(count('dredd')).toBe(Object.keys(dreddPlan(context(sandbox.url))).length + 1);
+    expect(count('examples')).toBeGreaterThanOrEqual(50);
+    expect(count('stateful')).toBe(4);
+  }, 60_000);
+
+  it('the Dredd plan has a request for each of the 18 transactions', () => {
+    const plan = dreddPlan(context(sandbox.url));
+    expect(Object.keys(plan)).toHaveLength(18);
+    expect(plan['/api/cascade/schedule > Schedule cascade message > 405 > application/json']).toMatchObject({ method: 'GET', status: 405 });
+    expect(plan['/api/v1/threads/close > Close threads > 401 > application/json']!.headers.authorization).toMatch(/^Bearer wrong-/);
+  });
+
+  it('a transaction without a plan fails (a renamed summary cannot skip a check)', async () => {
+    const plan = dreddPlan(context(sandbox.url));
+    const missing = '/api/subscribers/create > Create subscriber > 400 > application/json';
+    delete plan[missing];
+    const results = await runDredd(context(sandbox.url), plan);
+    expect(results.find((r) => r.name === missing)).toMatchObject({ ok: false, actual: 'Dredd ran a transaction the suite has no plan for' });
+    expect(results.find((r) => r.name === 'dredd exit code')?.ok).toBe(false);
+  }, 30_000);
+
+  it('bad inputs are the same for a seed and shuffled by another', () => {
+    const names = (seed: number) => badInputs(context(sandbox.url, { seed })).map((i) => i.name);
+    expect(names(7)).toEqual(names(7));
+    expect(names(8)).not.toEqual(names(7));
+    expect([...names(8)].sort()).toEqual([...names(7)].sort());
+  });
+});
+
+describe('against the Prism mock', () => {
+  it('the examples stage passes when each example is asked for by name (--mock)', async () => {
+    const report = await runSuite(context(prism.url, { mock: true }), selectStages(['examples']));
+    expect(report.results.filter((r) => !r.ok)).toEqual([]);
+  }, 30_000);
+
+  it('the stages that need real behaviour fail against a stateless mock', async () => {
+    // Prism checks that credentials are present, not that they are right; it keeps no state; it
+    // answers invalid requests with its first 400 example, not the field's code.
+    for (const stage of ['dredd', 'stateful', 'bad-input']) {
+      const report = await runSuite(context(prism.url), selectStages([stage]));
+      expect(report.ok, stage).toBe(false);
+    }
+  }, 60_000);
+});
+
+describe('command line', () => {
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'conformance', ...args], { cwd: projectRoot }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+    );
+  const keys = ['--api-key', credentials.apiKey, '--api-key-no-balance', credentials.apiKeyNoBalance!, '--integrator-token', credentials.integratorToken];
+
+  it('exits 0 and writes JUnit XML when every check passes', async () => {
+    const output = join(dir, 'junit.xml');
+    const result = await cli('--server', sandbox.url, ...keys, '--only', 'examples,stateful', '--reporter', 'junit', '--output', output);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/57 passed, 0 failed/);
+    const xml = readFileSync(output, 'utf8');
+    expect(xml).toMatch(/<testsuites name="messaging-contract conformance" tests="57" failures="0">/);
+    expect(xml).toContain('<testsuite name="stateful" tests="4" failures="0"');
+  }, 30_000);
+
+  it('exits 1 and shows request, expected and actual when a check fails', async () => {
+    const result = await cli('--server', sandbox.url, '--api-key', 'not-the-key', '--integrator-token', credentials.integratorToken, '--only', 'stateful');
+    expect(result.code).toBe(1);
+    expect(result.out).toMatch(/FAIL stateful: a reused requestId is rejected with requestId-is-not-unique\n  request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\]/);
+    expect(result.out).toMatch(/expected: first 200, then 400 requestId-is-not-unique\n  actual: {3}first 401/);
+    expect(result.out).not.toContain('not-the-key');
+  }, 30_000);
+
+  it.each([
+    [['--api-key', 'k', '--integrator-token', 't'], /needs --server <url>/],
+    [['--server', 'localhost:8080', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "localhost:8080"/],
+    [['--server', 'http://127.0.0.1:9'], /needs credentials/],
+    [['--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't'], /does not answer/],
+    [['--server', 'http://x', '--only', 'everything'], /unknown stage "everything"; the stages are dredd, examples, stateful, bad-input/],
+    [['--server', 'http://x', '--seed', 'abc', '--api-key', 'k', '--integrator-token', 't'], /--seed must be an integer/],
+    [['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'], /--reporter junit needs --output/],
+    [['--server', 'http://x', '--vars', '/no/such/file.json'], /--vars \/no\/such\/file.json: ENOENT/],
+    [['--bogus'], /Unknown option '--bogus'/],
+  ])('exits 2 with a message for %j', async (args, message) => {
+    const result = await cli(...args);
+    expect(result.code).toBe(2);
+    expect(result.out).toMatch(message);
+    expect(result.out).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  }, 30_000);
+
+  it('--list names the stages', async () => {
+    const result = await cli('--list', '--skip', 'dredd');
+    expect(result.out.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['examples', 'stateful', 'bad-input']);
+  }, 30_000);
+
+  it('--vars maps example values to a deployment\'s and supplies credentials', async () => {
+    const vars = join(dir, 'vars.json');
+    // On this "deployment" the open thread of the examples is 106, not 101.
+    writeFileSync(vars, JSON.stringify({ ...credentials, values: { '101': 106 } }));
+    await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const result = await cli('--server', sandbox.url, '--vars', vars, '--only', 'examples');
+    expect(result.code, result.out).toBe(0);
+    expect(sandbox.state.threads.get(106)?.state).toBe('closed');
+    expect(sandbox.state.threads.get(101)?.state).toBe('open');
+  }, 30_000);
+});

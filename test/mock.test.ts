@@ -1,19 +1,11 @@
 // The Prism mock serves every named response example of the document, each valid against its schema.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrism, type RunningPrism } from '../src/mock/prism.ts';
+import { describe, expect, it } from 'vitest';
 import { validator } from '../src/schema/index.ts';
-import { examplePairs } from '../src/schema/examples.ts';
-import { freePort } from '../src/util/wait.ts';
+import { examplePairs, validRequestBody } from '../src/schema/examples.ts';
+import { usePrismMock } from './helpers/prism.ts';
 
 const pairs = examplePairs();
-let prism: RunningPrism;
-
-beforeAll(async () => {
-  prism = await startPrism({ port: await freePort() });
-});
-afterAll(async () => {
-  await prism?.stop();
-});
+const prism = usePrismMock();
 
 function credentials(security: string[]): Record<string, string> {
   return security.includes('apiKey') ? { 'x-api-key': 'any-key' } : { authorization: 'Bearer any-token' };
@@ -24,7 +16,7 @@ describe('Prism mock', () => {
     '%s is served with Prefer and valid against its schema',
     async (_label, pair) => {
       // Prism validates the request first, so always send a request that is valid against the schema.
-      const body = pair.paired ? pair.requestBody : examplePairs().find((p) => p.operation.operationId === pair.operation.operationId && p.paired)!.requestBody;
+      const body = validRequestBody(pair);
       const res = await fetch(prism.url + pair.operation.path, {
         method: pair.operation.method,
         headers: {

@@ -110,6 +110,15 @@ export function examplePairs(): ExamplePair[] {
   return pairs;
 }
 
+/**
+ * A request that is valid against the schema for the pair's operation: the pair's own when it has
+ * one, else the operation's first paired request (what a mock needs before it picks an example).
+ */
+export function validRequestBody(pair: ExamplePair): unknown {
+  if (pair.paired) return pair.requestBody;
+  return examplePairs().find((p) => p.operation.operationId === pair.operation.operationId && p.paired)!.requestBody;
+}
+
 /** Request example names that have no response example of the same name (should be none). */
 export function orphanRequestExamples(): string[] {
   const responseNames = new Set(examplePairs().map((p) => `${p.operation.operationId}/${p.name}`));

@@ -10,22 +10,19 @@ import type { SuiteContext } from '../../src/conformance/context.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { runSuite, selectStages } from '../../src/conformance/suite.ts';
-import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
 import { projectRoot } from '../../src/paths.ts';
-import { freePort } from '../../src/util/wait.ts';
+import { usePrismMock } from '../helpers/prism.ts';
 import { credentials, startSandbox } from '../helpers/sandbox.ts';
 
 const run = promisify(execFile);
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let prism: RunningPrism;
+const prism = usePrismMock();
 const dir = mkdtempSync(join(tmpdir(), 'mc-suite-'));
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  prism = await startPrism({ port: await freePort() });
 });
 afterAll(async () => {
-  await prism?.stop();
   await sandbox?.close();
   rmSync(dir, { recursive: true, force: true });
 });

@@ -1,14 +1,9 @@
 // Stage examples: every named example pair is sent and its status, content type, `title`, body
 // schema and (for a success) the example's fields are checked.
-import { examplePairs, type ExamplePair } from '../../schema/examples.ts';
+import { examplePairs, validRequestBody } from '../../schema/examples.ts';
 import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { judgePair, pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
-
-/** The pair's request when it is valid, else the operation's first valid request example. */
-function validBody(pair: ExamplePair): unknown {
-  return pair.paired ? pair.requestBody : examplePairs().find((p) => p.operation.operationId === pair.operation.operationId && p.paired)!.requestBody;
-}
 
 export const examplesStage: Stage = {
   name: 'examples',
@@ -20,7 +15,7 @@ export const examplesStage: Stage = {
         await check('examples', `${pair.operation.operationId} ${pair.status} ${pair.name}`, async () => {
           // A mock is asked for the example by name, with a request it accepts (the operation's own
           // path, method, credentials and a valid body), and answers the example as written.
-          const { body, expected } = ctx.mock ? { body: validBody(pair), expected: pair.response } : prepare(pair, ctx.values);
+          const { body, expected } = ctx.mock ? { body: validRequestBody(pair), expected: pair.response } : prepare(pair, ctx.values);
           const request = ctx.mock
             ? pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, () => body)
             : pairRequest(ctx.server, pair, ctx.credentials, () => body);

@@ -2,7 +2,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import meta from '../../generated/client-meta.json' with { type: 'json' };
 import { ApiError, MessagingError, MissingCredentialError, NetworkError, TimeoutError, normalizeErrorCode } from './errors.ts';
-import { retryDelay, retryPolicy, type RetryOptions, type RetryPolicy } from './retry.ts';
+import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
 import type {
   CascadeScheduleRequest,
   CascadeScheduleResult,
@@ -60,9 +60,7 @@ const repeatable: Record<OperationId, 'always' | 'unsent'> = {
   createSubscriber: 'unsent', // a second create may act twice
 };
 
-const operationByRoute = new Map(
-  Object.entries(meta.operations).map(([id, op]) => [`${op.method} ${op.path}`, { id: id as OperationId, security: op.security as Scheme[] }]),
-);
+const operationByRoute = new Map(Object.entries(meta.operations).map(([id, op]) => [`${op.method} ${op.path}`, id]));
 
 /** The credential headers of each operation, or the error to throw when one is missing. */
 function credentialHeaders(options: MessagingClientOptions): Map<string, Record<string, string> | MissingCredentialError> {
@@ -86,7 +84,7 @@ function credentialHeaders(options: MessagingClientOptions): Map<string, Record<
 function credentialsMiddleware(credentials: ReturnType<typeof credentialHeaders>): Middleware {
   return {
     onRequest({ request, schemaPath }) {
-      const id = operationByRoute.get(`${request.method} ${schemaPath}`)?.id;
+      const id = operationByRoute.get(`${request.method} ${schemaPath}`);
       const headers = id === undefined ? {} : credentials.get(id)!;
       if (headers instanceof Error) throw headers;
       for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
@@ -204,5 +202,4 @@ function parseSuccess<T>(operation: string, response: Response, text: string | u
   }
 }
 
-export { retryPolicy };
-export type { RetryOptions, RetryPolicy };
+export type { RetryOptions };

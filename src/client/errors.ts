@@ -7,6 +7,11 @@ const aliases: Record<string, string> = meta.errorCodeAliases;
 /** Codes whose `detail` lists cascade violations. */
 const violationCodes = new Set(['cascade-scheduling-request-is-not-valid', 'request-doesn’t-contain-content-for-all-cascade-stages']);
 
+/** True when `code` (any spelling) is one whose `detail` lists cascade violations. */
+export function listsViolations(code: string): boolean {
+  return violationCodes.has(normalizeErrorCode(code));
+}
+
 /** The canonical form of a code: another spelling of a known code becomes that code. */
 export function normalizeErrorCode(code: string): ErrorCode {
   return aliases[code] ?? code;
@@ -48,7 +53,7 @@ export class ApiError extends MessagingError {
     this.title = problem?.title ?? null;
     this.status = response.status;
     this.detail = detail;
-    this.violations = code !== null && violationCodes.has(code) ? parseCascadeViolations(detail) : [];
+    this.violations = code !== null && listsViolations(code) ? parseCascadeViolations(detail) : [];
     this.body = body;
   }
 }

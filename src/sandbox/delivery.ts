@@ -12,7 +12,7 @@
 import type { CascadeScheduleRequest, StatusCallback } from '../client/types.ts';
 import { resolvePointer } from '../schema/index.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
-import type { Accepted } from './operations.ts';
+import { channelOf, type Accepted } from './operations.ts';
 import { templatePattern, type SandboxState } from './state.ts';
 
 export interface Clock {
@@ -42,7 +42,6 @@ export interface CallbackRecord {
 const duplicateWindowMs =
   (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })['x-duplicate-window-seconds'] * 1000;
 export const documentedRetryDelaysMs = (resolvePointer('#/webhooks/messageStatus/post') as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'].map((s) => s * 1000);
-const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
 const contentKeyOf = Object.fromEntries(Object.entries(channelOf).map(([key, channel]) => [channel, key]));
 
 export interface DeliveryOptions {

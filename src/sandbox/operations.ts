@@ -16,14 +16,14 @@ export const problem = (status: number, title: string, detail?: string): Reply =
   body: { title, status, ...(detail === undefined ? {} : { detail }) } satisfies Problem,
 });
 
-const requestSchema = (path: string) => `#/paths/${path.replace(/\//g, '~1')}/post/requestBody/content/application~1json/schema`;
-const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
+/** Content key -> the cascade stage channel it is for (`x-channels` of CascadeContent). */
+export const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
 const keyboardButtons = schemaValidator('KeyboardButtons');
 /** Ids in violation details carry group separators, as the service writes them. */
 const grouped = (n: number) => n.toLocaleString('en-US');
 
 export function closeThreads(state: SandboxState, body: unknown): Reply {
-  const invalid = schemaViolation('closeThreads', requestSchema('/api/v1/threads/close'), body);
+  const invalid = schemaViolation('closeThreads', body);
   if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const { threadIds, comment } = body as CloseThreadsRequest;
   const result = { resolved_threads: [] as number[], not_existing_threads: [] as number[], already_resolved_threads: [] as number[], not_resolved_due_to_system_error: [] as number[] };
@@ -45,7 +45,7 @@ export function closeThreads(state: SandboxState, body: unknown): Reply {
 }
 
 export function createSubscriber(state: SandboxState, body: unknown): Reply {
-  const invalid = schemaViolation('createSubscriber', requestSchema('/api/subscribers/create'), body);
+  const invalid = schemaViolation('createSubscriber', body);
   if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const request = body as CreateSubscriberRequest;
   for (const [i, p] of (request.parameterValues ?? []).entries()) {
@@ -75,7 +75,7 @@ export interface Accepted {
 }
 
 export function scheduleCascade(state: SandboxState, body: unknown, apiKey: string, accept: (a: Accepted) => void, now: number): Reply {
-  const invalid = schemaViolation('scheduleCascade', requestSchema('/api/cascade/schedule'), body);
+  const invalid = schemaViolation('scheduleCascade', body);
   if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const request = body as CascadeScheduleRequest;
   if (state.usedRequestIds.has(request.requestId)) {

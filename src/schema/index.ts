@@ -46,19 +46,27 @@ function fragment(pointer: string): string {
   return pointer.replace(/^#/, '').split('/').map((p) => encodeURIComponent(p.replace(/~1/g, '/')).replace(/%2F/g, '~1')).join('/');
 }
 
-/** A validator for the schema at `pointer`, e.g. "#/components/schemas/CloseThreadsRequest". */
-export function validator(pointer: string): (value: unknown) => ValidationResult {
-  let validate = compiled.get(pointer);
-  if (!validate) {
+/** The compiled schema at `pointer`, compiled once. */
+function compile(pointer: string): ValidateFunction {
+  let fn = compiled.get(pointer);
+  if (!fn) {
     resolvePointer(pointer);
-    validate = ajv.compile({ $ref: `${documentId}#${fragment(pointer)}` });
-    compiled.set(pointer, validate);
+    fn = ajv.compile({ $ref: `${documentId}#${fragment(pointer)}` });
+    compiled.set(pointer, fn);
   }
-  const fn = validate;
+  return fn;
+}
+
+function described(fn: ValidateFunction): (value: unknown) => ValidationResult {
   return (value) => {
     const valid = fn(value) as boolean;
     return { valid, errors: valid ? [] : describeErrors(fn.errors ?? [], value) };
   };
+}
+
+/** A validator for the schema at `pointer`, e.g. "#/components/schemas/CloseThreadsRequest". */
+export function validator(pointer: string): (value: unknown) => ValidationResult {
+  return described(compile(pointer));
 }
 
 /**
@@ -66,19 +74,14 @@ export function validator(pointer: string): (value: unknown) => ValidationResult
  * `urn:messaging-contract:openapi#/components/schemas/<Name>`.
  */
 export function customValidator(schema: object): (value: unknown) => ValidationResult {
-  const fn = ajv.compile(schema);
-  return (value) => {
-    const valid = fn(value) as boolean;
-    return { valid, errors: valid ? [] : describeErrors(fn.errors ?? [], value) };
-  };
+  return described(ajv.compile(schema));
 }
 
 export const documentRef = (pointer: string) => `${documentId}${pointer.startsWith('#') ? pointer : `#${pointer}`}`;
 
 /** Ajv's raw errors for `value` against the schema at `pointer`, for callers that map them to codes. */
 export function rawErrors(pointer: string, value: unknown): ErrorObject[] {
-  validator(pointer);
-  const fn = compiled.get(pointer)!;
+  const fn = compile(pointer);
   return fn(value) ? [] : [...(fn.errors ?? [])];
 }
 

@@ -3,6 +3,7 @@
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { operations } from './examples.ts';
 import { describeErrors, rawErrors, resolvePointer } from './index.ts';
 
 interface Violation {
@@ -54,8 +55,12 @@ export interface SchemaOutcome {
   detail: string;
 }
 
+const requestSchemas = new Map(operations().map((op) => [op.operationId, op.requestSchemaPointer!]));
+
 /** Null when `body` is valid against the operation's request schema; otherwise the code to answer. */
-export function schemaViolation(operationId: string, schemaPointer: string, body: unknown): SchemaOutcome | null {
+export function schemaViolation(operationId: string, body: unknown): SchemaOutcome | null {
+  const schemaPointer = requestSchemas.get(operationId);
+  if (!schemaPointer) throw new Error(`unknown operation ${operationId}`);
   // Errors of items that merely do not match a `contains` pattern, and of `if`, are not violations.
   const errors = rawErrors(schemaPointer, body).filter((e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'));
   if (errors.length === 0) return null;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCascadeViolations } from '../../src/index.ts';
+import { listsViolations } from '../../src/client/errors.ts';
 import { examplePairs } from '../../src/schema/examples.ts';
 
 describe('parseCascadeViolations', () => {
@@ -46,7 +47,7 @@ describe('parseCascadeViolations', () => {
   it('reads every violation of the document\'s own examples', () => {
     const details = examplePairs()
       .map((p) => p.response as { title?: string; detail?: string })
-      .filter((r) => /cascade-scheduling|content-for-all/.test(r.title ?? ''));
+      .filter((r) => listsViolations(r.title ?? ''));
     expect(details.length).toBeGreaterThanOrEqual(3);
     for (const { detail } of details) {
       const violations = parseCascadeViolations(detail);

@@ -65,7 +65,7 @@ describe('close threads', () => {
   });
 
   it('needs the integrator token', async () => {
-    const res = await close({ threadIds: [101] }, );
+    const res = await close({ threadIds: [101] });
     expect(res.status).toBe(200);
     const wrong = await post(sandbox.url, '/api/v1/threads/close', { threadIds: [101] }, { authorization: 'Bearer nope' });
     expect(wrong).toMatchObject({ status: 401, body: { title: 'auth-error', status: 401 } });

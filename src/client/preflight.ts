@@ -1,7 +1,8 @@
 // An optional check of each request against the bundled schemas before it is sent. It is a
 // separate entry point because it carries the JSON Schema validator, which the core client does not.
 import { operations } from '../schema/examples.ts';
-import { schemaValidator, validator } from '../schema/index.ts';
+import { validator } from '../schema/index.ts';
+import { allRowsButtonErrors } from '../schema/violation-codes.ts';
 import { createMessagingClient, type MessagingClient, type MessagingClientOptions } from './index.ts';
 import { MessagingError } from './errors.ts';
 
@@ -15,20 +16,12 @@ export class RequestValidationError extends MessagingError {
 const requestValidators = new Map(
   operations().map((op) => [op.operationId, validator(op.requestSchemaPointer!)]),
 );
-const keyboardButtons = schemaValidator('KeyboardButtons');
 
 /** Field errors of `body` for `operationId`; empty when the request is valid. */
 export function validateRequest(operationId: string, body: unknown): string[] {
   const validate = requestValidators.get(operationId);
   if (!validate) throw new Error(`unknown operation ${operationId}`);
-  const errors = validate(body).errors;
-  // The button limits hold for all rows of a template together (see KeyboardButtons).
-  const rows = (body as any)?.content?.whatsappContent?.keyboard?.rows;
-  if (Array.isArray(rows)) {
-    const all = rows.flatMap((row: any) => (Array.isArray(row?.buttons) ? row.buttons : []));
-    for (const e of keyboardButtons(all).errors) errors.push(e.replace(/^\(body\)/, 'content.whatsappContent.keyboard (all rows)'));
-  }
-  return errors;
+  return [...validate(body).errors, ...allRowsButtonErrors(body)];
 }
 
 /** createMessagingClient whose methods reject with RequestValidationError instead of sending a request that breaks the contract. */

@@ -2,8 +2,8 @@
 // answer; nothing here does I/O, and nothing awaits between a check and the change it guards, so
 // concurrent requests cannot both pass a check (a requestId is accepted once, a thread closed once).
 import type { CascadeScheduleRequest, CloseThreadsRequest, CreateSubscriberRequest, Problem } from '../client/types.ts';
-import { resolvePointer, schemaValidator } from '../schema/index.ts';
-import { schemaViolation } from '../schema/violation-codes.ts';
+import { resolvePointer } from '../schema/index.ts';
+import { allRowsButtonErrors, schemaViolation } from '../schema/violation-codes.ts';
 import type { SandboxState } from './state.ts';
 
 export interface Reply {
@@ -18,7 +18,6 @@ export const problem = (status: number, title: string, detail?: string): Reply =
 
 /** Content key -> the cascade stage channel it is for (`x-channels` of CascadeContent). */
 export const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
-const keyboardButtons = schemaValidator('KeyboardButtons');
 /** Ids in violation details carry group separators, as the service writes them. */
 const grouped = (n: number) => n.toLocaleString('en-US');
 
@@ -99,13 +98,8 @@ export function scheduleCascade(state: SandboxState, body: unknown, apiKey: stri
     return problem(400, 'request-doesn’t-contain-content-for-all-cascade-stages', `Request does not contain content for all cascade stages. Violations: ${violations.join('; ')}`);
   }
 
-  const whatsapp = request.content.whatsappContent;
-  if (whatsapp?.keyboard) {
-    // The button limits hold for all rows together; the schema checked each row.
-    const all = whatsapp.keyboard.rows.flatMap((row) => row.buttons);
-    const result = keyboardButtons(all);
-    if (!result.valid) return problem(400, 'button-validation-error', result.errors.join('; ').replace(/^\(body\)/, 'content.whatsappContent.keyboard (all rows)'));
-  }
+  const buttonErrors = allRowsButtonErrors(request);
+  if (buttonErrors.length > 0) return problem(400, 'button-validation-error', buttonErrors.join('; '));
   for (const key of sent) {
     const entry = request.content[key as keyof typeof request.content]!;
     if (entry.contentType === 'TEXT' && !state.matchesTemplate(channelOf[key]!, entry.text)) {

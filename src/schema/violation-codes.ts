@@ -4,7 +4,7 @@
 // 500 system-error.
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { operations } from './examples.ts';
-import { describeErrors, rawErrors, resolvePointer } from './index.ts';
+import { describeErrors, rawErrors, resolvePointer, schemaValidator } from './index.ts';
 
 interface Violation {
   /** The field the error is about: instancePath plus a missing property, e.g. /content/smsContent/text. */
@@ -78,4 +78,17 @@ export function schemaViolation(operationId: string, body: unknown): SchemaOutco
     status: code === 'system-error' ? 500 : 400,
     detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
   };
+}
+
+const keyboardButtons = schemaValidator('KeyboardButtons');
+
+/**
+ * The button limits hold for all rows of a WhatsApp template together, which the request schema
+ * (checking row by row) cannot see: the flattened buttons are checked against KeyboardButtons.
+ */
+export function allRowsButtonErrors(body: unknown): string[] {
+  const rows = (body as { content?: { whatsappContent?: { keyboard?: { rows?: unknown } } } } | null)?.content?.whatsappContent?.keyboard?.rows;
+  if (!Array.isArray(rows)) return [];
+  const all = rows.flatMap((row: { buttons?: unknown }) => (Array.isArray(row?.buttons) ? row.buttons : []));
+  return keyboardButtons(all).errors.map((e) => e.replace(/^\(body\)/, 'content.whatsappContent.keyboard (all rows)'));
 }

@@ -9,7 +9,7 @@ const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path']
 describe('named examples', () => {
   it('every operation has a success example and an example for each documented status', () => {
     for (const op of operations()) {
-      const statuses = new Set(pairs.filter((p) => p.operation === op || p.operation.operationId === op.operationId).map((p) => p.status));
+      const statuses = new Set(pairs.filter((p) => p.operation.operationId === op.operationId).map((p) => p.status));
       expect([...statuses].sort(), op.operationId).toEqual([200, 400, 401, 404, 405, 500]);
     }
   });

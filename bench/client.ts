@@ -5,7 +5,7 @@ import createClient from 'openapi-fetch';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { createMessagingClient } from '../src/client/index.ts';
-import type { paths } from '../src/client/types.ts';
+import type { paths } from '../src/core/types.ts';
 
 const body = { threadIds: [101, 102, 103], comment: 'bench' };
 const result = JSON.stringify({ resolved_threads: [101], not_existing_threads: [102], already_resolved_threads: [103], not_resolved_due_to_system_error: [] });

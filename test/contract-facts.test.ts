@@ -1,8 +1,9 @@
 // Each fact of ../shared/service-interface.md, stated once here as a table, checked against the
 // bundled document. A fact missing from the document fails its own row.
 import { describe, expect, it } from 'vitest';
-import { openapi, resolvePointer, schemaValidator } from '../src/schema/index.ts';
-import { examplePairs } from '../src/schema/examples.ts';
+import { openapi, resolvePointer } from '../src/core/document.ts';
+import { schemaValidator } from '../src/core/validators/all.ts';
+import { examplePairs } from '../src/core/examples.ts';
 
 type Obj = Record<string, any>;
 const doc = openapi as Obj;

@@ -1,7 +1,8 @@
 // The named examples are the contract's test cases: each must be true to its schema and complete.
 import { describe, expect, it } from 'vitest';
-import { openapi, schemaValidator, validator } from '../src/schema/index.ts';
-import { examplePairs, operations, orphanRequestExamples } from '../src/schema/examples.ts';
+import { openapi } from '../src/core/document.ts';
+import { schemaValidator, validator } from '../src/core/validators/all.ts';
+import { examplePairs, operations, orphanRequestExamples } from '../src/core/examples.ts';
 
 const pairs = examplePairs();
 const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path']);

@@ -33,11 +33,12 @@ describe('generated/ has no drift', () => {
   });
 });
 
-describe('generated client meta has no drift', () => {
-  it('generated/client-meta.json and error-codes.json equal what the document gives', async () => {
-    const { clientMeta, knownErrorCodes } = await import('../src/schema/write-client-meta.ts');
-    const read = async (name: string) => JSON.parse(await readFile(join(projectRoot, 'generated', name), 'utf8'));
-    expect(await read('client-meta.json'), 'run "npm run build"').toEqual(clientMeta());
-    expect(await read('error-codes.json'), 'run "npm run build"').toEqual(knownErrorCodes());
+describe('generated run-time data has no drift', () => {
+  it('generated/client-meta.json, error-codes.json and validators/ equal what the document gives', async () => {
+    const { generatedFiles } = await import('../src/build/generate.ts');
+    for (const [name, expected] of Object.entries(generatedFiles())) {
+      const actual = await readFile(join(projectRoot, 'generated', name), 'utf8').catch(() => '(missing)');
+      expect(actual === expected, `generated/${name} is stale: run "npm run build:generated"`).toBe(true);
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The Prism mock serves every named response example of the document, each valid against its schema.
 import { describe, expect, it } from 'vitest';
-import { validator } from '../src/schema/index.ts';
-import { examplePairs, validRequestBody } from '../src/schema/examples.ts';
+import { validator } from '../src/core/validators/all.ts';
+import { examplePairs, validRequestBody } from '../src/core/examples.ts';
 import { usePrismMock } from './helpers/prism.ts';
 
 const pairs = examplePairs();

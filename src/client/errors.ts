@@ -1,27 +1,7 @@
 // The errors a client call can end with. Every one names the operation it came from.
-import meta from '../../generated/client-meta.json' with { type: 'json' };
-import type { ErrorCode } from './types.ts';
-import { parseCascadeViolations, type CascadeViolation } from './violations.ts';
-
-const aliases: Record<string, string> = meta.errorCodeAliases;
-/** Codes whose `detail` lists cascade violations. */
-const violationCodes = new Set(['cascade-scheduling-request-is-not-valid', 'request-doesn’t-contain-content-for-all-cascade-stages']);
-
-/** True when `code` (any spelling) is one whose `detail` lists cascade violations. */
-export function listsViolations(code: string): boolean {
-  return violationCodes.has(normalizeErrorCode(code));
-}
-
-/** The canonical form of a code: another spelling of a known code becomes that code. */
-export function normalizeErrorCode(code: string): ErrorCode {
-  return aliases[code] ?? code;
-}
-
-/** Every spelling of a code: the code and the aliases that stand for it. */
-export function aliasesOf(code: string): string[] {
-  const canonical = normalizeErrorCode(code);
-  return [canonical, ...Object.keys(aliases).filter((a) => aliases[a] === canonical)];
-}
+import { listsViolations, normalizeErrorCode } from '../core/codes.ts';
+import type { ErrorCode } from '../core/types.ts';
+import { parseCascadeViolations, type CascadeViolation } from '../core/violations.ts';
 
 export class MessagingError extends Error {
   override name = 'MessagingError';

@@ -1,9 +1,11 @@
-// An optional check of each request against the bundled schemas before it is sent. It is a
-// separate entry point because it carries the JSON Schema validator, which the core client does not.
-import { operations } from '../schema/examples.ts';
-import { validator } from '../schema/index.ts';
-import { allRowsButtonErrors } from '../schema/violation-codes.ts';
-import { createMessagingClient, type MessagingClient, type MessagingClientOptions } from './index.ts';
+// @messaging-contract/client/preflight: an optional check of each request against the document's
+// schemas before it is sent. A separate entry point because it carries the precompiled request
+// validators, which the core client does not.
+import { allRowsButtonErrors } from '../core/buttons.ts';
+import { operationMeta } from '../core/meta.ts';
+import { requestSchemaPointer } from '../core/pointers.ts';
+import { validator } from '../core/validators/requests.ts';
+import { createMessagingClient, type MessagingClient, type MessagingClientOptions } from './client.ts';
 import { MessagingError } from './errors.ts';
 
 export class RequestValidationError extends MessagingError {
@@ -14,7 +16,7 @@ export class RequestValidationError extends MessagingError {
 }
 
 const requestValidators = new Map(
-  operations().map((op) => [op.operationId, validator(op.requestSchemaPointer!)]),
+  Object.entries(operationMeta).map(([id, op]) => [id, validator(requestSchemaPointer(op.path, op.method))]),
 );
 
 /** Field errors of `body` for `operationId`; empty when the request is valid. */

@@ -1,4 +1,5 @@
 // What every stage gets, and what it reports.
+import { apiKeyHeader } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';
 
 export interface SuiteContext {
@@ -30,7 +31,7 @@ export interface Stage {
 /** One line per request, as a person would write it with curl. */
 export function describeRequest(r: PairRequest): string {
   const headers = Object.entries(r.headers)
-    .map(([k, v]) => `${k}: ${k === 'x-api-key' || k === 'authorization' ? '<redacted>' : v}`)
+    .map(([k, v]) => `${k}: ${k === apiKeyHeader || k === 'authorization' ? '<redacted>' : v}`)
     .join(', ');
   const body = r.body === undefined ? '' : ` ${r.body.length > 300 ? `${r.body.slice(0, 297)}...` : r.body}`;
   return `${r.method} ${r.url} [${headers}]${body}`;

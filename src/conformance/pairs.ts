@@ -1,10 +1,9 @@
 // Sending an example pair and judging the answer: shared by the conformance suite and the tests.
-import { listsViolations, normalizeErrorCode } from '../client/errors.ts';
-import { parseCascadeViolations } from '../client/violations.ts';
-import type { ExamplePair } from '../schema/examples.ts';
-import { resolvePointer, validator } from '../schema/index.ts';
-
-const apiKeyHeader = (resolvePointer('#/components/securitySchemes/apiKey') as { name: string }).name;
+import { listsViolations, normalizeErrorCode } from '../core/codes.ts';
+import type { ExamplePair } from '../core/examples.ts';
+import { apiKeyHeader } from '../core/meta.ts';
+import { validator } from '../core/validators/all.ts';
+import { parseCascadeViolations } from '../core/violations.ts';
 
 export interface Credentials {
   apiKey: string;

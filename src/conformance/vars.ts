@@ -5,7 +5,7 @@
 // `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ExamplePair } from '../schema/examples.ts';
+import type { ExamplePair } from '../core/examples.ts';
 import type { Credentials } from './pairs.ts';
 
 export interface Vars extends Partial<Credentials> {

@@ -9,8 +9,8 @@
 //   not-template-match    a stage with templates, and a text that matches none
 // An UNDELIVERED stage passes the message to the next stage (duplicated ends it); the first
 // stage without a failure reports DELIVERED.
-import type { CascadeScheduleRequest, StatusCallback } from '../client/types.ts';
-import { resolvePointer } from '../schema/index.ts';
+import type { CascadeScheduleRequest, StatusCallback } from '../core/types.ts';
+import { resolvePointer } from '../core/document.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
 import { channelOf, type Accepted } from './operations.ts';
 import { templatePattern, type SandboxState } from './state.ts';

@@ -1,8 +1,10 @@
 // The sandbox's starting state: a JSON file (fixtures.json by default, or --fixtures <file>),
 // checked against the schema below before the sandbox starts. Its format is in README.md.
 import { readFileSync } from 'node:fs';
-import { customValidator, documentRef } from '../schema/index.ts';
-import type { ChannelType } from '../client/types.ts';
+import type { ChannelType } from '../core/types.ts';
+import { validator } from '../core/validators/all.ts';
+import { fixturesSchemaId } from './fixtures-schema.ts';
+import defaultFixtures from './fixtures.json' with { type: 'json' };
 
 export interface FixtureStage {
   uuid: string;
@@ -34,86 +36,23 @@ export interface Fixtures {
   };
 }
 
-const channel = { $ref: documentRef('#/components/schemas/ChannelType') };
-const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
+const validateFixtures = validator(fixturesSchemaId);
 
-const fixturesSchema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['apiKeys', 'integratorTokens', 'cascades', 'threads', 'parameters', 'tags', 'subscribers', 'usedRequestIds', 'templates', 'delivery'],
-  properties: {
-    apiKeys: {
-      type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['key', 'balance'], properties: { key: { type: 'string', minLength: 1 }, balance: { type: 'number' } } },
-    },
-    integratorTokens: strings,
-    cascades: {
-      type: 'array',
-      items: {
-        allOf: [{ $ref: documentRef('#/components/schemas/Cascade') }],
-        type: 'object',
-        properties: {
-          stages: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['subject', 'subjectId'],
-              properties: { subject: { type: 'string' }, subjectId: { type: 'integer' }, subjectActive: { type: 'boolean' }, templates: strings },
-            },
-          },
-        },
-      },
-    },
-    threads: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'state'],
-        properties: { id: { $ref: documentRef('#/components/schemas/ThreadId') }, state: { enum: ['open', 'closed'] }, failOnClose: { type: 'boolean' } },
-      },
-    },
-    parameters: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['name', 'type'],
-        properties: { name: { type: 'string', minLength: 1 }, type: { enum: ['STRING', 'ENUM', 'DATE'] }, values: strings },
-        if: { properties: { type: { const: 'ENUM' } } },
-        then: { required: ['values'] },
-      },
-    },
-    tags: strings,
-    subscribers: strings,
-    usedRequestIds: { type: 'array', items: { $ref: documentRef('#/components/schemas/RequestId') } },
-    templates: { type: 'object', propertyNames: channel, additionalProperties: strings },
-    delivery: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['phonePattern', 'unreachableMediaHostSuffixes', 'maxTextLength'],
-      properties: {
-        phonePattern: { type: 'string', format: 'regex' },
-        unreachableMediaHostSuffixes: strings,
-        maxTextLength: { type: 'object', propertyNames: channel, additionalProperties: { type: 'integer', minimum: 1 } },
-      },
-    },
-  },
-};
+/** Checks fixtures; the error names where they came from and every bad field. */
+export function checkFixtures(value: unknown, source = 'fixtures'): Fixtures {
+  const result = validateFixtures(value);
+  if (!result.valid) throw new Error(`${source} are not valid:\n  ${result.errors.join('\n  ')}`);
+  return value as Fixtures;
+}
 
-const validateFixtures = customValidator(fixturesSchema);
-
-export const defaultFixturesPath = new URL('./fixtures.json', import.meta.url);
-
-/** Reads and checks a fixtures file; the error names the file and every bad field. */
-export function loadFixtures(path: string | URL = defaultFixturesPath): Fixtures {
+/** The default fixtures (fixtures.json, bundled in), or a fixtures file read and checked. */
+export function loadFixtures(path?: string | URL): Fixtures {
+  if (path === undefined) return checkFixtures(structuredClone(defaultFixtures), 'default fixtures');
   let value: unknown;
   try {
     value = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`fixtures ${String(path)}: ${(error as Error).message}`);
   }
-  const result = validateFixtures(value);
-  if (!result.valid) throw new Error(`fixtures ${String(path)} are not valid:\n  ${result.errors.join('\n  ')}`);
-  return value as Fixtures;
+  return checkFixtures(value, `fixtures ${String(path)}`);
 }

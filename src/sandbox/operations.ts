@@ -1,9 +1,10 @@
 // The rules of the three operations, on the sandbox's state. Each returns the status and body to
 // answer; nothing here does I/O, and nothing awaits between a check and the change it guards, so
 // concurrent requests cannot both pass a check (a requestId is accepted once, a thread closed once).
-import type { CascadeScheduleRequest, CloseThreadsRequest, CreateSubscriberRequest, Problem } from '../client/types.ts';
-import { resolvePointer } from '../schema/index.ts';
-import { allRowsButtonErrors, schemaViolation } from '../schema/violation-codes.ts';
+import type { CascadeScheduleRequest, CloseThreadsRequest, CreateSubscriberRequest, Problem } from '../core/types.ts';
+import { allRowsButtonErrors } from '../core/buttons.ts';
+import { resolvePointer } from '../core/document.ts';
+import { schemaViolation } from '../core/violation-codes.ts';
 import type { SandboxState } from './state.ts';
 
 export interface Reply {

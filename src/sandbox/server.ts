@@ -3,14 +3,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serveDocs } from '../docs/server.ts';
-import { operations } from '../schema/examples.ts';
-import { resolvePointer } from '../schema/index.ts';
+import { operations } from '../core/examples.ts';
+import { apiKeyHeader as apiKeyHeaderName } from '../core/meta.ts';
+import { serveDocs } from './docs.ts';
 import { DeliverySimulator, type DeliveryOptions } from './delivery.ts';
-import { loadFixtures, type Fixtures } from './fixtures.ts';
+import { checkFixtures, loadFixtures, type Fixtures } from './fixtures.ts';
 import * as rules from './operations.ts';
 import { problem, type Reply } from './operations.ts';
-import { SandboxState } from './state.ts';
+import { SandboxState, type Thread } from './state.ts';
 
 export interface SandboxOptions extends DeliveryOptions {
   fixtures?: Fixtures;
@@ -21,15 +21,27 @@ export interface SandboxOptions extends DeliveryOptions {
   requestTimeoutMs?: number;
 }
 
+/** What the control API (`GET /_sandbox/state`) and `state()` show of the sandbox's state. */
+export interface SandboxSnapshot {
+  threads: Thread[];
+  /** External identifiers of the subscribers. */
+  subscribers: string[];
+  /** How many requestIds are taken. */
+  usedRequestIds: number;
+}
+
 export interface Sandbox {
   server: Server;
   state: SandboxState;
   delivery: DeliverySimulator;
+  /** Back to the fixtures: state, callback log and duplicate window. */
+  reset(): void;
+  snapshot(): SandboxSnapshot;
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
 
-const apiKeyHeader = (resolvePointer('#/components/securitySchemes/apiKey') as { name: string }).name.toLowerCase();
+const apiKeyHeader = apiKeyHeaderName.toLowerCase();
 const routes = new Map(operations().map((op) => [op.path, op]));
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
@@ -95,7 +107,7 @@ function send(res: ServerResponse, reply: Reply, headers: Record<string, string>
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const fixtures = options.fixtures ?? loadFixtures();
+  const fixtures = options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
   const state = new SandboxState(fixtures);
   const delivery = new DeliverySimulator(state, fixtures.delivery, options);
   const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
@@ -156,24 +168,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
   }
 
+  function reset(): void {
+    state.reset();
+    delivery.reset();
+  }
+
+  function snapshot(): SandboxSnapshot {
+    return { threads: [...state.threads.values()], subscribers: [...state.subscribers.keys()], usedRequestIds: state.usedRequestIds.size };
+  }
+
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
     req.resume();
     if (path === '/_sandbox/reset' && req.method === 'POST') {
-      state.reset();
-      delivery.reset();
+      reset();
       return send(res, { status: 200, body: { reset: true } });
     }
     if (path === '/_sandbox/callbacks' && req.method === 'GET') return send(res, { status: 200, body: delivery.callbacks });
-    if (path === '/_sandbox/state' && req.method === 'GET') {
-      return send(res, {
-        status: 200,
-        body: {
-          threads: [...state.threads.values()],
-          subscribers: [...state.subscribers.keys()],
-          usedRequestIds: state.usedRequestIds.size,
-        },
-      });
-    }
+    if (path === '/_sandbox/state' && req.method === 'GET') return send(res, { status: 200, body: snapshot() });
     return send(res, problem(404, 'not-found', `No sandbox control at ${req.method} ${path}.`));
   }
 
@@ -191,6 +202,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     server,
     state,
     delivery,
+    reset,
+    snapshot,
     listen: (port = 0, host = '127.0.0.1') =>
       new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -1,14 +1,6 @@
 // The client against a local node:http stub: headers, results, errors, timeouts and retry rules.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  ApiError,
-  MissingCredentialError,
-  NetworkError,
-  TimeoutError,
-  createMessagingClient,
-  isKnownErrorCode,
-  type MessagingClientOptions,
-} from '../../src/index.ts';
+import { ApiError, MissingCredentialError, NetworkError, TimeoutError, createMessagingClient, isKnownErrorCode, type MessagingClientOptions } from '../../src/client/index.ts';
 import { freePort } from '../../src/util/wait.ts';
 import { json, problem, startStub, type Handler, type Stub } from '../helpers/stub.ts';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createValidatingClient, RequestValidationError, validateRequest } from '../../src/index.ts';
+import { createValidatingClient, RequestValidationError, validateRequest } from '../../src/client/preflight.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';
 
 let stub: Stub | undefined;

@@ -1,8 +1,8 @@
 // Every named example of every operation, served by Prism and selected with Prefer, decodes into
 // the typed result or the ApiError of its code.
 import { describe, expect, it } from 'vitest';
-import { ApiError, createMessagingClient, isKnownErrorCode, normalizeErrorCode, type MessagingClient } from '../../src/index.ts';
-import { examplePairs, validRequestBody, type ExamplePair } from '../../src/schema/examples.ts';
+import { ApiError, createMessagingClient, isKnownErrorCode, normalizeErrorCode, type MessagingClient } from '../../src/client/index.ts';
+import { examplePairs, validRequestBody, type ExamplePair } from '../../src/core/examples.ts';
 import { usePrismMock } from '../helpers/prism.ts';
 
 const pairs = examplePairs();

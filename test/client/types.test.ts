@@ -1,8 +1,8 @@
 // Type-level tests: `npm run typecheck` compiles them, so a wrong body or an unknown path that
 // compiles would fail the build through an unused @ts-expect-error.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createMessagingClient, type ApiError, type ErrorCode, type ScheduleCascadeResult } from '../../src/index.ts';
-import type { CloseThreadsResult, CreateSubscriberResult } from '../../src/client/types.ts';
+import { createMessagingClient, type ApiError, type ErrorCode, type ScheduleCascadeResult } from '../../src/client/index.ts';
+import type { CloseThreadsResult, CreateSubscriberResult } from '../../src/core/types.ts';
 
 const client = createMessagingClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', integratorToken: 't' });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseCascadeViolations } from '../../src/index.ts';
-import { listsViolations } from '../../src/client/errors.ts';
-import { examplePairs } from '../../src/schema/examples.ts';
+import { parseCascadeViolations } from '../../src/client/index.ts';
+import { listsViolations } from '../../src/core/codes.ts';
+import { examplePairs } from '../../src/core/examples.ts';
 
 describe('parseCascadeViolations', () => {
   it('reads both kinds, several in one detail, with group separators in numbers', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseStatusCallback, StatusCallbackError } from '../../src/index.ts';
+import { parseStatusCallback, StatusCallbackError } from '../../src/client/webhooks.ts';
 
 const base = { requestId: '3c6e0b8a-9c0b-4b1e-8f3a-000000000001', messageId: 700123456, cascadeId: 1001, status: 'DELIVERED', statusAt: '2030-01-15T09:30:04Z' };
 

@@ -82,7 +82,7 @@ describe('against the Prism mock', () => {
 
 describe('command line', () => {
   const cli = (...args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'conformance', ...args], { cwd: projectRoot }).then(
+    run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', ...args], { cwd: projectRoot }).then(
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );
@@ -121,6 +121,13 @@ describe('command line', () => {
     expect(result.code).toBe(2);
     expect(result.out).toMatch(message);
     expect(result.out).not.toMatch(/\n\s+at /); // a message, not a stack trace
+  }, 30_000);
+
+  it('--help prints the usage and exits 0', async () => {
+    const result = await cli('--help');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^usage: messaging-conformance --server <url>/);
+    expect(result.out).toContain('stages: dredd, examples, stateful, bad-input');
   }, 30_000);
 
   it('--list names the stages', async () => {

@@ -1,7 +1,7 @@
 // Simulated delivery: status callbacks with the section 7.3 codes, cascade fall-through, the
 // duplicate window and retries of a receiver that does not answer 200. The clock is injected.
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseStatusCallback } from '../../src/index.ts';
+import { parseStatusCallback } from '../../src/client/webhooks.ts';
 import { documentedRetryDelaysMs, type Clock } from '../../src/sandbox/delivery.ts';
 import type { Fixtures } from '../../src/sandbox/fixtures.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePair, pairRequest } from '../../src/conformance/pairs.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
-import { examplePairs } from '../../src/schema/examples.ts';
-import { validator } from '../../src/schema/index.ts';
+import { examplePairs } from '../../src/core/examples.ts';
+import { validator } from '../../src/core/validators/all.ts';
 import { freePort } from '../../src/util/wait.ts';
 import { credentials, startSandbox } from '../helpers/sandbox.ts';
 

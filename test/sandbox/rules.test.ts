@@ -1,7 +1,7 @@
 // The description's rules that need state or more than one call, each error code by its own
 // request, and concurrency.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiError, createMessagingClient } from '../../src/index.ts';
+import { ApiError, createMessagingClient } from '../../src/client/index.ts';
 import { credentials, post, startSandbox } from '../helpers/sandbox.ts';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;

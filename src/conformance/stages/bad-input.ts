@@ -4,10 +4,11 @@
 // the contract names a code for the broken field, that code. After each batch the server must
 // still answer. The order is shuffled by --seed, so a run can be repeated exactly.
 import { randomUUID } from 'node:crypto';
-import { normalizeErrorCode } from '../../client/errors.ts';
-import { examplePairs, operations, type Operation } from '../../schema/examples.ts';
-import { resolvePointer, schemaValidator, validator } from '../../schema/index.ts';
-import { schemaViolation } from '../../schema/violation-codes.ts';
+import { normalizeErrorCode } from '../../core/codes.ts';
+import { resolvePointer } from '../../core/document.ts';
+import { examplePairs, operations, type Operation } from '../../core/examples.ts';
+import { schemaValidator, validator } from '../../core/validators/all.ts';
+import { schemaViolation } from '../../core/violation-codes.ts';
 import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';

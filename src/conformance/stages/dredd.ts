@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { aliasesOf } from '../../client/errors.ts';
-import { examplePairs, operations, type ExamplePair } from '../../schema/examples.ts';
-import { resolvePointer, validator } from '../../schema/index.ts';
-import { bundledDocumentPath } from '../../paths.ts';
+import { assetPath } from '../../core/assets.ts';
+import { aliasesOf } from '../../core/codes.ts';
+import { openapi, resolvePointer } from '../../core/document.ts';
+import { examplePairs, operations, type ExamplePair } from '../../core/examples.ts';
+import { validator } from '../../core/validators/all.ts';
 import type { CheckResult, Stage, SuiteContext } from '../context.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
@@ -68,6 +68,8 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
   return transactions;
 }
 
+const hooksPath = assetPath(import.meta.url, { bundled: './dredd-hooks.cjs', source: '../dredd-hooks.cjs' });
+
 function dreddBin(): string {
   const require = createRequire(import.meta.url);
   const pkg = require.resolve('dredd/package.json');
@@ -80,40 +82,61 @@ export const dreddStage: Stage = {
   run: (ctx: SuiteContext) => runDredd(ctx, dreddPlan(ctx)),
 };
 
+/** What the hooks saw of one transaction's answer, judged here: status, body against its schema, title. */
+function judge(step: Step, real: { status: number; body: string | null }): string[] {
+  const problems: string[] = [];
+  let body: unknown;
+  try {
+    body = JSON.parse(real.body ?? '');
+  } catch {
+    problems.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
+  }
+  if (body !== undefined) {
+    problems.push(...validator(step.schemaPointer)(body).errors);
+    const title = (body as { title?: unknown } | null)?.title;
+    if (step.title && !step.titles.includes(title as string)) problems.push(`title ${JSON.stringify(title)}, expected ${step.title}`);
+  }
+  if (real.status !== step.status) problems.push(`status ${real.status}, expected ${step.status}`);
+  return problems;
+}
+
 /** Runs Dredd with `plan`; a transaction missing from the plan fails, and so does a planned one that did not run. */
 export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<CheckResult[]> {
   const dir = mkdtempSync(join(tmpdir(), 'mc-dredd-'));
   const planPath = join(dir, 'plan.json');
   const resultsPath = join(dir, 'results.json');
-  writeFileSync(planPath, JSON.stringify({ transactions: plan, documentPath: bundledDocumentPath, resultsPath }));
+  // Dredd reads the document from a file: the one this package carries, written out for the run.
+  const documentPath = join(dir, 'openapi.json');
+  writeFileSync(documentPath, JSON.stringify(openapi));
+  writeFileSync(planPath, JSON.stringify({ transactions: plan, resultsPath }));
   const start = performance.now();
   try {
     const output = await new Promise<{ code: number; text: string }>((resolve) => {
       execFile(
         process.execPath,
-        [dreddBin(), bundledDocumentPath, ctx.server, `--hookfiles=${fileURLToPath(new URL('../dredd-hooks.cjs', import.meta.url))}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
+        [dreddBin(), documentPath, ctx.server, `--hookfiles=${hooksPath}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
         { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
         (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, text: `${stdout}${stderr}` }),
       );
     });
     const ms = performance.now() - start;
-    let results: { ran: string[]; unplanned: string[]; problems: Record<string, string[]> };
+    let results: { ran: Record<string, { status: number; body: string | null }>; unplanned: string[] };
     try {
       results = JSON.parse(readFileSync(resultsPath, 'utf8'));
     } catch {
       return [{ stage: 'dredd', name: 'dredd ran', ok: false, ms, expected: 'Dredd to run the hooks', actual: output.text.slice(-2000) }];
     }
     const checks: CheckResult[] = Object.entries(plan).map(([name, step]) => {
-      const problems = results.problems[name];
-      const ran = results.ran.includes(name);
+      const real = Object.hasOwn(results.ran, name) ? results.ran[name] : undefined;
+      const problems = real ? judge(step, real) : [];
       return {
         stage: 'dredd',
         name,
-        ok: ran && !problems,
+        ok: real !== undefined && problems.length === 0,
         ms: ms / Object.keys(plan).length,
         request: `${step.method} ${step.path} (example ${step.example})`,
         expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
-        actual: !ran ? 'Dredd did not run this transaction' : problems ? problems.join('; ') : `${step.status}`,
+        actual: !real ? 'Dredd did not run this transaction' : problems.length ? problems.join('; ') : `${step.status}`,
       };
     });
     for (const name of results.unplanned) {

@@ -1,6 +1,6 @@
 // Stage examples: every named example pair is sent and its status, content type, `title`, body
 // schema and (for a success) the example's fields are checked.
-import { examplePairs, validRequestBody } from '../../schema/examples.ts';
+import { examplePairs, validRequestBody } from '../../core/examples.ts';
 import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { judgePair, pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';

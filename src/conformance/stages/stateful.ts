@@ -1,8 +1,8 @@
 // Stage stateful: the description's rules that need more than one call.
 import { randomUUID } from 'node:crypto';
-import { normalizeErrorCode } from '../../client/errors.ts';
-import { examplePairs, type ExamplePair } from '../../schema/examples.ts';
-import { schemaValidator } from '../../schema/index.ts';
+import { normalizeErrorCode } from '../../core/codes.ts';
+import { examplePairs, type ExamplePair } from '../../core/examples.ts';
+import { schemaValidator } from '../../core/validators/all.ts';
 import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, substitute } from '../vars.ts';

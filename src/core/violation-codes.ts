@@ -2,9 +2,10 @@
 // in it) is the document's; this file only names, per field and keyword, the code the service
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
-import type { ErrorObject } from 'ajv/dist/2020.js';
+import { resolvePointer } from './document.ts';
 import { operations } from './examples.ts';
-import { describeErrors, rawErrors, resolvePointer, schemaValidator } from './index.ts';
+import { describeErrors, type SchemaError } from './validation.ts';
+import { rawErrors } from './validators/all.ts';
 
 interface Violation {
   /** The field the error is about: instancePath plus a missing property, e.g. /content/smsContent/text. */
@@ -44,7 +45,7 @@ const rules: Record<string, Record<string, Rule[]>> = {
 /** The document's order of known codes: when several apply, the first in this order is answered. */
 const precedence = (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
 
-function violationOf(e: ErrorObject): Violation {
+function violationOf(e: SchemaError): Violation {
   const missing = (e.params as { missingProperty?: string }).missingProperty;
   return { field: missing ? `${e.instancePath}/${missing}` : e.instancePath, keyword: e.keyword };
 }
@@ -64,7 +65,7 @@ export function schemaViolation(operationId: string, body: unknown): SchemaOutco
   // Errors of items that merely do not match a `contains` pattern, and of `if`, are not violations.
   const errors = rawErrors(schemaPointer, body).filter((e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'));
   if (errors.length === 0) return null;
-  const byCode = new Map<string, ErrorObject[]>();
+  const byCode = new Map<string, SchemaError[]>();
   for (const e of errors) {
     const v = violationOf(e);
     const code = Object.entries(rules[operationId] ?? {}).find(([, tests]) => tests.some((t) => t(v)))?.[0] ?? 'system-error';
@@ -78,17 +79,4 @@ export function schemaViolation(operationId: string, body: unknown): SchemaOutco
     status: code === 'system-error' ? 500 : 400,
     detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
   };
-}
-
-const keyboardButtons = schemaValidator('KeyboardButtons');
-
-/**
- * The button limits hold for all rows of a WhatsApp template together, which the request schema
- * (checking row by row) cannot see: the flattened buttons are checked against KeyboardButtons.
- */
-export function allRowsButtonErrors(body: unknown): string[] {
-  const rows = (body as { content?: { whatsappContent?: { keyboard?: { rows?: unknown } } } } | null)?.content?.whatsappContent?.keyboard?.rows;
-  if (!Array.isArray(rows)) return [];
-  const all = rows.flatMap((row: { buttons?: unknown }) => (Array.isArray(row?.buttons) ? row.buttons : []));
-  return keyboardButtons(all).errors.map((e) => e.replace(/^\(body\)/, 'content.whatsappContent.keyboard (all rows)'));
 }

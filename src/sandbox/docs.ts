@@ -1,20 +1,25 @@
-// Serves the docs page and the bundled document. The sandbox mounts the same handler.
+// Serves the docs page and the bundled document, from the package's dist/ (or, from the
+// repository's sources, from dist/docs/ and generated/).
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { bundledDocumentPath, docsPagePath } from '../paths.ts';
+import { assetPath } from '../core/assets.ts';
+
+const docsPage = assetPath(import.meta.url, { bundled: './docs/index.html', source: '../../dist/docs/index.html' });
+const document = assetPath(import.meta.url, { bundled: './openapi.json', source: '../../generated/openapi.json' });
+const html = 'text/html; charset=utf-8';
 
 const routes: Record<string, { file: string; type: string }> = {
-  '/': { file: docsPagePath, type: 'text/html; charset=utf-8' },
-  '/docs': { file: docsPagePath, type: 'text/html; charset=utf-8' },
-  '/docs/': { file: docsPagePath, type: 'text/html; charset=utf-8' },
-  '/openapi.json': { file: bundledDocumentPath, type: 'application/json' },
-  '/docs/openapi.json': { file: bundledDocumentPath, type: 'application/json' },
+  '/': { file: docsPage, type: html },
+  '/docs': { file: docsPage, type: html },
+  '/docs/': { file: docsPage, type: html },
+  '/openapi.json': { file: document, type: 'application/json' },
+  '/docs/openapi.json': { file: document, type: 'application/json' },
 };
 
 /** Answers GET/HEAD for the docs routes and returns true; returns false for any other URL. */
 export async function serveDocs(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-  const route = routes[path];
+  const route = Object.hasOwn(routes, path) ? routes[path]! : undefined;
   if (!route || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
   let body: Buffer;
   try {

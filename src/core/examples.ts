@@ -1,6 +1,7 @@
 // The named examples of the bundled document as test cases (see openapi/README.md): each
 // response example with the request that triggers it.
-import { openapi, resolvePointer } from './index.ts';
+import { openapi, resolvePointer } from './document.ts';
+import { operationPointer, requestSchemaPointer } from './pointers.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -39,8 +40,6 @@ export interface ExamplePair {
   trigger: ExampleTrigger;
 }
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 type Obj = Record<string, unknown>;
 
 function deref(node: unknown): Obj {
@@ -55,14 +54,14 @@ export function operations(): Operation[] {
     for (const method of httpMethods) {
       const op = (item as Obj)[method] as Obj | undefined;
       if (!op) continue;
-      const pointer = `#/paths/${escape(path)}/${method}`;
+      const pointer = operationPointer(path, method);
       const media = deref(op.requestBody)?.content as Obj | undefined;
       result.push({
         operationId: String(op.operationId),
         method: method.toUpperCase(),
         path,
         security: ((op.security ?? openapi.security ?? []) as Obj[]).flatMap((s) => Object.keys(s)),
-        requestSchemaPointer: media?.['application/json'] ? `${pointer}/requestBody/content/application~1json/schema` : undefined,
+        requestSchemaPointer: media?.['application/json'] ? requestSchemaPointer(path, method) : undefined,
         pointer,
       });
     }

@@ -1,36 +1,23 @@
-// The bundled contract as data: the document itself, JSON Pointer look-ups (limits are read from
-// here, never restated) and JSON Schema 2020-12 validators for any part of it.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
-import bundled from '../../generated/openapi.json' with { type: 'json' };
+// Turning the errors of the precompiled validators (generated/validators/, ajv standalone code,
+// built by `npm run build:generated`) into lines a person can act on: the field, the value and
+// what was expected. No JSON Schema compiler runs at run time.
 
-export const openapi = bundled as unknown as Record<string, unknown>;
+/** The part of an ajv error this project reads. */
+export interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  schemaPath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  /** With ajv's `verbose` (request validators): the failing keyword's value and its schema. */
+  schema?: unknown;
+  parentSchema?: unknown;
+}
 
-const documentId = 'urn:messaging-contract:openapi';
-
-// ajv-formats is CommonJS: under NodeNext TypeScript types its default import as the module
-// object, whose callable plugin is `.default`; at run time either may be the function.
-type FormatsPlugin = typeof formatsModule.default;
-const addFormats: FormatsPlugin =
-  typeof formatsModule === 'function' ? (formatsModule as unknown as FormatsPlugin) : formatsModule.default;
-
-// verbose: errors carry their schema, so messages can say what a `contains` or `not` rule wants.
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true, verbose: true });
-addFormats(ajv);
-ajv.addSchema(openapi, documentId);
-
-/** The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document. */
-export function resolvePointer(pointer: string): unknown {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
-  let node: unknown = openapi;
-  for (const raw of parts) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (node === null || typeof node !== 'object' || !(key in node)) {
-      throw new Error(`${pointer} does not exist in generated/openapi.json (no "${key}")`);
-    }
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
+/** A precompiled validator as ajv's standalone code exports it. */
+export interface CompiledValidator {
+  (value: unknown): boolean;
+  errors?: SchemaError[] | null;
 }
 
 export interface ValidationResult {
@@ -39,55 +26,27 @@ export interface ValidationResult {
   errors: string[];
 }
 
-const compiled = new Map<string, ValidateFunction>();
-
-/** Escapes a JSON Pointer for use as a $ref URI fragment. */
-function fragment(pointer: string): string {
-  return pointer.replace(/^#/, '').split('/').map((p) => encodeURIComponent(p.replace(/~1/g, '/')).replace(/%2F/g, '~1')).join('/');
-}
-
-/** The compiled schema at `pointer`, compiled once. */
-function compile(pointer: string): ValidateFunction {
-  let fn = compiled.get(pointer);
-  if (!fn) {
-    resolvePointer(pointer);
-    fn = ajv.compile({ $ref: `${documentId}#${fragment(pointer)}` });
-    compiled.set(pointer, fn);
-  }
-  return fn;
-}
-
-function described(fn: ValidateFunction): (value: unknown) => ValidationResult {
-  return (value) => {
-    const valid = fn(value) as boolean;
-    return { valid, errors: valid ? [] : describeErrors(fn.errors ?? [], value) };
+/** A validator keyed by JSON Pointer (or id) out of one generated module; unknown keys throw. */
+export function lookup(validators: Record<string, CompiledValidator>) {
+  const compiled = (pointer: string): CompiledValidator => {
+    if (!Object.hasOwn(validators, pointer)) throw new Error(`no precompiled validator for ${pointer}: add it in src/build/generate.ts`);
+    return validators[pointer]!;
   };
-}
-
-/** A validator for the schema at `pointer`, e.g. "#/components/schemas/CloseThreadsRequest". */
-export function validator(pointer: string): (value: unknown) => ValidationResult {
-  return described(compile(pointer));
-}
-
-/**
- * A validator for a schema of your own, which may `$ref` the document's parts as
- * `urn:messaging-contract:openapi#/components/schemas/<Name>`.
- */
-export function customValidator(schema: object): (value: unknown) => ValidationResult {
-  return described(ajv.compile(schema));
-}
-
-export const documentRef = (pointer: string) => `${documentId}${pointer.startsWith('#') ? pointer : `#${pointer}`}`;
-
-/** Ajv's raw errors for `value` against the schema at `pointer`, for callers that map them to codes. */
-export function rawErrors(pointer: string, value: unknown): ErrorObject[] {
-  const fn = compile(pointer);
-  return fn(value) ? [] : [...(fn.errors ?? [])];
-}
-
-/** A validator for a component schema by name. */
-export function schemaValidator(name: string): (value: unknown) => ValidationResult {
-  return validator(`#/components/schemas/${name}`);
+  return {
+    /** Field-naming errors of `value` against the schema at `pointer`. */
+    validator(pointer: string): (value: unknown) => ValidationResult {
+      const fn = compiled(pointer);
+      return (value) => {
+        const valid = fn(value);
+        return { valid, errors: valid ? [] : describeErrors(fn.errors ?? [], value) };
+      };
+    },
+    /** The raw errors, for callers that map them to codes. */
+    rawErrors(pointer: string, value: unknown): SchemaError[] {
+      const fn = compiled(pointer);
+      return fn(value) ? [] : [...(fn.errors ?? [])];
+    },
+  };
 }
 
 function fieldPath(instancePath: string): string {
@@ -120,7 +79,7 @@ function shown(value: unknown): string {
 }
 
 /** Turns Ajv's errors into lines that name the field, the value and what was expected. */
-export function describeErrors(errors: ErrorObject[], root: unknown): string[] {
+export function describeErrors(errors: SchemaError[], root: unknown): string[] {
   const lines = new Set<string>();
   for (const e of errors) {
     // "if" failures only say that "then" failed; the real cause is reported separately.
@@ -138,7 +97,7 @@ export function describeErrors(errors: ErrorObject[], root: unknown): string[] {
   return [...lines];
 }
 
-function expectation(e: ErrorObject): string {
+function expectation(e: SchemaError): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required': return 'to be present';
@@ -154,13 +113,13 @@ function expectation(e: ErrorObject): string {
     case 'minProperties': return `to have at least ${String(p.limit)} propert${p.limit === 1 ? 'y' : 'ies'}`;
     case 'format': return `to match format "${String(p.format)}"`;
     case 'contains': {
-      const { minContains = 1, maxContains } = e.parentSchema as { minContains?: number; maxContains?: number };
+      const { minContains = 1, maxContains } = (e.parentSchema ?? {}) as { minContains?: number; maxContains?: number };
       // `maxContains` is the limit; a `minContains` of 1 only comes with the `if contains then` form.
       const count = maxContains === undefined ? `at least ${minContains}` : minContains === maxContains ? `exactly ${minContains}` : `at most ${maxContains}`;
-      return `to contain ${count} item(s) with ${constants((e.parentSchema as { contains?: unknown }).contains)}`;
+      return `to contain ${count} item(s) with ${constants((e.parentSchema as { contains?: unknown } | undefined)?.contains)}`;
     }
     case 'not': {
-      const description = (e.parentSchema as { description?: string }).description;
+      const description = (e.parentSchema as { description?: string } | undefined)?.description;
       return description ? `to follow the rule: ${description}` : `not to match ${JSON.stringify(e.schema)}`;
     }
     default: return e.message ?? `to satisfy ${e.keyword}`;

@@ -1,6 +1,9 @@
-// parseStatusCallback: validates a delivery-status callback against the document's webhook schema.
-import { schemaValidator } from '../schema/index.ts';
-import type { StatusCallback } from '../client/types.ts';
+// @messaging-contract/client/webhooks: parseStatusCallback validates a delivery-status callback
+// against the document's webhook schema (precompiled; no schema compiler at run time).
+import type { StatusCallback } from '../core/types.ts';
+import { validator } from '../core/validators/status-callback.ts';
+
+export type { StatusCallback };
 
 export class StatusCallbackError extends Error {
   override name = 'StatusCallbackError';
@@ -9,7 +12,7 @@ export class StatusCallbackError extends Error {
   }
 }
 
-const validate = schemaValidator('StatusCallback');
+const validate = validator('#/components/schemas/StatusCallback');
 
 /**
  * Parses a callback body (a string, a Buffer or an already parsed value) and returns it typed.

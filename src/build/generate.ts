@@ -1,0 +1,135 @@
+// npm run build:generated: writes what the packages need of the document at run time, so none of
+// them parses the whole document or compiles a schema when it starts:
+//   generated/client-meta.json   operation routes and credentials, error code aliases
+//   generated/error-codes.json   the known error codes (apart, so the core client does not carry them)
+//   generated/validators/*.js    JSON Schema 2020-12 validators as ajv standalone code (ESM), one
+//                                module per audience so a bundle takes only what it uses
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { _ } from 'ajv/dist/compile/codegen/index.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import formatsModule from 'ajv-formats';
+import equalModule from 'ajv/dist/runtime/equal.js';
+import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
+import { documentId, openapi, resolvePointer } from '../core/document.ts';
+import { examplePairs, operations } from '../core/examples.ts';
+import { fixturesSchema, fixturesSchemaId } from '../sandbox/fixtures-schema.ts';
+
+// ajv and ajv-formats are CommonJS: under NodeNext their default imports type as the module
+// object, whose callable is `.default`; at run time either may be the function.
+const callable = <T>(m: { default: T } | T): T => (typeof m === 'function' ? m : (m as { default: T }).default);
+const standaloneCode = callable(standaloneModule as never) as typeof standaloneModule.default;
+const addFormats = callable(formatsModule as never) as typeof formatsModule.default;
+
+const generated = new URL('../../generated/', import.meta.url);
+export const generatedPath = (name: string) => fileURLToPath(new URL(name, generated));
+
+export function clientMeta() {
+  const known = resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[]; 'x-aliases': Record<string, string> };
+  return {
+    operations: Object.fromEntries(
+      operations().map((op) => {
+        const success = resolvePointer(`${op.pointer}/responses/200/content/application~1json/schema`) as { $ref?: string };
+        const schema = (success.$ref ? resolvePointer(success.$ref) : success) as { required?: string[] };
+        return [op.operationId, { method: op.method, path: op.path, security: op.security, successBodyRequired: (schema.required ?? []).length > 0 }];
+      }),
+    ),
+    securitySchemes: Object.fromEntries(
+      Object.entries(resolvePointer('#/components/securitySchemes') as Record<string, Record<string, unknown>>).map(
+        ([name, { description: _description, ...scheme }]) => [name, scheme],
+      ),
+    ),
+    errorCodeAliases: known['x-aliases'],
+  };
+}
+
+/** The known error codes, kept apart so the core client does not carry the list. */
+export function knownErrorCodes(): string[] {
+  return (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
+}
+
+const componentPointers = () => Object.keys((openapi.components as { schemas: object }).schemas).map((name) => `#/components/schemas/${name}`);
+const requestPointers = () => operations().map((op) => op.requestSchemaPointer!);
+
+/** Which validators each generated module holds, by JSON Pointer into the document (or id). */
+export const validatorModules: Record<string, { keys: () => string[]; verbose: boolean }> = {
+  // @messaging-contract/client/webhooks
+  'status-callback': { keys: () => ['#/components/schemas/StatusCallback'], verbose: false },
+  // @messaging-contract/client/preflight and the sandbox's button rule
+  requests: { keys: () => [...requestPointers(), '#/components/schemas/KeyboardButtons'], verbose: true },
+  // the sandbox and the conformance suite: every schema, request and response, and the fixtures
+  all: {
+    keys: () => [...new Set([...componentPointers(), ...requestPointers(), ...examplePairs().map((p) => p.responseSchemaPointer), fixturesSchemaId])],
+    verbose: true,
+  },
+};
+
+// ajv's standalone code `require`s its runtime helpers; the functions are self-contained, so they
+// are written into the module instead, which then runs unbundled under ESM and bundles anywhere.
+const inlineRuntime: Record<string, string> = {
+  'require("ajv/dist/runtime/ucs2length").default': callable(ucs2lengthModule as never as { default: () => number }).toString(),
+  'require("ajv/dist/runtime/equal").default': callable(equalModule as never as { default: () => boolean }).toString(),
+};
+
+/** The ESM source of one validators module. */
+export function validatorModule(name: string): string {
+  const { keys, verbose } = validatorModules[name]!;
+  // The formats come from ajv-formats by a named import, which Node and bundlers read alike.
+  const ajv = new Ajv2020({ allErrors: true, strict: false, verbose, code: { source: true, esm: true, lines: true, formats: _`fullFormats` } });
+  addFormats(ajv);
+  ajv.addSchema(openapi, documentId);
+  ajv.addSchema(fixturesSchema, fixturesSchemaId);
+  const exports: Record<string, string> = {};
+  keys().forEach((key, i) => {
+    const id = `v${i}`;
+    if (key !== fixturesSchemaId) ajv.addSchema({ $ref: `${documentId}${key}` }, id);
+    exports[id] = key === fixturesSchemaId ? fixturesSchemaId : id;
+  });
+  let code = standaloneCode(ajv, exports);
+  const helpers: string[] = [];
+  for (const [call, source] of Object.entries(inlineRuntime)) {
+    const local = `runtime${helpers.length}`;
+    if (code.includes(call)) {
+      code = code.split(call).join(local);
+      helpers.push(`const ${local} = ${source};`);
+    }
+  }
+  const left = code.match(/require\([^)]*\)/g);
+  if (left) throw new Error(`validators ${name}: unhandled runtime import ${left[0]}`);
+  const table = keys().map((key, i) => `  ${JSON.stringify(key)}: v${i},`).join('\n');
+  return [
+    `// Generated by src/build/generate.ts from generated/openapi.json: do not edit.`,
+    `import { fullFormats } from "ajv-formats/dist/formats.js";`,
+    ...helpers,
+    code.replace(/^"use strict";/, ''),
+    `export const validators = {\n${table}\n};`,
+    '',
+  ].join('\n');
+}
+
+export const validatorTypes = `// Generated by src/build/generate.ts: do not edit.
+export declare const validators: Record<string, {
+  (value: unknown): boolean;
+  errors?: Array<{ keyword: string; instancePath: string; schemaPath: string; params: Record<string, unknown>; message?: string; schema?: unknown; parentSchema?: unknown }> | null;
+}>;
+`;
+
+/** Every generated file but the bundle and the types, by path under generated/. */
+export function generatedFiles(): Record<string, string> {
+  const files: Record<string, string> = {
+    'client-meta.json': `${JSON.stringify(clientMeta(), null, 2)}\n`,
+    'error-codes.json': `${JSON.stringify(knownErrorCodes(), null, 2)}\n`,
+  };
+  for (const name of Object.keys(validatorModules)) {
+    files[`validators/${name}.js`] = validatorModule(name);
+    files[`validators/${name}.d.ts`] = validatorTypes;
+  }
+  return files;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  mkdirSync(generatedPath('validators'), { recursive: true });
+  for (const [name, text] of Object.entries(generatedFiles())) writeFileSync(generatedPath(name), text);
+  console.log(`wrote ${Object.keys(generatedFiles()).map((n) => `generated/${n}`).join(', ')}`);
+}

@@ -1,0 +1,205 @@
+// createMessagingClient: a thin client over openapi-fetch, typed by generated/schema.d.ts.
+import createClient, { type Client, type Middleware } from 'openapi-fetch';
+import { normalizeErrorCode } from '../core/codes.ts';
+import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
+import { ApiError, MessagingError, MissingCredentialError, NetworkError, TimeoutError } from './errors.ts';
+import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
+import type {
+  CascadeScheduleRequest,
+  CascadeScheduleResult,
+  CloseThreadsRequest,
+  CloseThreadsResult,
+  CreateSubscriberRequest,
+  CreateSubscriberResult,
+  paths,
+} from '../core/types.ts';
+
+export interface MessagingClientOptions {
+  /** The service's base URL, e.g. https://app.edna.io or the sandbox's http://127.0.0.1:8080. */
+  baseUrl: string;
+  /** Sent as `x-api-key` (create subscriber, schedule cascade). */
+  apiKey?: string;
+  /** Token of a user with the INTEGRATOR permission, sent as `Authorization: Bearer` (close threads). */
+  integratorToken?: string;
+  fetch?: typeof globalThis.fetch;
+  /** Per attempt of a method call, including reading the body (default 30 000 ms). `raw` calls take a `signal` instead. */
+  timeoutMs?: number;
+  /** Retry policy for the calls that are safe to repeat; `false` for none. */
+  retry?: RetryOptions | false;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export type ScheduleCascadeInput = Omit<CascadeScheduleRequest, 'requestId'> & { requestId?: string };
+
+export interface ScheduleCascadeResult extends CascadeScheduleResult {
+  /**
+   * True when a retry (after a lost response) was answered `requestId-is-not-unique`: the earlier
+   * attempt was accepted and the message is scheduled once. A duplicate on the first attempt is an
+   * ApiError instead.
+   */
+  acceptedOnEarlierAttempt: boolean;
+}
+
+export interface MessagingClient {
+  closeThreads(body: CloseThreadsRequest, options?: CallOptions): Promise<CloseThreadsResult>;
+  createSubscriber(body: CreateSubscriberRequest, options?: CallOptions): Promise<CreateSubscriberResult>;
+  scheduleCascade(body: ScheduleCascadeInput, options?: CallOptions): Promise<ScheduleCascadeResult>;
+  /** The openapi-fetch client with the same credentials middleware; it has no retries, and takes a `signal` for a timeout. */
+  raw: Client<paths>;
+}
+
+type Scheme = 'apiKey' | 'integratorToken';
+
+/** How far a call may be repeated: `always` where repeating is harmless; `unsent` only when the request never left. */
+const repeatable: Record<OperationId, 'always' | 'unsent'> = {
+  closeThreads: 'always', // closing a closed thread only reports it as already resolved
+  scheduleCascade: 'always', // the requestId makes a repeat detectable
+  createSubscriber: 'unsent', // a second create may act twice
+};
+
+const operationByRoute = new Map(Object.entries(operationMeta).map(([id, op]) => [`${op.method} ${op.path}`, id]));
+
+/** The credential headers of each operation, or the error to throw when one is missing. */
+function credentialHeaders(options: MessagingClientOptions): Map<string, Record<string, string> | MissingCredentialError> {
+  const result = new Map<string, Record<string, string> | MissingCredentialError>();
+  for (const [id, op] of Object.entries(operationMeta)) {
+    const headers: Record<string, string> = {};
+    let missing: MissingCredentialError | undefined;
+    for (const scheme of op.security as Scheme[]) {
+      const value = options[scheme];
+      const definition = securitySchemes[scheme] as { type: string; name?: string };
+      if (!value) missing ??= new MissingCredentialError(id, scheme);
+      else if (definition.type === 'apiKey') headers[definition.name!] = value;
+      else headers.authorization = `Bearer ${value}`;
+    }
+    result.set(id, missing ?? headers);
+  }
+  return result;
+}
+
+/** For `raw`: adds each operation's credentials, or rejects before sending when one is missing. */
+function credentialsMiddleware(credentials: ReturnType<typeof credentialHeaders>): Middleware {
+  return {
+    onRequest({ request, schemaPath }) {
+      const id = operationByRoute.get(`${request.method} ${schemaPath}`);
+      const headers = id === undefined ? {} : credentials.get(id)!;
+      if (headers instanceof Error) throw headers;
+      for (const [name, value] of Object.entries(headers)) request.headers.set(name, value);
+      return request;
+    },
+  };
+}
+
+/**
+ * An AbortSignal that fires after `timeoutMs` or when the caller's signal does; `done` clears the
+ * timer. One controller and one timer per attempt: cheaper than AbortSignal.timeout plus
+ * AbortSignal.any on Node 20, and nothing is left running after the call.
+ */
+function attemptSignal(timeoutMs: number, caller: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const onAbort = () => controller.abort(caller!.reason);
+  if (caller?.aborted) onAbort();
+  else caller?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+function transportError(error: unknown, operation: string, timeoutMs: number, signal?: AbortSignal): unknown {
+  if (error instanceof MessagingError) return error;
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || (signal?.reason as { name?: string } | undefined)?.name === 'TimeoutError') {
+    return new TimeoutError(operation, timeoutMs, { cause: error });
+  }
+  if (name === 'AbortError') return error; // the caller's own signal
+  return new NetworkError(operation, error);
+}
+
+export function createMessagingClient(options: MessagingClientOptions): MessagingClient {
+  if (typeof options?.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
+    throw new TypeError(`createMessagingClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options?.baseUrl)}`);
+  }
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const policy = retryPolicy(options.retry);
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const credentials = credentialHeaders(options);
+  const raw = createClient<paths>({ baseUrl, fetch: baseFetch });
+  raw.use(credentialsMiddleware(credentials));
+  // The methods send through a client without middleware: they pass credentials and map errors
+  // themselves. The attempt's signal rides on the Request (openapi-fetch copies unknown init keys
+  // onto it) and goes to fetch, not into the Request: on Node 20 a Request that follows an outside
+  // signal costs a second AbortController and listeners per call.
+  const core = createClient<paths>({
+    baseUrl,
+    fetch: (request: Request & { attemptSignal?: AbortSignal }) => baseFetch(request, { signal: request.attemptSignal ?? null }),
+  });
+
+  async function call<T>(id: OperationId, body: unknown, callOptions: CallOptions | undefined, onRetryError?: (e: ApiError) => T | undefined): Promise<T> {
+    const path = operationMeta[id].path as keyof paths;
+    const headers = credentials.get(id)!;
+    if (headers instanceof Error) throw headers;
+    for (let attempt = 0; ; attempt++) {
+      let outcome: { value: T } | { error: unknown; retryAfter: string | null; retryable: boolean };
+      const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
+      try {
+        // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
+        const { data, error, response } = await (core.POST as Function)(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal });
+        if (response.ok) {
+          outcome = { value: parseSuccess<T>(id, response, data as string | undefined, operationMeta[id].successBodyRequired) };
+        } else {
+          const apiError = new ApiError(id, response, error);
+          const recovered = attempt > 0 && onRetryError ? onRetryError(apiError) : undefined;
+          outcome = recovered !== undefined
+            ? { value: recovered }
+            : { error: apiError, retryAfter: response.headers.get('retry-after'), retryable: response.status === 429 || (response.status >= 500 && repeatable[id] === 'always') };
+        }
+      } catch (error) {
+        const mapped = transportError(error, id, timeoutMs, attempt$.signal);
+        const retryable = mapped instanceof NetworkError ? repeatable[id] === 'always' || mapped.notSent : mapped instanceof TimeoutError && repeatable[id] === 'always';
+        outcome = { error: mapped, retryAfter: null, retryable };
+      } finally {
+        attempt$.done();
+      }
+      if ('value' in outcome) return outcome.value;
+      const delay = outcome.retryable && attempt < policy.retries ? retryDelay(policy, attempt + 1, outcome.retryAfter) : null;
+      if (delay === null || callOptions?.signal?.aborted) throw outcome.error;
+      await policy.sleep(delay);
+    }
+  }
+
+  return {
+    raw,
+    closeThreads: (body, o) => call<CloseThreadsResult>('closeThreads', body, o),
+    createSubscriber: (body, o) => call<CreateSubscriberResult>('createSubscriber', body, o),
+    scheduleCascade(body, o) {
+      const requestId = body.requestId ?? crypto.randomUUID();
+      return call<ScheduleCascadeResult>('scheduleCascade', { ...body, requestId }, o, (error) =>
+        error.code === normalizeErrorCode('requestId-is-not-unique') ? { requestId, acceptedOnEarlierAttempt: true } : undefined,
+      ).then((result) => ({ ...result, acceptedOnEarlierAttempt: result.acceptedOnEarlierAttempt ?? false }));
+    },
+  };
+}
+
+function parseSuccess<T>(operation: string, response: Response, text: string | undefined, bodyRequired: boolean): T {
+  if (text === undefined || text === '') {
+    // Where the contract leaves the success body open, an empty one is a success too.
+    if (!bodyRequired) return {} as T;
+    throw new ApiError(operation, response, text, `${response.status} with an empty body; the contract requires one`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError(operation, response, text, `${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+  }
+}
+
+export type { RetryOptions };

@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+// messaging-conformance: checks a live implementation against the contract; exit 0 only when
+// every check passes, 1 when one fails, 2 for bad arguments or a server that does not answer.
+import { writeFileSync } from 'node:fs';
+import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
+import { conformanceStages, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
+
+const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
+         [--vars <file>] [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
+         [--reporter junit --output <file>]
+
+  Checks a live implementation of the messaging service against the contract.
+  Exit 0 only when every check passes, 1 when one fails, 2 for bad arguments or a server that
+  does not answer.
+
+  --server              base URL of the implementation
+  --api-key             an API key of an account with balance
+  --api-key-no-balance  an API key of an account without balance (for out-of-balance)
+  --integrator-token    a token of a user with the INTEGRATOR permission
+  --vars                a JSON file: credentials and deployment values for the examples' values
+  --only, --skip        stage names (repeat them or separate with commas)
+  --seed                order of the generated bad inputs (default 1)
+  --mock                the server is a mock: ask for each example by name
+  --list                print the stages and exit
+  --reporter junit      also write JUnit XML to --output
+  --help                this text
+
+  stages: ${conformanceStages.map((s) => s.name).join(', ')}
+`;
+
+runCli('messaging-conformance', usage, async (args) => {
+  const o = parse(args, {
+    server: { type: 'string' },
+    'api-key': { type: 'string' },
+    'api-key-no-balance': { type: 'string' },
+    'integrator-token': { type: 'string' },
+    vars: { type: 'string' },
+    only: { type: 'string', multiple: true },
+    skip: { type: 'string', multiple: true },
+    seed: { type: 'string', default: '1' },
+    mock: { type: 'boolean', default: false },
+    list: { type: 'boolean', default: false },
+    reporter: { type: 'string' },
+    output: { type: 'string' },
+  });
+  const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
+  const only = split(o.only);
+  const skip = split(o.skip);
+  const names = conformanceStages.map((s) => s.name);
+  for (const name of [...only, ...skip]) {
+    if (!names.includes(name)) throw new UsageError(`unknown stage "${name}"; the stages are ${names.join(', ')}`);
+  }
+  if (o.list) {
+    for (const s of conformanceStages) if ((only.length === 0 || only.includes(s.name)) && !skip.includes(s.name)) console.log(`${s.name.padEnd(10)} ${s.description}`);
+    return;
+  }
+  if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
+  if (o.reporter !== undefined && o.reporter !== 'junit') throw new UsageError(`--reporter must be junit, got "${o.reporter}"`);
+  if (o.reporter === 'junit' && o.output === undefined) throw new UsageError('--reporter junit needs --output <file>');
+  if (!/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  let vars;
+  try {
+    vars = o.vars === undefined ? {} : loadVars(o.vars);
+  } catch (error) {
+    if (error instanceof VarsError) throw new UsageError(error.message);
+    throw error;
+  }
+  const apiKey = o['api-key'] ?? vars.apiKey;
+  const integratorToken = o['integrator-token'] ?? vars.integratorToken;
+  if (!apiKey || !integratorToken) {
+    throw new UsageError('conformance needs credentials: --api-key and --integrator-token (or "apiKey" and "integratorToken" in --vars)');
+  }
+  let report;
+  try {
+    report = await runConformance({
+      server: httpUrl('--server', o.server),
+      apiKey,
+      integratorToken,
+      apiKeyNoBalance: o['api-key-no-balance'] ?? vars.apiKeyNoBalance,
+      values: vars.values,
+      only,
+      skip,
+      seed: Number(o.seed),
+      mock: o.mock,
+      log: (line) => console.log(line),
+    });
+  } catch (error) {
+    if (error instanceof UnreachableError) throw new UsageError(error.message);
+    throw error;
+  }
+  console.log(formatSummary(report));
+  if (o.reporter === 'junit') {
+    writeFileSync(o.output!, formatJUnit(report));
+    console.log(`JUnit XML: ${o.output}`);
+  }
+  process.exitCode = report.ok ? 0 : 1;
+});

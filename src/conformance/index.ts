@@ -1,0 +1,55 @@
+// @messaging-contract/conformance: checks a live implementation of the messaging service against
+// the contract, for a service team's CI.
+import type { SuiteContext } from './context.ts';
+import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
+
+export type { CheckResult } from './context.ts';
+export type { SuiteReport as ConformanceReport } from './suite.ts';
+export { UnreachableError } from './suite.ts';
+export { junit as formatJUnit, summary as formatSummary } from './report.ts';
+export { loadVars, VarsError, type Vars } from './vars.ts';
+
+export interface ConformanceOptions {
+  /** Base URL of the implementation, e.g. https://staging.example.org. */
+  server: string;
+  /** An API key of an account with balance (`x-api-key`). */
+  apiKey: string;
+  /** An API key of an account without balance, for `out-of-balance`. */
+  apiKeyNoBalance?: string;
+  /** A token of a user with the INTEGRATOR permission (close threads). */
+  integratorToken: string;
+  /** Deployment values for the examples' values, keyed by their JSON form (see the README). */
+  values?: Record<string, unknown>;
+  /** Stage names to run (default: all) and to leave out. */
+  only?: string[];
+  skip?: string[];
+  /** Order of the generated bad inputs (default 1). */
+  seed?: number;
+  /** Against a mock: ask for each example by name with `Prefer`. */
+  mock?: boolean;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+}
+
+/** The names and descriptions of the stages, in the order they run. */
+export const conformanceStages = stages.map(({ name, description }) => ({ name, description }));
+
+/**
+ * Runs the selected stages and resolves with every check. Rejects with UnreachableError when the
+ * server does not answer, and with an Error naming the stage for an unknown stage name.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
+  if (typeof options?.server !== 'string' || !/^https?:\/\/[^/]/.test(options.server)) {
+    throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
+  }
+  if (!options.apiKey || !options.integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
+  const ctx: SuiteContext = {
+    server: options.server.replace(/\/+$/, ''),
+    credentials: { apiKey: options.apiKey, apiKeyNoBalance: options.apiKeyNoBalance, integratorToken: options.integratorToken },
+    values: options.values ?? {},
+    seed: options.seed ?? 1,
+    mock: options.mock ?? false,
+    log: options.log ?? (() => {}),
+  };
+  return runSuite(ctx, selectStages(options.only, options.skip));
+}

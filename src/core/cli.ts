@@ -1,0 +1,51 @@
+// What the command-line tools share: strict option parsing, and usage errors that end in exit 2
+// with a message instead of a stack trace.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export class UsageError extends Error {}
+
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function port(value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+export function httpUrl(flag: string, value: string): string {
+  if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
+  return value;
+}
+
+export const serverOptions = { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' } } as const;
+
+/** Runs `stop` on Ctrl-C or SIGTERM, then exits 0. */
+export function stopOnSignal(stop: () => Promise<void>): void {
+  const handler = () => void stop().then(() => process.exit(0));
+  process.once('SIGINT', handler);
+  process.once('SIGTERM', handler);
+}
+
+/** Runs a command's main: `--help` prints usage (exit 0); a usage error prints it with the message (exit 2); anything else prints the message (exit 1). */
+export function runCli(name: string, usage: string, main: (args: string[]) => Promise<void>): void {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(usage);
+    return;
+  }
+  main(args).catch((error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${name}: ${error.message}\n\n${usage}`);
+      process.exit(2);
+    }
+    process.stderr.write(`${name}: ${(error as Error)?.message ?? String(error)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,23 @@
+// The bundled contract as data: the document itself and JSON Pointer look-ups (limits and other
+// facts are read from here, never restated). The client does not import this module: it would
+// carry the whole document.
+import bundled from '../../generated/openapi.json' with { type: 'json' };
+
+export const openapi = bundled as unknown as Record<string, unknown>;
+
+/** The `$id` the document has inside the generated validators: `${documentId}#/components/...`. */
+export const documentId = 'urn:messaging-contract:openapi';
+
+/** The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document. */
+export function resolvePointer(pointer: string): unknown {
+  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
+  let node: unknown = openapi;
+  for (const raw of parts) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) {
+      throw new Error(`${pointer} does not exist in generated/openapi.json (no "${key}")`);
+    }
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
+}

@@ -1,0 +1,12 @@
+// The few facts of the document the client needs at run time (generated/client-meta.json), so that
+// it does not carry the whole document.
+import meta from '../../generated/client-meta.json' with { type: 'json' };
+
+/** The operations' routes and credentials, and the security schemes, as the document gives them. */
+export const operationMeta = meta.operations;
+export type OperationId = keyof typeof meta.operations;
+export const securitySchemes = meta.securitySchemes;
+/** The header that carries the API key (`x-api-key`). */
+export const apiKeyHeader = meta.securitySchemes.apiKey.name;
+/** Other spellings of known codes -> the code. */
+export const errorCodeAliases: Record<string, string> = meta.errorCodeAliases;

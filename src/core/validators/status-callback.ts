@@ -1,0 +1,5 @@
+// Precompiled: the webhook schema only (for @messaging-contract/client/webhooks).
+import { validators } from '../../../generated/validators/status-callback.js';
+import { lookup } from '../validation.ts';
+
+export const { validator, rawErrors } = lookup(validators);

@@ -1,0 +1,64 @@
+// @messaging-contract/sandbox: the reference implementation, in process for a test runner.
+import type { CallbackRecord } from './delivery.ts';
+import { loadFixtures, type Fixtures } from './fixtures.ts';
+import { createSandbox, type SandboxOptions, type SandboxSnapshot } from './server.ts';
+
+export type { CallbackRecord, Fixtures, SandboxSnapshot };
+export type { Thread } from './state.ts';
+
+export interface StartSandboxOptions {
+  /** Interface to listen on (default 127.0.0.1). */
+  host?: string;
+  /** Port to listen on (default 0: a free port; read it from `url`). */
+  port?: number;
+  /** The starting state: a fixtures object or the path of a fixtures JSON file (default: the bundled fixtures). */
+  fixtures?: Fixtures | string;
+  /** Where simulated delivery-status callbacks are posted; none are posted without it. */
+  callbackUrl?: string;
+  /** Waits before each repeat of a callback the receiver did not answer with 200 (default: the documented delays). */
+  callbackRetryDelaysMs?: number[];
+  /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
+  bodyLimitBytes?: number;
+}
+
+export interface RunningSandbox extends AsyncDisposable {
+  /** Base URL of the API, the docs page (`/`) and the document (`/openapi.json`), e.g. http://127.0.0.1:41234. */
+  url: string;
+  /** Back to the starting state: threads, subscribers, requestIds, callback log. */
+  reset(): void;
+  /** Every simulated status callback so far (newest last), with each post to the callback URL. */
+  callbacks(): CallbackRecord[];
+  /** Threads, subscribers and the count of used requestIds. */
+  state(): SandboxSnapshot;
+  /** Resolves when no delivery or callback post is under way. */
+  idle(): Promise<void>;
+  /** Stops listening and closes every connection. `await using` calls it too. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the sandbox on `host:port` and resolves once it listens.
+ *
+ * ```ts
+ * await using sandbox = await startSandbox();
+ * const client = createMessagingClient({ baseUrl: sandbox.url, apiKey: 'sandbox-api-key' });
+ * ```
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  if (options.callbackUrl !== undefined && !/^https?:\/\/[^/]/.test(options.callbackUrl)) {
+    throw new TypeError(`startSandbox: callbackUrl must be an http(s) URL, got ${JSON.stringify(options.callbackUrl)}`);
+  }
+  const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures) : options.fixtures;
+  const sandboxOptions: SandboxOptions = { fixtures, callbackUrl: options.callbackUrl, retryDelaysMs: options.callbackRetryDelaysMs, bodyLimitBytes: options.bodyLimitBytes };
+  const sandbox = createSandbox(sandboxOptions);
+  const url = await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  return {
+    url,
+    reset: sandbox.reset,
+    callbacks: () => structuredClone(sandbox.delivery.callbacks),
+    state: () => structuredClone(sandbox.snapshot()),
+    idle: () => sandbox.delivery.idle(),
+    close: sandbox.close,
+    [Symbol.asyncDispose]: sandbox.close,
+  };
+}

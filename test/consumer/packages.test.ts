@@ -1,0 +1,138 @@
+// The packages as a new user gets them: packed, checked by attw and publint, installed into an
+// empty project outside this repository, type-checked there under both module resolutions, and run
+// on every supported Node line (20 here, 22, 24 and 26 from the npm registry's `node` package).
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths.ts';
+import { bundleSizes, entryImports, installProject, packPackages, type PackageName } from '../helpers/packages.ts';
+
+const run = promisify(execFile);
+const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
+const exec = (file: string, args: string[], options: { cwd: string; timeout?: number }) =>
+  run(file, args, { ...options, maxBuffer: 64 * 1024 * 1024 }).then(
+    (r) => ({ code: 0, out: `${r.stdout}${r.stderr}` }),
+    (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({ code: e.code ?? 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}${e.message}` }),
+  );
+
+let dir: string;
+let tarballs: Record<PackageName, string>;
+let project: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mc-consumer-'));
+  tarballs = await packPackages(join(dir, 'packs'));
+  project = join(dir, 'project');
+  // The consumer's own tools: TypeScript and Node's types, as a TypeScript project has them.
+  await installProject(project, [...Object.values(tarballs), 'typescript@5.9.3', '@types/node@20.19.43']);
+  await cp(join(projectRoot, 'test/consumer/project'), project, { recursive: true });
+}, 240_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the tarballs', () => {
+  it.each(['client', 'sandbox', 'conformance'] as const)('%s: attw finds every entry typed for ESM consumers (node16 and bundler)', async (name) => {
+    // esm-only: CommonJS consumers load these ES modules with require() on Node >= 20.19 (engines).
+    const result = await exec(bin('attw'), [tarballs[name], '--profile', 'esm-only', '--format', 'ascii'], { cwd: dir });
+    expect(result.code, result.out).toBe(0);
+  }, 60_000);
+
+  it.each(['client', 'sandbox', 'conformance'] as const)('%s: publint finds nothing, suggestions included', async (name) => {
+    const result = await exec(bin('publint'), ['run', tarballs[name], '--strict', '--level', 'suggestion'], { cwd: dir });
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toContain('All good!');
+  }, 60_000);
+
+  it('no file of a tarball points into this repository', async () => {
+    for (const tarball of Object.values(tarballs)) {
+      const { stdout } = await run('tar', ['-xzOf', tarball], { maxBuffer: 64 * 1024 * 1024 });
+      expect(stdout.includes(projectRoot), `${tarball} mentions ${projectRoot}`).toBe(false);
+    }
+  });
+
+  it('the client installed alone adds at most 3 packages and 2 MB to node_modules', async () => {
+    const alone = join(dir, 'client-alone');
+    await installProject(alone, [tarballs.client]);
+    const modules = join(alone, 'node_modules');
+    const packages: string[] = [];
+    for (const entry of await readdir(modules)) {
+      if (entry.startsWith('.')) continue;
+      if (entry.startsWith('@')) for (const scoped of await readdir(join(modules, entry))) packages.push(`${entry}/${scoped}`);
+      else packages.push(entry);
+    }
+    const bytes = Number((await run('du', ['-sb', modules])).stdout.split('\t')[0]);
+    expect(packages.sort()).toEqual(['@messaging-contract/client', 'openapi-fetch', 'openapi-typescript-helpers']);
+    expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+  }, 120_000);
+
+  it('bundled for an app, the client entry stays within 14 kB and ./webhooks within 30 kB (minified)', async () => {
+    const sizes = await bundleSizes(project, entryImports);
+    const [client, webhooks] = Object.values(sizes) as [number, number, number];
+    // 14 kB holds openapi-fetch and the client, and leaves no room for ajv or the document.
+    expect(client).toBeLessThanOrEqual(14 * 1024);
+    expect(webhooks).toBeLessThanOrEqual(30 * 1024);
+  });
+});
+
+describe('a consumer project', () => {
+  it.each(['nodenext', 'bundler'] as const)('type-checks against the installed packages with moduleResolution %s', async (resolution) => {
+    const config = join(project, `tsconfig.${resolution}.json`);
+    await writeFile(config, JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        lib: ['ES2022', 'ESNext.Disposable'],
+        module: resolution === 'nodenext' ? 'NodeNext' : 'ESNext',
+        moduleResolution: resolution,
+        types: ['node'],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        resolveJsonModule: true,
+      },
+      files: ['consumer.ts'],
+    }));
+    const result = await exec(join(project, 'node_modules/.bin/tsc'), ['-p', config], { cwd: project });
+    expect(result.code, result.out).toBe(0);
+  }, 60_000);
+
+  const lines = [['20 (this machine)', null], ['22', 'node@22'], ['24', 'node@24'], ['26', 'node@26']] as const;
+  it.each(lines)('runs on Node %s: every subpath, the client against the sandbox, the conformance bin against the sandbox bin', async (_line, nodePackage) => {
+    const result = nodePackage === null
+      ? await exec(process.execPath, ['runtime.mjs'], { cwd: project, timeout: 150_000 })
+      : await exec('npx', ['-y', '-p', nodePackage, 'node', 'runtime.mjs'], { cwd: project, timeout: 150_000 });
+    expect(result.code, result.out).toBe(0);
+    const facts = JSON.parse(result.out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
+    if (nodePackage) expect(facts.node).toMatch(new RegExp(`^v${nodePackage.split('@')[1]}\\.`));
+    expect(facts.binNode, 'the bins run on the same Node').toBe(facts.node);
+    expect(facts.exports).toEqual({
+      client: ['ApiError', 'MessagingError', 'MissingCredentialError', 'NetworkError', 'TimeoutError', 'createMessagingClient', 'isKnownErrorCode', 'normalizeErrorCode', 'parseCascadeViolations'],
+      webhooks: ['StatusCallbackError', 'parseStatusCallback'],
+      preflight: ['RequestValidationError', 'createValidatingClient', 'validateRequest'],
+      sandbox: ['startSandbox'],
+      conformance: ['UnreachableError', 'VarsError', 'conformanceStages', 'formatJUnit', 'formatSummary', 'loadVars', 'runConformance'],
+    });
+    expect(facts).toMatchObject({
+      documentVersion: '3.1.0',
+      requireClient: 'function',
+      asyncDispose: 'function',
+      closed: { resolved_threads: [101], not_existing_threads: [999999], already_resolved_threads: [], not_resolved_due_to_system_error: [] },
+      scheduled: 'string',
+      apiError: '400 cascade-not-found',
+      callback: 'DELIVERED',
+      badCallback: 'StatusCallbackError',
+      docsPage: '200 text/html; charset=utf-8 true',
+      servedDocumentEqual: true,
+      state: 'closed',
+      stateAfterReset: 'open',
+      conformanceExit: 0,
+    });
+    expect(facts.preflight).toMatch(/^threadIds: got "nope"; expected it to be of type array/);
+    expect(facts.fixtureKeys).toContain('sandbox-api-key');
+    expect(facts.conformanceSummary).toMatch(/^\d+ passed, 0 failed$/);
+  }, 180_000);
+});

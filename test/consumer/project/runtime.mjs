@@ -1,0 +1,100 @@
+// Run by test/consumer on each Node line, in a project that has only the installed tarballs:
+// every subpath imports, the client talks to the in-process sandbox, CommonJS can require the
+// client, and the conformance bin passes against the sandbox bin. Prints one JSON line.
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import * as client from '@messaging-contract/client';
+import * as webhooks from '@messaging-contract/client/webhooks';
+import * as preflight from '@messaging-contract/client/preflight';
+import document from '@messaging-contract/client/openapi.json' with { type: 'json' };
+import * as sandboxPackage from '@messaging-contract/sandbox';
+import fixtures from '@messaging-contract/sandbox/fixtures.json' with { type: 'json' };
+import * as conformance from '@messaging-contract/conformance';
+
+const facts = { node: process.version };
+const exports = (m) => Object.keys(m).sort();
+facts.exports = {
+  client: exports(client),
+  webhooks: exports(webhooks),
+  preflight: exports(preflight),
+  sandbox: exports(sandboxPackage),
+  conformance: exports(conformance),
+};
+facts.documentVersion = document.openapi;
+facts.fixtureKeys = fixtures.apiKeys.map((k) => k.key);
+facts.requireClient = typeof createRequire(import.meta.url)('@messaging-contract/client').createMessagingClient;
+
+// In process: the client against startSandbox.
+const sandbox = await sandboxPackage.startSandbox();
+try {
+  facts.asyncDispose = typeof sandbox[Symbol.asyncDispose];
+  const api = client.createMessagingClient({ baseUrl: sandbox.url, apiKey: 'sandbox-api-key', integratorToken: 'sandbox-integrator-token', retry: false });
+  facts.closed = await api.closeThreads({ threadIds: [101, 999999] });
+  facts.scheduled = typeof (await api.scheduleCascade({ cascadeId: 1001, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { viberContent: { contentType: 'TEXT', text: 'Hi' }, smsContent: { contentType: 'TEXT', text: 'Hi' } } })).requestId;
+  facts.apiError = await api.scheduleCascade({ cascadeId: 424242, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { smsContent: { contentType: 'TEXT', text: 'Hi' } } }).then(
+    () => 'resolved',
+    (e) => (e instanceof client.ApiError ? `${e.status} ${e.code}` : String(e)),
+  );
+  facts.preflight = await preflight.createValidatingClient({ baseUrl: sandbox.url, integratorToken: 'x' }).closeThreads({ threadIds: 'nope' }).then(
+    () => 'sent',
+    (e) => (e instanceof preflight.RequestValidationError && e instanceof client.MessagingError ? e.errors[0] : String(e)),
+  );
+  await sandbox.idle();
+  const callback = sandbox.callbacks()[0]?.payload;
+  facts.callback = webhooks.parseStatusCallback(JSON.stringify(callback)).status;
+  facts.badCallback = (() => {
+    try {
+      webhooks.parseStatusCallback('{"status": 1}');
+      return 'accepted';
+    } catch (e) {
+      return e instanceof webhooks.StatusCallbackError ? 'StatusCallbackError' : String(e);
+    }
+  })();
+  const page = await fetch(`${sandbox.url}/`);
+  facts.docsPage = `${page.status} ${page.headers.get('content-type')} ${(await page.text()).includes('<redoc') || undefined}`;
+  const served = await (await fetch(`${sandbox.url}/openapi.json`)).json();
+  facts.servedDocumentEqual = JSON.stringify(served) === JSON.stringify(document);
+  facts.state = sandbox.state().threads.find((t) => t.id === 101)?.state;
+  sandbox.reset();
+  facts.stateAfterReset = sandbox.state().threads.find((t) => t.id === 101)?.state;
+} finally {
+  await sandbox.close();
+}
+
+// The bins, as a user runs them with npx. (npx marks its environment with npm_* variables; a
+// nested npx would take them as its own options, so the children get the environment without them.)
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+const output = (child) => {
+  let text = '';
+  child.stdout.on('data', (c) => (text += c));
+  child.stderr?.on('data', (c) => (text += c));
+  return { get text() { return text; }, exit: new Promise((resolve) => child.once('exit', resolve)) };
+};
+// The node a bin's `#!/usr/bin/env node` finds: the line under test.
+const which = spawn(npx, ['--no-install', 'node', '-p', 'process.version'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+const whichOut = output(which);
+await whichOut.exit;
+facts.binNode = whichOut.text.trim().split('\n').at(-1);
+
+// detached: npx runs the bin in a child of its own; the whole group is stopped at the end.
+const bin = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+const binOut = output(bin);
+try {
+  const url = await new Promise((resolve, reject) => {
+    bin.stdout.on('data', () => {
+      const found = /sandbox: (http:\/\/[^/\s]+)/.exec(binOut.text);
+      if (found) resolve(found[1]);
+    });
+    bin.once('exit', (code) => reject(new Error(`messaging-sandbox exited with ${code}: ${binOut.text}`)));
+    setTimeout(() => reject(new Error(`messaging-sandbox did not start: ${binOut.text}`)), 20_000).unref();
+  });
+  const suite = spawn(npx, ['--no-install', 'messaging-conformance', '--server', url, '--api-key', 'sandbox-api-key', '--api-key-no-balance', 'sandbox-api-key-no-balance', '--integrator-token', 'sandbox-integrator-token'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const suiteOut = output(suite);
+  facts.conformanceExit = await suiteOut.exit;
+  facts.conformanceSummary = suiteOut.text.trim().split('\n').at(-1);
+  if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
+} finally {
+  process.kill(-bin.pid, 'SIGTERM');
+}
+console.log(JSON.stringify(facts));

@@ -1,9 +1,6 @@
 // Client overhead, measured side by side in one run with a stubbed in-process fetch (no network):
-// plain fetch, bare openapi-fetch, and this client; plus the minified size of the client entry.
-import { build } from 'esbuild';
+// plain fetch, bare openapi-fetch, and this client.
 import createClient from 'openapi-fetch';
-import { gzipSync } from 'node:zlib';
-import { fileURLToPath } from 'node:url';
 import { createMessagingClient } from '../src/client/index.ts';
 import type { paths } from '../src/core/types.ts';
 
@@ -49,21 +46,10 @@ async function interleaved(runners: Record<string, () => Promise<unknown>>, roun
 
 export async function clientBenchmark(): Promise<Record<string, string | number>> {
   const rate = await interleaved({ 'plain fetch': plain, 'bare openapi-fetch': bareCall, 'this client': clientCall });
-  const bundle = await build({
-    entryPoints: [fileURLToPath(new URL('../src/client/index.ts', import.meta.url))],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'neutral',
-    write: false,
-  });
-  const code = bundle.outputFiles[0]!.contents;
   return {
     'plain fetch (calls/s)': Math.round(rate['plain fetch']!),
     'bare openapi-fetch (calls/s)': Math.round(rate['bare openapi-fetch']!),
     'this client (calls/s)': Math.round(rate['this client']!),
     'time per call, client / openapi-fetch (target <= 1.10)': +(rate['bare openapi-fetch']! / rate['this client']!).toFixed(3),
-    'client entry minified (kB, target <= 12)': +(code.length / 1000).toFixed(2),
-    'client entry minified + gzip (kB)': +(gzipSync(code).length / 1000).toFixed(2),
   };
 }

@@ -1,10 +1,12 @@
 // npm run bench: every benchmark of the project, each measured side by side in one run.
 import { clientBenchmark } from './client.ts';
 import { conformanceBenchmark } from './conformance.ts';
+import { packagesBenchmark } from './packages.ts';
 import { sandboxBenchmark } from './sandbox.ts';
 
 const sections: Array<[string, () => Promise<Record<string, string | number>>]> = [
   ['client', clientBenchmark],
+  ['packages', packagesBenchmark],
   ['sandbox', sandboxBenchmark],
   ['conformance', conformanceBenchmark],
 ];

@@ -68,7 +68,7 @@ async function closeMany(url: string, count: number): Promise<number> {
 
 export async function sandboxBenchmark(): Promise<Record<string, string | number>> {
   const plain = await child(['bench/plain-server.ts']);
-  const sandbox = await child(['src/cli.ts', 'sandbox', '--port']);
+  const sandbox = await child(['src/sandbox/cli.ts', '--port']);
   const prism = await startPrism({ port: await freePort() });
   try {
     await load(sandbox.url); // warm-up

@@ -30,9 +30,9 @@ export async function installProject(dir: string, specs: string[]): Promise<void
   await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
 }
 
-/** Minified esbuild bundle size (bytes) of importing each of `imports` (`name from 'specifier'`) in `dir`. */
-export async function bundleSizes(dir: string, imports: Record<string, string>): Promise<Record<string, number>> {
-  const sizes: Record<string, number> = {};
+/** The minified esbuild bundle, as an app would build it in `dir`, of each import statement of `imports`. */
+export async function bundleEntries(dir: string, imports: Record<string, string>): Promise<Record<string, Uint8Array>> {
+  const bundles: Record<string, Uint8Array> = {};
   for (const [label, statement] of Object.entries(imports)) {
     const result = await build({
       stdin: { contents: `${statement.replace(/^import/, 'export')};`, resolveDir: dir, loader: 'js' },
@@ -43,9 +43,9 @@ export async function bundleSizes(dir: string, imports: Record<string, string>):
       write: false,
       logLevel: 'silent',
     });
-    sizes[label] = result.outputFiles[0]!.contents.length;
+    bundles[label] = result.outputFiles[0]!.contents;
   }
-  return sizes;
+  return bundles;
 }
 
 /** The entries whose size the benchmark prints and the consumer test bounds. */

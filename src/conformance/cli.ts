@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // messaging-conformance: checks a live implementation against the contract; exit 0 only when
 // every check passes, 1 when one fails, 2 for bad arguments or a server that does not answer.
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
 import { conformanceStages, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
+import { selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
@@ -46,17 +48,27 @@ runCli('messaging-conformance', usage, async (args) => {
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
   const only = split(o.only);
   const skip = split(o.skip);
-  const names = conformanceStages.map((s) => s.name);
-  for (const name of [...only, ...skip]) {
-    if (!names.includes(name)) throw new UsageError(`unknown stage "${name}"; the stages are ${names.join(', ')}`);
+  let selected;
+  try {
+    selected = selectStages(only, skip);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
   if (o.list) {
-    for (const s of conformanceStages) if ((only.length === 0 || only.includes(s.name)) && !skip.includes(s.name)) console.log(`${s.name.padEnd(10)} ${s.description}`);
+    for (const s of selected) console.log(`${s.name.padEnd(10)} ${s.description}`);
     return;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
   if (o.reporter !== undefined && o.reporter !== 'junit') throw new UsageError(`--reporter must be junit, got "${o.reporter}"`);
   if (o.reporter === 'junit' && o.output === undefined) throw new UsageError('--reporter junit needs --output <file>');
+  // A report that cannot be written is found before the run, not after it.
+  if (o.output !== undefined) {
+    try {
+      accessSync(dirname(resolve(o.output)), constants.W_OK);
+    } catch {
+      throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
+    }
+  }
   if (!/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
   let vars;
   try {

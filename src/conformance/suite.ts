@@ -20,7 +20,9 @@ export function selectStages(only: string[] = [], skip: string[] = []): Stage[] 
   for (const name of [...only, ...skip]) {
     if (!names.includes(name)) throw new Error(`unknown stage "${name}"; the stages are ${names.join(', ')}`);
   }
-  return stages.filter((s) => (only.length === 0 || only.includes(s.name)) && !skip.includes(s.name));
+  const selected = stages.filter((s) => (only.length === 0 || only.includes(s.name)) && !skip.includes(s.name));
+  if (selected.length === 0) throw new Error(`no stage is left to run: --only ${only.join(',') || '(all)'} and --skip ${skip.join(',')}`);
+  return selected;
 }
 
 /** Resets the sandbox when the server is one (it answers POST /_sandbox/reset); a no-op elsewhere. */

@@ -116,6 +116,8 @@ describe('command line', () => {
     [['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'], /--reporter junit needs --output/],
     [['--server', 'http://x', '--vars', '/no/such/file.json'], /--vars \/no\/such\/file.json: ENOENT/],
     [['--bogus'], /Unknown option '--bogus'/],
+    [['--server', 'http://x', '--only', 'stateful', '--skip', 'stateful'], /no stage is left to run/],
+    [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reporter', 'junit', '--output', '/no/such/dir/x.xml'], /--output \/no\/such\/dir\/x.xml: its folder does not exist or cannot be written/],
   ])('exits 2 with a message for %j', async (args, message) => {
     const result = await cli(...args);
     expect(result.code).toBe(2);

@@ -53,8 +53,9 @@ export interface paths {
          *     blacklist flag. The subscriber's external identifier is its address of type `EXT_USER_ID`;
          *     keep it, the update and delete methods need it.
          *
-         *     The service's errors for this operation are not shown ("an error code is returned"). This
-         *     contract answers 400 with these codes **[contract decision]**:
+         *     The service's errors for this operation are not shown ("an error code is returned"), except
+         *     401 `auth-error` for a wrong API key. This contract answers 400 with these codes
+         *     **[contract decision]**:
          *
          *     | Code | When |
          *     |---|---|
@@ -179,18 +180,6 @@ export interface components {
              */
             comment?: string;
         };
-        ThreadIdList: components["schemas"]["ThreadId"][];
-        /** @description Every identifier of `threadIds` is reported in exactly one of the four lists. */
-        CloseThreadsResult: {
-            /** @description Threads closed by this call (open -> closed). */
-            resolved_threads: components["schemas"]["ThreadIdList"];
-            /** @description Identifiers that match no thread. The call still succeeds. */
-            not_existing_threads: components["schemas"]["ThreadIdList"];
-            /** @description Threads that were already closed when the call was made; they stay closed. */
-            already_resolved_threads: components["schemas"]["ThreadIdList"];
-            /** @description Open threads whose closing failed with a system error; they stay open. */
-            not_resolved_due_to_system_error: components["schemas"]["ThreadIdList"];
-        };
         /**
          * @description The error codes this contract knows. Codes of the service's error list come first. Both
          *     spellings of the cascade validation code are listed: the service's table says
@@ -222,6 +211,18 @@ export interface components {
             status: number;
             /** @description Explanation of the error. */
             detail?: string;
+        };
+        ThreadIdList: components["schemas"]["ThreadId"][];
+        /** @description Every identifier of `threadIds` is reported in exactly one of the four lists. */
+        CloseThreadsResult: {
+            /** @description Threads closed by this call (open -> closed). */
+            resolved_threads: components["schemas"]["ThreadIdList"];
+            /** @description Identifiers that match no thread. The call still succeeds. */
+            not_existing_threads: components["schemas"]["ThreadIdList"];
+            /** @description Threads that were already closed when the call was made; they stay closed. */
+            already_resolved_threads: components["schemas"]["ThreadIdList"];
+            /** @description Open threads whose closing failed with a system error; they stay open. */
+            not_resolved_due_to_system_error: components["schemas"]["ThreadIdList"];
         };
         /**
          * @description Kind of a subscriber identifier, in upper case. `INSTAGRAM_ID` and `FACEBOOK_ID` carry an
@@ -278,7 +279,8 @@ export interface components {
         };
         /**
          * Format: uuid
-         * @description Identifier of the scheduling request, unique per request: a second request with the same
+         * @description Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty
+         *     string is accepted), unique per request: a second request with the same
          *     value gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier
          *     attempt whose response was lost was accepted.
          * @example 5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d
@@ -309,14 +311,18 @@ export interface components {
             text?: string;
         };
         /**
-         * @description Content for the Viber channel. `contentType` is `TEXT` or `IMAGE`; the fields of image content
-         *     are not specified. A button is `caption` (its label) with `action` (what it opens): a button
-         *     with no action gives 400 `action-not-specified` and an empty caption 400
-         *     `caption-not-specified`.
+         * @description The Viber content types the description names ("for example TEXT (also image)").
+         * @enum {string}
          */
-        ViberContent: {
-            /** @enum {string} */
-            contentType?: "TEXT" | "IMAGE";
+        KnownViberContentType: "TEXT" | "IMAGE";
+        /**
+         * @description Content for the Viber channel. The content types are an open set ("for example TEXT (also
+         *     image)"); the fields of image content are not specified. A button is `caption` (its label)
+         *     with `action` (what it opens): a button with no action gives 400 `action-not-specified` and
+         *     an empty caption 400 `caption-not-specified`.
+         */
+        ViberContent: components["schemas"]["TextContentRule"] & {
+            contentType?: components["schemas"]["KnownViberContentType"] | string;
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
             /**
@@ -329,7 +335,12 @@ export interface components {
              * @example https://shop.example.org/orders/1234
              */
             action?: string;
-        } & components["schemas"]["TextContentRule"];
+        };
+        /**
+         * @description The WhatsApp content types the public docs show [public docs].
+         * @enum {string}
+         */
+        KnownWhatsAppContentType: "TEXT" | "IMAGE" | "DOCUMENT" | "VIDEO" | "AUDIO";
         /**
          * @description A file sent with the message [public docs]; `text` is ignored when an attachment is present.
          *     A document needs a `name` (400 `attachmentName-not-specified`) of at most 70 characters
@@ -355,14 +366,16 @@ export interface components {
             longitude: number;
             address?: string;
         };
+        /**
+         * @description The kinds of WhatsApp template button the public docs name ("e.g." URL, PHONE, QUICK_REPLY) [public docs].
+         * @enum {string}
+         */
+        KnownButtonType: "URL" | "PHONE" | "QUICK_REPLY";
         /** @description A button of a WhatsApp template [public docs]. */
         KeyboardButton: {
             text?: string;
-            /**
-             * @description Kind of button. URL, PHONE and QUICK_REPLY are the kinds seen.
-             * @enum {string}
-             */
-            buttonType: "URL" | "PHONE" | "QUICK_REPLY";
+            /** @description Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named. */
+            buttonType: components["schemas"]["KnownButtonType"] | string;
             /** @description Address a URL button opens. */
             url?: string;
             /** @description Number a PHONE button calls. */
@@ -375,10 +388,11 @@ export interface components {
          *     PHONE button. These limits hold for all the buttons of the template together, across rows:
          *     an implementation checks the concatenation of every row's `buttons` against this schema.
          *     A breach gives 400 `button-validation-error`. (The type limits are written as
-         *     `if contains then maxContains` rather than `minContains: 0`, which Prism's validator does not
-         *     honour.)
+         *     `if contains then maxContains`, nested in one `if/then/else`, rather than `minContains: 0`,
+         *     which Prism's validator does not honour, or an `allOf`, which some generators read as
+         *     `unknown`.)
          */
-        KeyboardButtons: components["schemas"]["KeyboardButton"][] & (unknown & unknown);
+        KeyboardButtons: components["schemas"]["KeyboardButton"][];
         /**
          * @description Buttons of a WhatsApp template, in rows [public docs]. The limits of `KeyboardButtons` apply
          *     to all rows together; JSON Schema cannot add up across rows, so this schema checks each row
@@ -404,14 +418,13 @@ export interface components {
             }[];
         };
         /**
-         * @description Content for the WhatsApp channel [public docs]. Media content (`IMAGE`, `DOCUMENT`, `VIDEO`,
-         *     `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options
+         * @description Content for the WhatsApp channel [public docs]. The content types are an open set. Media
+         *     content (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options
          *     `messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined
          *     (400 `mm-api-options-invalid-combination`).
          */
-        WhatsAppContent: {
-            /** @enum {string} */
-            contentType?: "TEXT" | "IMAGE" | "DOCUMENT" | "VIDEO" | "AUDIO";
+        WhatsAppContent: components["schemas"]["TextContentRule"] & unknown & unknown & unknown & {
+            contentType?: components["schemas"]["KnownWhatsAppContentType"] | string;
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
             attachment?: components["schemas"]["WhatsAppAttachment"];
@@ -434,14 +447,21 @@ export interface components {
             messageActivitySharing?: boolean;
             /** @description Send through the Marketing Messages API. */
             useMarketingMessagesApi?: boolean;
-        } & (components["schemas"]["TextContentRule"] & unknown & unknown & unknown);
-        /** @description Content for the SMS channel [public docs]. The longest allowed text is not specified. */
-        SmsContent: {
-            /** @enum {string} */
-            contentType?: "TEXT";
+        };
+        /**
+         * @description The SMS content type the public docs show [public docs].
+         * @enum {string}
+         */
+        KnownSmsContentType: "TEXT";
+        /**
+         * @description Content for the SMS channel [public docs]. The content types are an open set (`TEXT` is the
+         *     one shown). The longest allowed text is not specified.
+         */
+        SmsContent: components["schemas"]["TextContentRule"] & {
+            contentType?: components["schemas"]["KnownSmsContentType"] | string;
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
-        } & components["schemas"]["TextContentRule"];
+        };
         /**
          * @description Per-channel content, one entry for each channel stage of the cascade. Missing or empty
          *     content gives 400 `content-not-specified`.
@@ -504,8 +524,9 @@ export interface components {
         /**
          * @description A delivery result posted to the account's callback URL. The field list is from the public
          *     docs [public docs]; the service's description does not show the payload. `messageId`,
-         *     `status` and `statusAt` are required by this contract; a failed delivery (`UNDELIVERED`)
-         *     carries an error code. Other fields may come; accept them.
+         *     `status` and `statusAt` are required by this contract **[contract decision]**; a failed
+         *     delivery (`UNDELIVERED`) carries an error code (the description). Other fields may come;
+         *     accept them.
          */
         StatusCallback: {
             /** @description The `requestId` of the scheduling request; null for a message not sent by this API. */
@@ -515,10 +536,11 @@ export interface components {
              * @example 700123456
              */
             messageId: number;
-            cascadeId?: components["schemas"]["CascadeId"];
+            /** @description The cascade of the message, as a number or a numeric string (the public docs show both) [public docs]. */
+            cascadeId?: components["schemas"]["CascadeId"] | string;
             /**
              * Format: uuid
-             * @description The stage of the cascade that sent the message.
+             * @description The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted).
              */
             cascadeStageUUID?: string;
             /** @description The sender signature (subject) the message was sent with. */
@@ -526,7 +548,11 @@ export interface components {
             /** Format: int64 */
             subjectId?: number;
             status: components["schemas"]["DeliveryStatus"];
-            /** Format: date-time */
+            /**
+             * @description When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not
+             *     published: a value without one is accepted.
+             * @example 2030-01-15T09:30:04Z
+             */
             statusAt: string;
             /** @description The delivery error code; null when there is none. */
             error?: components["schemas"]["DeliveryErrorCode"] | null;
@@ -537,15 +563,20 @@ export interface components {
             };
         };
         /**
-         * @description Channel of a cascade stage. The values seen are listed; the set is not stated to be closed.
+         * @description The channel types the description shows ("Channel types seen").
          * @enum {string}
          */
-        ChannelType: "VIBER" | "WHATSAPP" | "SMS";
+        KnownChannelType: "VIBER" | "WHATSAPP" | "SMS";
+        /**
+         * @description Channel of a cascade stage. The description lists the types it has seen, not a closed set:
+         *     any other upper-case string is accepted here.
+         */
+        ChannelType: components["schemas"]["KnownChannelType"] | string;
         /** @description A stage of a cascade. Fields beyond the identifier and the channel type are not specified. */
         CascadeStage: {
             /**
              * Format: uuid
-             * @description Stage identifier (UUID-like), named in the violations of the cascade validation error.
+             * @description Stage identifier (UUID-like; any non-empty string is accepted), named in the violations of the cascade validation error.
              * @example 6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01
              */
             uuid: string;
@@ -553,6 +584,18 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description Any other error. The set of errors may be extended (the description, section 7.1): handle a
+         *     code you do not know as a generic error of its HTTP status.
+         */
+        OtherError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
         /** @description The API key (or, for close threads, the integrator token) is wrong or expired. */
         Unauthorized: {
             headers: {
@@ -598,11 +641,11 @@ export interface components {
 export type Cascade = components['schemas']['Cascade'];
 export type ThreadId = components['schemas']['ThreadId'];
 export type CloseThreadsRequest = components['schemas']['CloseThreadsRequest'];
-export type ThreadIdList = components['schemas']['ThreadIdList'];
-export type CloseThreadsResult = components['schemas']['CloseThreadsResult'];
 export type KnownErrorCode = components['schemas']['KnownErrorCode'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type Problem = components['schemas']['Problem'];
+export type ThreadIdList = components['schemas']['ThreadIdList'];
+export type CloseThreadsResult = components['schemas']['CloseThreadsResult'];
 export type AddressType = components['schemas']['AddressType'];
 export type SubscriberAddress = components['schemas']['SubscriberAddress'];
 export type ParameterValue = components['schemas']['ParameterValue'];
@@ -613,14 +656,18 @@ export type RequestId = components['schemas']['RequestId'];
 export type CascadeId = components['schemas']['CascadeId'];
 export type SubscriberFilter = components['schemas']['SubscriberFilter'];
 export type TextContentRule = components['schemas']['TextContentRule'];
+export type KnownViberContentType = components['schemas']['KnownViberContentType'];
 export type ViberContent = components['schemas']['ViberContent'];
+export type KnownWhatsAppContentType = components['schemas']['KnownWhatsAppContentType'];
 export type WhatsAppAttachment = components['schemas']['WhatsAppAttachment'];
 export type WhatsAppLocation = components['schemas']['WhatsAppLocation'];
+export type KnownButtonType = components['schemas']['KnownButtonType'];
 export type KeyboardButton = components['schemas']['KeyboardButton'];
 export type KeyboardButtons = components['schemas']['KeyboardButtons'];
 export type WhatsAppKeyboard = components['schemas']['WhatsAppKeyboard'];
 export type ListPicker = components['schemas']['ListPicker'];
 export type WhatsAppContent = components['schemas']['WhatsAppContent'];
+export type KnownSmsContentType = components['schemas']['KnownSmsContentType'];
 export type SmsContent = components['schemas']['SmsContent'];
 export type CascadeContent = components['schemas']['CascadeContent'];
 export type CascadeScheduleRequest = components['schemas']['CascadeScheduleRequest'];
@@ -630,8 +677,10 @@ export type DeliveryErrorCode = components['schemas']['DeliveryErrorCode'];
 export type KnownDeliveryStatus = components['schemas']['KnownDeliveryStatus'];
 export type DeliveryStatus = components['schemas']['DeliveryStatus'];
 export type StatusCallback = components['schemas']['StatusCallback'];
+export type KnownChannelType = components['schemas']['KnownChannelType'];
 export type ChannelType = components['schemas']['ChannelType'];
 export type CascadeStage = components['schemas']['CascadeStage'];
+export type ResponseOtherError = components['responses']['OtherError'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
@@ -672,10 +721,29 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /**
+             * @description The integrator token is missing, wrong or expired: an expired token gives 401
+             *     [public docs]. The code `auth-error` on this path is **[contract decision]**: the
+             *     description does not show how close threads authenticates.
+             */
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description No operation at this URL: `not-found` **[contract decision]** (the description lists the
+             *     errors of schedule cascade only).
+             */
             404: components["responses"]["NotFound"];
+            /**
+             * @description A method other than POST: `method-not-allowed` **[contract decision]** (the description
+             *     lists the errors of schedule cascade only).
+             */
             405: components["responses"]["MethodNotAllowed"];
+            /**
+             * @description A server error, or a malformed request: `system-error` **[contract decision]** (the
+             *     description lists the errors of schedule cascade only; close threads reports a thread
+             *     whose closing failed in `not_resolved_due_to_system_error` with 200).
+             */
             500: components["responses"]["SystemError"];
+            default: components["responses"]["OtherError"];
         };
     };
     createSubscriber: {
@@ -700,7 +768,11 @@ export interface operations {
                     "application/json": components["schemas"]["CreateSubscriberResult"];
                 };
             };
-            /** @description The subscriber could not be created; `title` says why (see the table above). */
+            /**
+             * @description The subscriber could not be created; `title` says why (see the table above). The status
+             *     and the codes are **[contract decision]**: the description says only that "an error code
+             *     is returned".
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -709,10 +781,24 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
+            /** @description A wrong or expired API key gives 401 `auth-error` (the description, section 5). */
             401: components["responses"]["Unauthorized"];
+            /**
+             * @description No operation at this URL: `not-found` **[contract decision]** (the description lists the
+             *     errors of schedule cascade only).
+             */
             404: components["responses"]["NotFound"];
+            /**
+             * @description A method other than POST: `method-not-allowed` **[contract decision]** (the description
+             *     lists the errors of schedule cascade only).
+             */
             405: components["responses"]["MethodNotAllowed"];
+            /**
+             * @description A server error, or a malformed request: `system-error` **[contract decision]** (the
+             *     description lists the errors of schedule cascade only).
+             */
             500: components["responses"]["SystemError"];
+            default: components["responses"]["OtherError"];
         };
     };
     scheduleCascade: {
@@ -763,6 +849,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             500: components["responses"]["SystemError"];
+            default: components["responses"]["OtherError"];
         };
     };
     receiveMessageStatus: {

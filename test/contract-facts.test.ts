@@ -2,7 +2,7 @@
 // bundled document. A fact missing from the document fails its own row.
 import { describe, expect, it } from 'vitest';
 import { openapi, resolvePointer } from '../src/core/document.ts';
-import { schemaValidator } from '../src/core/validators/all.ts';
+import { schemaValidator, validator } from '../src/core/validators/all.ts';
 import { examplePairs } from '../src/core/examples.ts';
 
 type Obj = Record<string, any>;
@@ -47,7 +47,11 @@ const errorCodes: Array<[code: string, status: number, operationId: string]> = [
 const enums: Array<[schemaName: string, pointer: string, values: string[]]> = [
   ['AddressType', '', ['INSTAGRAM_ID', 'FACEBOOK_ID', 'DEVICE_APP_ID', 'PHONE', 'EMAIL', 'UTM', 'COOKIE_ID', 'TELEGRAM_ID', 'GOOGLE_ID', 'APPLE_ID', 'YANDEX_ID', 'EXT_USER_ID']],
   ['ParameterValue', '/properties/valueType', ['STRING', 'ENUM', 'DATE']],
-  ['ChannelType', '', ['VIBER', 'WHATSAPP', 'SMS']],
+  ['KnownChannelType', '', ['VIBER', 'WHATSAPP', 'SMS']],
+  ['KnownButtonType', '', ['URL', 'PHONE', 'QUICK_REPLY']],
+  ['KnownSmsContentType', '', ['TEXT']],
+  ['KnownViberContentType', '', ['TEXT', 'IMAGE']],
+  ['KnownWhatsAppContentType', '', ['TEXT', 'IMAGE', 'DOCUMENT', 'VIDEO', 'AUDIO']],
   ['KnownDeliveryErrorCode', '', ['not-template-match', 'too-long-message', 'media-request-failed', 'error-subject-unknown', 'error-address-format', 'duplicated']],
 ];
 
@@ -57,8 +61,9 @@ const limits: Array<[what: string, pointer: string, keyword: string, value: numb
   ['listPicker item title', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title', 'maxLength', 24],
   ['listPicker item subtitle', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle', 'maxLength', 24],
   ['buttons per template', '#/components/schemas/KeyboardButtons', 'maxItems', 10],
-  ['URL buttons per template', '#/components/schemas/KeyboardButtons/allOf/0/then', 'maxContains', 2],
-  ['PHONE buttons per template', '#/components/schemas/KeyboardButtons/allOf/1/then', 'maxContains', 1],
+  ['URL buttons per template', '#/components/schemas/KeyboardButtons/then', 'maxContains', 2],
+  ['PHONE buttons per template (with URL buttons)', '#/components/schemas/KeyboardButtons/then/then', 'maxContains', 1],
+  ['PHONE buttons per template (without)', '#/components/schemas/KeyboardButtons/else/then', 'maxContains', 1],
   ['quick-reply payload length', '#/components/schemas/KeyboardButton/properties/payload', 'maxLength', 128],
   ['duplicate window (seconds)', '#/components/schemas/KnownDeliveryErrorCode', 'x-duplicate-window-seconds', 300],
 ];
@@ -112,6 +117,20 @@ describe('enums', () => {
   it.each(enums)('%s%s has exactly the described values', (name, pointer, values) => {
     const node = resolvePointer(`#/components/schemas/${name}${pointer}`) as Obj;
     expect(node.enum).toEqual(values);
+  });
+
+  it('lists the sources introduce with "for example", "e.g." or "seen" are open sets; the address types stay closed', () => {
+    const open: Array<[string, string, unknown]> = [
+      ['ChannelType', '#/components/schemas/ChannelType', 'TELEGRAM'],
+      ['KeyboardButton', '#/components/schemas/KeyboardButton', { buttonType: 'COPY_CODE' }],
+      ['SmsContent', '#/components/schemas/SmsContent', { contentType: 'RICH_CARD' }],
+      ['ViberContent', '#/components/schemas/ViberContent', { contentType: 'VIDEO' }],
+      ['WhatsAppContent', '#/components/schemas/WhatsAppContent', { contentType: 'STICKER' }],
+      ['DeliveryStatus', '#/components/schemas/DeliveryStatus', 'PAUSED'],
+      ['ErrorCode', '#/components/schemas/ErrorCode', 'a-code-added-later'],
+    ];
+    for (const [name, pointer, value] of open) expect(validator(pointer)(value).errors, name).toEqual([]);
+    expect(schemaValidator('AddressType')('FAX').valid).toBe(false);
   });
 
   it('DATE parameter values use the date format', () => {

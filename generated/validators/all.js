@@ -23,9 +23,97 @@ const schema31 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/Cas
 const schema33 = {"type":"object","description":"A cascade: an identifier and an ordered list of channel stages. No operation of this contract\nreturns it; it is documented because the scheduling rules refer to it (and the sandbox's\nfixtures use it). Fields beyond these are not specified.\n","required":["id","stages"],"properties":{"id":{"$ref":"#/components/schemas/CascadeId"},"stages":{"type":"array","minItems":1,"description":"The stages in the order they are tried.","items":{"$ref":"#/components/schemas/CascadeStage"}}}};
 const schema34 = {"type":"integer","format":"int64","minimum":1,"description":"Identifier of an existing cascade. Some examples of the public docs show it as a numeric\nstring; the service's description says integer, and so does this contract.\n","examples":[1001]};
 const formats0 = fullFormats.int64;
-const schema35 = {"type":"object","description":"A stage of a cascade. Fields beyond the identifier and the channel type are not specified.","required":["uuid","channel"],"properties":{"uuid":{"type":"string","format":"uuid","description":"Stage identifier (UUID-like), named in the violations of the cascade validation error.","examples":["6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01"]},"channel":{"$ref":"#/components/schemas/ChannelType"}}};
-const schema36 = {"type":"string","description":"Channel of a cascade stage. The values seen are listed; the set is not stated to be closed.\n","enum":["VIBER","WHATSAPP","SMS"]};
-const formats2 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+const schema35 = {"type":"object","description":"A stage of a cascade. Fields beyond the identifier and the channel type are not specified.","required":["uuid","channel"],"properties":{"uuid":{"type":"string","format":"uuid","minLength":1,"description":"Stage identifier (UUID-like; any non-empty string is accepted), named in the violations of the cascade validation error.","examples":["6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01"]},"channel":{"$ref":"#/components/schemas/ChannelType"}}};
+const func1 = runtime0;
+const schema36 = {"description":"Channel of a cascade stage. The description lists the types it has seen, not a closed set:\nany other upper-case string is accepted here.\n","anyOf":[{"$ref":"#/components/schemas/KnownChannelType"},{"type":"string","minLength":1}]};
+const schema37 = {"type":"string","description":"The channel types the description shows (\"Channel types seen\").","enum":["VIBER","WHATSAPP","SMS"]};
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "VIBER") || (data === "WHATSAPP")) || (data === "SMS"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownChannelType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.anyOf[1].type,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.anyOf,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -61,8 +149,8 @@ errors++;
 if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema35.properties.uuid,data:data0};
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.uuid,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -84,36 +172,19 @@ errors++;
 }
 }
 if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/components/schemas/ChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:data1};
+if(!(validate24(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
-}
-errors++;
-}
-if(!(((data1 === "VIBER") || (data1 === "WHATSAPP")) || (data1 === "SMS"))){
-const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/components/schemas/ChannelType/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
 }
 errors++;
 }
@@ -257,51 +328,9 @@ return errors === 0;
 }
 validate20.evaluated = {"props":{"id":true,"stages":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v1 = validate26;
-const schema37 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"};
-const schema38 = {"type":"integer","format":"int64","description":"Internal identifier of a chat thread (long).","examples":[101]};
-
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.type,parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data == "number"){
-if(!(formats0.validate(data))){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema38,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-validate26.errors = vErrors;
-return errors === 0;
-}
-validate26.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const v2 = validate27;
-const schema39 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CloseThreadsRequest"};
-const schema40 = {"type":"object","description":"Threads to close and an optional comment. The largest number of identifiers per call is not\nspecified.\n","required":["threadIds"],"properties":{"threadIds":{"type":"array","description":"Identifiers of the threads to close. Nonexistent and already closed identifiers do not\nmake the call fail. **[contract decision]** An identifier repeated in one call is handled\nonce and reported once, in the list that its state before the call gives.\n","items":{"$ref":"#/components/schemas/ThreadId"}},"comment":{"type":"string","maxLength":300,"description":"Reason for closing, applied to every thread this call closes. The service's behaviour for\na longer comment is not shown; **[contract decision]** it is rejected with 400\n`comment-is-too-long` and no thread is closed.\n"}}};
-const func1 = runtime0;
+export const v1 = validate28;
+const schema38 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"};
+const schema39 = {"type":"integer","format":"int64","description":"Internal identifier of a chat thread (long).","examples":[101]};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -313,9 +342,50 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.type,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data == "number"){
+if(!(formats0.validate(data))){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v2 = validate29;
+const schema40 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CloseThreadsRequest"};
+const schema41 = {"type":"object","description":"Threads to close and an optional comment. The largest number of identifiers per call is not\nspecified.\n","required":["threadIds"],"properties":{"threadIds":{"type":"array","description":"Identifiers of the threads to close. Nonexistent and already closed identifiers do not\nmake the call fail. **[contract decision]** An identifier repeated in one call is handled\nonce and reported once, in the list that its state before the call gives.\n","items":{"$ref":"#/components/schemas/ThreadId"}},"comment":{"type":"string","maxLength":300,"description":"Reason for closing, applied to every thread this call closes. The service's behaviour for\na longer comment is not shown; **[contract decision]** it is rejected with 400\n`comment-is-too-long` and no thread is closed.\n"}}};
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.threadIds === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadIds"},message:"must have required property '"+"threadIds"+"'",schema:schema40.required,parentSchema:schema40,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadIds"},message:"must have required property '"+"threadIds"+"'",schema:schema41.required,parentSchema:schema41,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -331,7 +401,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err1 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.type,parentSchema:schema38,data:data1};
+const err1 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.type,parentSchema:schema39,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -342,7 +412,7 @@ errors++;
 }
 if(typeof data1 == "number"){
 if(!(formats0.validate(data1))){
-const err2 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema38,data:data1};
+const err2 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -355,7 +425,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/threadIds",schemaPath:"#/properties/threadIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.threadIds.type,parentSchema:schema40.properties.threadIds,data:data0};
+const err3 = {instancePath:instancePath+"/threadIds",schemaPath:"#/properties/threadIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.threadIds.type,parentSchema:schema41.properties.threadIds,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -369,7 +439,7 @@ if(data.comment !== undefined){
 let data2 = data.comment;
 if(typeof data2 === "string"){
 if(func1(data2) > 300){
-const err4 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters",schema:300,parentSchema:schema40.properties.comment,data:data2};
+const err4 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters",schema:300,parentSchema:schema41.properties.comment,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -380,7 +450,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.comment.type,parentSchema:schema40.properties.comment,data:data2};
+const err5 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.comment.type,parentSchema:schema41.properties.comment,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -392,7 +462,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -401,128 +471,47 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate28.errors = vErrors;
-return errors === 0;
-}
-validate28.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate28(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-validate27.errors = vErrors;
-return errors === 0;
-}
-validate27.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v3 = validate30;
-const schema42 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadIdList"};
-const schema43 = {"type":"array","items":{"$ref":"#/components/schemas/ThreadId"}};
-
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.type,parentSchema:schema38,data:data0};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema38,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema43.type,parentSchema:schema43,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate31.errors = vErrors;
-return errors === 0;
-}
-validate31.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
-}
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v4 = validate33;
-const schema45 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CloseThreadsResult"};
-const schema46 = {"type":"object","description":"Every identifier of `threadIds` is reported in exactly one of the four lists.\n","required":["resolved_threads","not_existing_threads","already_resolved_threads","not_resolved_due_to_system_error"],"properties":{"resolved_threads":{"description":"Threads closed by this call (open -> closed).","$ref":"#/components/schemas/ThreadIdList"},"not_existing_threads":{"description":"Identifiers that match no thread. The call still succeeds.","$ref":"#/components/schemas/ThreadIdList"},"already_resolved_threads":{"description":"Threads that were already closed when the call was made; they stay closed.","$ref":"#/components/schemas/ThreadIdList"},"not_resolved_due_to_system_error":{"description":"Open threads whose closing failed with a system error; they stay open.","$ref":"#/components/schemas/ThreadIdList"}}};
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(Array.isArray(data)){
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.type,parentSchema:schema38,data:data0};
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v3 = validate32;
+const schema43 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownErrorCode"};
+const schema44 = {"type":"string","description":"The error codes this contract knows. Codes of the service's error list come first. Both\nspellings of the cascade validation code are listed: the service's table says\n`cascade-scheduling-request-is-not-valid`, its example response says\n`cascade-scheduling-request-not-valid`; treat them as one code. The code\n`request-doesn’t-contain-content-for-all-cascade-stages` is written with a typographic\napostrophe (U+2019) as in the service's list. The codes `comment-is-too-long`,\n`ext-user-id-not-specified`, `parameter-not-found`, `parameter-value-is-not-valid`,\n`tag-not-found` and `subscriber-already-exists` are **[contract decision]**: the service's\nerrors of close threads and create subscriber are not shown.\n","enum":["requestId-is-not-unique","content-not-specified","contentType-not-specified","text-not-specified","caption-not-specified","action-not-specified","attachmentName-not-specified","attachmentName-is-too-long","latitude-not-specified","longitude-not-specified","cascade-not-found","request-doesn’t-contain-content-for-all-cascade-stages","matched-template-not-found","cascade-scheduling-request-is-not-valid","cascade-scheduling-request-not-valid","template-parameter-is-not-valid","out-of-balance","button-validation-error","mm-api-options-invalid-combination","auth-error","not-found","method-not-allowed","system-error","comment-is-too-long","ext-user-id-not-specified","parameter-not-found","parameter-value-is-not-valid","tag-not-found","subscriber-already-exists"],"x-aliases":{"cascade-scheduling-request-not-valid":"cascade-scheduling-request-is-not-valid","request-doesn't-contain-content-for-all-cascade-stages":"request-doesn’t-contain-content-for-all-cascade-stages"}};
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.type,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -531,9 +520,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(typeof data0 == "number"){
-if(!(formats0.validate(data0))){
-const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema38,data:data0};
+if(!(((((((((((((((((((((((((((((data === "requestId-is-not-unique") || (data === "content-not-specified")) || (data === "contentType-not-specified")) || (data === "text-not-specified")) || (data === "caption-not-specified")) || (data === "action-not-specified")) || (data === "attachmentName-not-specified")) || (data === "attachmentName-is-too-long")) || (data === "latitude-not-specified")) || (data === "longitude-not-specified")) || (data === "cascade-not-found")) || (data === "request-doesn’t-contain-content-for-all-cascade-stages")) || (data === "matched-template-not-found")) || (data === "cascade-scheduling-request-is-not-valid")) || (data === "cascade-scheduling-request-not-valid")) || (data === "template-parameter-is-not-valid")) || (data === "out-of-balance")) || (data === "button-validation-error")) || (data === "mm-api-options-invalid-combination")) || (data === "auth-error")) || (data === "not-found")) || (data === "method-not-allowed")) || (data === "system-error")) || (data === "comment-is-too-long")) || (data === "ext-user-id-not-specified")) || (data === "parameter-not-found")) || (data === "parameter-value-is-not-valid")) || (data === "tag-not-found")) || (data === "subscriber-already-exists"))){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownErrorCode/enum",keyword:"enum",params:{allowedValues: schema44.enum},message:"must be equal to one of the allowed values",schema:schema44.enum,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -542,24 +530,14 @@ vErrors.push(err1);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema43.type,parentSchema:schema43,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-validate35.errors = vErrors;
+validate32.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+export const v4 = validate33;
+const schema45 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ErrorCode"};
+const schema46 = {"description":"An error code. The set may be extended: any string is valid here, and a code that is not in\n`KnownErrorCode` must be handled as a generic error of the response's HTTP status.\n","anyOf":[{"$ref":"#/components/schemas/KnownErrorCode"},{"type":"string","minLength":1}]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -571,9 +549,11 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.resolved_threads === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resolved_threads"},message:"must have required property '"+"resolved_threads"+"'",schema:schema46.required,parentSchema:schema46,data};
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.type,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -582,8 +562,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.not_existing_threads === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_existing_threads"},message:"must have required property '"+"not_existing_threads"+"'",schema:schema46.required,parentSchema:schema46,data};
+if(!(((((((((((((((((((((((((((((data === "requestId-is-not-unique") || (data === "content-not-specified")) || (data === "contentType-not-specified")) || (data === "text-not-specified")) || (data === "caption-not-specified")) || (data === "action-not-specified")) || (data === "attachmentName-not-specified")) || (data === "attachmentName-is-too-long")) || (data === "latitude-not-specified")) || (data === "longitude-not-specified")) || (data === "cascade-not-found")) || (data === "request-doesn’t-contain-content-for-all-cascade-stages")) || (data === "matched-template-not-found")) || (data === "cascade-scheduling-request-is-not-valid")) || (data === "cascade-scheduling-request-not-valid")) || (data === "template-parameter-is-not-valid")) || (data === "out-of-balance")) || (data === "button-validation-error")) || (data === "mm-api-options-invalid-combination")) || (data === "auth-error")) || (data === "not-found")) || (data === "method-not-allowed")) || (data === "system-error")) || (data === "comment-is-too-long")) || (data === "ext-user-id-not-specified")) || (data === "parameter-not-found")) || (data === "parameter-value-is-not-valid")) || (data === "tag-not-found")) || (data === "subscriber-already-exists"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/enum",keyword:"enum",params:{allowedValues: schema44.enum},message:"must be equal to one of the allowed values",schema:schema44.enum,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -592,8 +572,12 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.already_resolved_threads === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "already_resolved_threads"},message:"must have required property '"+"already_resolved_threads"+"'",schema:schema46.required,parentSchema:schema46,data};
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -602,8 +586,9 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.not_resolved_due_to_system_error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_resolved_due_to_system_error"},message:"must have required property '"+"not_resolved_due_to_system_error"+"'",schema:schema46.required,parentSchema:schema46,data};
+}
+else {
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].type,parentSchema:schema46.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -612,33 +597,10 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.resolved_threads !== undefined){
-if(!(validate35(data.resolved_threads, {instancePath:instancePath+"/resolved_threads",parentData:data,parentDataProperty:"resolved_threads",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-if(data.not_existing_threads !== undefined){
-if(!(validate35(data.not_existing_threads, {instancePath:instancePath+"/not_existing_threads",parentData:data,parentDataProperty:"not_existing_threads",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-if(data.already_resolved_threads !== undefined){
-if(!(validate35(data.already_resolved_threads, {instancePath:instancePath+"/already_resolved_threads",parentData:data,parentDataProperty:"already_resolved_threads",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-if(data.not_resolved_due_to_system_error !== undefined){
-if(!(validate35(data.not_resolved_due_to_system_error, {instancePath:instancePath+"/not_resolved_due_to_system_error",parentData:data,parentDataProperty:"not_resolved_due_to_system_error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -647,10 +609,21 @@ vErrors.push(err4);
 }
 errors++;
 }
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
 validate34.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
+validate34.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -670,55 +643,16 @@ errors = vErrors.length;
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const v5 = validate41;
-const schema49 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownErrorCode"};
-const schema50 = {"type":"string","description":"The error codes this contract knows. Codes of the service's error list come first. Both\nspellings of the cascade validation code are listed: the service's table says\n`cascade-scheduling-request-is-not-valid`, its example response says\n`cascade-scheduling-request-not-valid`; treat them as one code. The code\n`request-doesn’t-contain-content-for-all-cascade-stages` is written with a typographic\napostrophe (U+2019) as in the service's list. The codes `comment-is-too-long`,\n`ext-user-id-not-specified`, `parameter-not-found`, `parameter-value-is-not-valid`,\n`tag-not-found` and `subscriber-already-exists` are **[contract decision]**: the service's\nerrors of close threads and create subscriber are not shown.\n","enum":["requestId-is-not-unique","content-not-specified","contentType-not-specified","text-not-specified","caption-not-specified","action-not-specified","attachmentName-not-specified","attachmentName-is-too-long","latitude-not-specified","longitude-not-specified","cascade-not-found","request-doesn’t-contain-content-for-all-cascade-stages","matched-template-not-found","cascade-scheduling-request-is-not-valid","cascade-scheduling-request-not-valid","template-parameter-is-not-valid","out-of-balance","button-validation-error","mm-api-options-invalid-combination","auth-error","not-found","method-not-allowed","system-error","comment-is-too-long","ext-user-id-not-specified","parameter-not-found","parameter-value-is-not-valid","tag-not-found","subscriber-already-exists"],"x-aliases":{"cascade-scheduling-request-not-valid":"cascade-scheduling-request-is-not-valid","request-doesn't-contain-content-for-all-cascade-stages":"request-doesn’t-contain-content-for-all-cascade-stages"}};
+export const v5 = validate36;
+const schema48 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/Problem"};
+const schema49 = {"type":"object","description":"An error response. `detail` explains the error; it is always present on the cascade\nvalidation error, where it lists the violations as\n`<sentence>. Violations: <violation>; <violation>...`. Each violation is a sentence followed\nby bracketed attributes `[key:value;key:value]` [public docs], so `;` appears both between\nviolations and inside brackets, and numbers may carry group separators (`1,001`).\n","required":["title","status"],"properties":{"title":{"$ref":"#/components/schemas/ErrorCode"},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the response."},"detail":{"type":"string","description":"Explanation of the error."}}};
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((((((((((((((((((((((((((data === "requestId-is-not-unique") || (data === "content-not-specified")) || (data === "contentType-not-specified")) || (data === "text-not-specified")) || (data === "caption-not-specified")) || (data === "action-not-specified")) || (data === "attachmentName-not-specified")) || (data === "attachmentName-is-too-long")) || (data === "latitude-not-specified")) || (data === "longitude-not-specified")) || (data === "cascade-not-found")) || (data === "request-doesn’t-contain-content-for-all-cascade-stages")) || (data === "matched-template-not-found")) || (data === "cascade-scheduling-request-is-not-valid")) || (data === "cascade-scheduling-request-not-valid")) || (data === "template-parameter-is-not-valid")) || (data === "out-of-balance")) || (data === "button-validation-error")) || (data === "mm-api-options-invalid-combination")) || (data === "auth-error")) || (data === "not-found")) || (data === "method-not-allowed")) || (data === "system-error")) || (data === "comment-is-too-long")) || (data === "ext-user-id-not-specified")) || (data === "parameter-not-found")) || (data === "parameter-value-is-not-valid")) || (data === "tag-not-found")) || (data === "subscriber-already-exists"))){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownErrorCode/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values",schema:schema50.enum,parentSchema:schema50,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate41.errors = vErrors;
-return errors === 0;
-}
-validate41.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const v6 = validate42;
-const schema51 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ErrorCode"};
-const schema52 = {"description":"An error code. The set may be extended: any string is valid here, and a code that is not in\n`KnownErrorCode` must be handled as a generic error of the response's HTTP status.\n","anyOf":[{"$ref":"#/components/schemas/KnownErrorCode"},{"type":"string","minLength":1}]};
-
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate43.evaluated;
+const evaluated0 = validate38.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -729,7 +663,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data};
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.type,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -739,7 +673,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((((((((((((((((((((((data === "requestId-is-not-unique") || (data === "content-not-specified")) || (data === "contentType-not-specified")) || (data === "text-not-specified")) || (data === "caption-not-specified")) || (data === "action-not-specified")) || (data === "attachmentName-not-specified")) || (data === "attachmentName-is-too-long")) || (data === "latitude-not-specified")) || (data === "longitude-not-specified")) || (data === "cascade-not-found")) || (data === "request-doesn’t-contain-content-for-all-cascade-stages")) || (data === "matched-template-not-found")) || (data === "cascade-scheduling-request-is-not-valid")) || (data === "cascade-scheduling-request-not-valid")) || (data === "template-parameter-is-not-valid")) || (data === "out-of-balance")) || (data === "button-validation-error")) || (data === "mm-api-options-invalid-combination")) || (data === "auth-error")) || (data === "not-found")) || (data === "method-not-allowed")) || (data === "system-error")) || (data === "comment-is-too-long")) || (data === "ext-user-id-not-specified")) || (data === "parameter-not-found")) || (data === "parameter-value-is-not-valid")) || (data === "tag-not-found")) || (data === "subscriber-already-exists"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values",schema:schema50.enum,parentSchema:schema50,data};
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/enum",keyword:"enum",params:{allowedValues: schema44.enum},message:"must be equal to one of the allowed values",schema:schema44.enum,parentSchema:schema44,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -753,7 +687,7 @@ valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
 if(func1(data) < 1){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema46.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -764,7 +698,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.anyOf[1].type,parentSchema:schema52.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.anyOf[1].type,parentSchema:schema46.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -776,7 +710,7 @@ errors++;
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.anyOf,parentSchema:schema52,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.anyOf,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -796,126 +730,16 @@ vErrors = null;
 }
 }
 }
-validate43.errors = vErrors;
+validate38.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate38.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-validate42.errors = vErrors;
-return errors === 0;
-}
-validate42.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const v7 = validate45;
-const schema54 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/Problem"};
-const schema55 = {"type":"object","description":"An error response. `detail` explains the error; it is always present on the cascade\nvalidation error, where it lists the violations as\n`<sentence>. Violations: <violation>; <violation>...`. Each violation is a sentence followed\nby bracketed attributes `[key:value;key:value]` [public docs], so `;` appears both between\nviolations and inside brackets, and numbers may carry group separators (`1,001`).\n","required":["title","status"],"properties":{"title":{"$ref":"#/components/schemas/ErrorCode"},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the response."},"detail":{"type":"string","description":"Explanation of the error."}}};
-
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((((((((((((((((((((((((((data === "requestId-is-not-unique") || (data === "content-not-specified")) || (data === "contentType-not-specified")) || (data === "text-not-specified")) || (data === "caption-not-specified")) || (data === "action-not-specified")) || (data === "attachmentName-not-specified")) || (data === "attachmentName-is-too-long")) || (data === "latitude-not-specified")) || (data === "longitude-not-specified")) || (data === "cascade-not-found")) || (data === "request-doesn’t-contain-content-for-all-cascade-stages")) || (data === "matched-template-not-found")) || (data === "cascade-scheduling-request-is-not-valid")) || (data === "cascade-scheduling-request-not-valid")) || (data === "template-parameter-is-not-valid")) || (data === "out-of-balance")) || (data === "button-validation-error")) || (data === "mm-api-options-invalid-combination")) || (data === "auth-error")) || (data === "not-found")) || (data === "method-not-allowed")) || (data === "system-error")) || (data === "comment-is-too-long")) || (data === "ext-user-id-not-specified")) || (data === "parameter-not-found")) || (data === "parameter-value-is-not-valid")) || (data === "tag-not-found")) || (data === "subscriber-already-exists"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownErrorCode/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values",schema:schema50.enum,parentSchema:schema50,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-const _errs4 = errors;
-if(typeof data === "string"){
-if(func1(data) < 1){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.anyOf[1].type,parentSchema:schema52.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.anyOf,parentSchema:schema52,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate47.errors = vErrors;
-return errors === 0;
-}
-validate47.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate37.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -924,7 +748,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -934,7 +758,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -944,15 +768,15 @@ vErrors.push(err1);
 errors++;
 }
 if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
 let data1 = data.status;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -963,7 +787,7 @@ errors++;
 }
 if(typeof data1 == "number"){
 if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -973,7 +797,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -987,7 +811,7 @@ errors++;
 if(data.detail !== undefined){
 let data2 = data.detail;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -999,7 +823,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1008,10 +832,164 @@ vErrors.push(err6);
 }
 errors++;
 }
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate37(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+errors = vErrors.length;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v6 = validate41;
+const schema52 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadIdList"};
+const schema53 = {"type":"array","items":{"$ref":"#/components/schemas/ThreadId"}};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.type,parentSchema:schema39,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.type,parentSchema:schema53,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate42(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v7 = validate44;
+const schema55 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CloseThreadsResult"};
+const schema56 = {"type":"object","description":"Every identifier of `threadIds` is reported in exactly one of the four lists.\n","required":["resolved_threads","not_existing_threads","already_resolved_threads","not_resolved_due_to_system_error"],"properties":{"resolved_threads":{"description":"Threads closed by this call (open -> closed).","$ref":"#/components/schemas/ThreadIdList"},"not_existing_threads":{"description":"Identifiers that match no thread. The call still succeeds.","$ref":"#/components/schemas/ThreadIdList"},"already_resolved_threads":{"description":"Threads that were already closed when the call was made; they stay closed.","$ref":"#/components/schemas/ThreadIdList"},"not_resolved_due_to_system_error":{"description":"Open threads whose closing failed with a system error; they stay open.","$ref":"#/components/schemas/ThreadIdList"}}};
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.type,parentSchema:schema39,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(!(formats0.validate(data0))){
+const err1 = {instancePath:instancePath+"/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema53.type,parentSchema:schema53,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
 validate46.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1024,31 +1002,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate46(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
-errors = vErrors.length;
-}
-validate45.errors = vErrors;
-return errors === 0;
-}
-validate45.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v8 = validate50;
-const schema58 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/AddressType"};
-const schema59 = {"type":"string","description":"Kind of a subscriber identifier, in upper case. `INSTAGRAM_ID` and `FACEBOOK_ID` carry an\nasterisk in the service's description; the meaning of the mark is not specified.\n","enum":["INSTAGRAM_ID","FACEBOOK_ID","DEVICE_APP_ID","PHONE","EMAIL","UTM","COOKIE_ID","TELEGRAM_ID","GOOGLE_ID","APPLE_ID","YANDEX_ID","EXT_USER_ID"]};
-
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.resolved_threads === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resolved_threads"},message:"must have required property '"+"resolved_threads"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1057,8 +1013,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(!((((((((((((data === "INSTAGRAM_ID") || (data === "FACEBOOK_ID")) || (data === "DEVICE_APP_ID")) || (data === "PHONE")) || (data === "EMAIL")) || (data === "UTM")) || (data === "COOKIE_ID")) || (data === "TELEGRAM_ID")) || (data === "GOOGLE_ID")) || (data === "APPLE_ID")) || (data === "YANDEX_ID")) || (data === "EXT_USER_ID"))){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data};
+if(data.not_existing_threads === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_existing_threads"},message:"must have required property '"+"not_existing_threads"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1067,14 +1023,89 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate50.errors = vErrors;
+if(data.already_resolved_threads === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "already_resolved_threads"},message:"must have required property '"+"already_resolved_threads"+"'",schema:schema56.required,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.not_resolved_due_to_system_error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_resolved_due_to_system_error"},message:"must have required property '"+"not_resolved_due_to_system_error"+"'",schema:schema56.required,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.resolved_threads !== undefined){
+if(!(validate46(data.resolved_threads, {instancePath:instancePath+"/resolved_threads",parentData:data,parentDataProperty:"resolved_threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+if(data.not_existing_threads !== undefined){
+if(!(validate46(data.not_existing_threads, {instancePath:instancePath+"/not_existing_threads",parentData:data,parentDataProperty:"not_existing_threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+if(data.already_resolved_threads !== undefined){
+if(!(validate46(data.already_resolved_threads, {instancePath:instancePath+"/already_resolved_threads",parentData:data,parentDataProperty:"already_resolved_threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+if(data.not_resolved_due_to_system_error !== undefined){
+if(!(validate46(data.not_resolved_due_to_system_error, {instancePath:instancePath+"/not_resolved_due_to_system_error",parentData:data,parentDataProperty:"not_resolved_due_to_system_error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate45.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate45.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v9 = validate51;
-const schema60 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SubscriberAddress"};
-const schema61 = {"type":"object","description":"An address or identifier of a subscriber.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Unique identifier of the subscriber: a phone number, an internal identifier, a UUID. The\nupdate and delete methods need it later, so the caller must keep it.\n","examples":["crm-000123"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate45(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
+errors = vErrors.length;
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+validate44.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v8 = validate52;
+const schema59 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/AddressType"};
+const schema60 = {"type":"string","description":"Kind of a subscriber identifier, in upper case. `INSTAGRAM_ID` and `FACEBOOK_ID` carry an\nasterisk in the service's description; the meaning of the mark is not specified.\n","enum":["INSTAGRAM_ID","FACEBOOK_ID","DEVICE_APP_ID","PHONE","EMAIL","UTM","COOKIE_ID","TELEGRAM_ID","GOOGLE_ID","APPLE_ID","YANDEX_ID","EXT_USER_ID"]};
 
 function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1086,9 +1117,48 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((((((((data === "INSTAGRAM_ID") || (data === "FACEBOOK_ID")) || (data === "DEVICE_APP_ID")) || (data === "PHONE")) || (data === "EMAIL")) || (data === "UTM")) || (data === "COOKIE_ID")) || (data === "TELEGRAM_ID")) || (data === "GOOGLE_ID")) || (data === "APPLE_ID")) || (data === "YANDEX_ID")) || (data === "EXT_USER_ID"))){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values",schema:schema60.enum,parentSchema:schema60,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v9 = validate53;
+const schema61 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SubscriberAddress"};
+const schema62 = {"type":"object","description":"An address or identifier of a subscriber.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Unique identifier of the subscriber: a phone number, an internal identifier, a UUID. The\nupdate and delete methods need it later, so the caller must keep it.\n","examples":["crm-000123"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.address === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1098,7 +1168,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema61.required,parentSchema:schema61,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema62.required,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1111,7 +1181,7 @@ if(data.address !== undefined){
 let data0 = data.address;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.address,data:data0};
+const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.address,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1122,7 +1192,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.address.type,parentSchema:schema61.properties.address,data:data0};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.address.type,parentSchema:schema62.properties.address,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1135,7 +1205,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data1};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1145,7 +1215,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((((((((((data1 === "INSTAGRAM_ID") || (data1 === "FACEBOOK_ID")) || (data1 === "DEVICE_APP_ID")) || (data1 === "PHONE")) || (data1 === "EMAIL")) || (data1 === "UTM")) || (data1 === "COOKIE_ID")) || (data1 === "TELEGRAM_ID")) || (data1 === "GOOGLE_ID")) || (data1 === "APPLE_ID")) || (data1 === "YANDEX_ID")) || (data1 === "EXT_USER_ID"))){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data1};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values",schema:schema60.enum,parentSchema:schema60,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1157,7 +1227,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1166,40 +1236,40 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate52.errors = vErrors;
+validate54.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate54.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
+const evaluated0 = validate53.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate52(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate52.errors : vErrors.concat(validate52.errors);
+if(!(validate54(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
 errors = vErrors.length;
 }
-validate51.errors = vErrors;
+validate53.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate53.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v10 = validate54;
-const schema63 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ParameterValue"};
-const schema64 = {"type":"object","description":"A typed parameter of the subscriber. For `DATE` the value is a date `YYYY-MM-DD`; for `ENUM`\nit is one of the enumerated values of that parameter (defined in the account, not in this\ndocument).\n","required":["name","valueType","value"],"properties":{"name":{"type":"string","minLength":1,"description":"Name of a parameter defined in the account."},"valueType":{"type":"string","enum":["STRING","ENUM","DATE"]},"value":{"type":"string"}},"if":{"required":["valueType"],"properties":{"valueType":{"const":"DATE"}}},"then":{"properties":{"value":{"format":"date"}}}};
-const formats12 = fullFormats.date;
+export const v10 = validate56;
+const schema64 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ParameterValue"};
+const schema65 = {"type":"object","description":"A typed parameter of the subscriber. For `DATE` the value is a date `YYYY-MM-DD`; for `ENUM`\nit is one of the enumerated values of that parameter (defined in the account, not in this\ndocument).\n","required":["name","valueType","value"],"properties":{"name":{"type":"string","minLength":1,"description":"Name of a parameter defined in the account."},"valueType":{"type":"string","enum":["STRING","ENUM","DATE"]},"value":{"type":"string"}},"if":{"required":["valueType"],"properties":{"valueType":{"const":"DATE"}}},"then":{"properties":{"value":{"format":"date"}}}};
+const formats10 = fullFormats.date;
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
+const evaluated0 = validate56.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1252,8 +1322,8 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value !== undefined){
 let data1 = data.value;
 if(typeof data1 === "string"){
-if(!(formats12.validate(data1))){
-const err2 = {instancePath:instancePath+"/value",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/then/properties/value/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema64.then.properties.value,data:data1};
+if(!(formats10.validate(data1))){
+const err2 = {instancePath:instancePath+"/value",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/then/properties/value/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema65.then.properties.value,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1274,7 +1344,7 @@ props0.valueType = true;
 }
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema64.if,parentSchema:schema64,data};
+const err3 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema65.if,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1285,7 +1355,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name === undefined){
-const err4 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err4 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1295,7 +1365,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.valueType === undefined){
-const err5 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "valueType"},message:"must have required property '"+"valueType"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err5 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "valueType"},message:"must have required property '"+"valueType"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1305,7 +1375,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.value === undefined){
-const err6 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err6 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1324,7 +1394,7 @@ if(data.name !== undefined){
 let data2 = data.name;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.name,data:data2};
+const err7 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1335,7 +1405,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.name.type,parentSchema:schema64.properties.name,data:data2};
+const err8 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.name.type,parentSchema:schema65.properties.name,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1348,7 +1418,7 @@ errors++;
 if(data.valueType !== undefined){
 let data3 = data.valueType;
 if(typeof data3 !== "string"){
-const err9 = {instancePath:instancePath+"/valueType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/valueType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.valueType.type,parentSchema:schema64.properties.valueType,data:data3};
+const err9 = {instancePath:instancePath+"/valueType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/valueType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.valueType.type,parentSchema:schema65.properties.valueType,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1358,7 +1428,7 @@ vErrors.push(err9);
 errors++;
 }
 if(!(((data3 === "STRING") || (data3 === "ENUM")) || (data3 === "DATE"))){
-const err10 = {instancePath:instancePath+"/valueType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/valueType/enum",keyword:"enum",params:{allowedValues: schema64.properties.valueType.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.valueType.enum,parentSchema:schema64.properties.valueType,data:data3};
+const err10 = {instancePath:instancePath+"/valueType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/valueType/enum",keyword:"enum",params:{allowedValues: schema65.properties.valueType.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.valueType.enum,parentSchema:schema65.properties.valueType,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1371,7 +1441,7 @@ errors++;
 if(data.value !== undefined){
 let data4 = data.value;
 if(typeof data4 !== "string"){
-const err11 = {instancePath:instancePath+"/value",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.value.type,parentSchema:schema64.properties.value,data:data4};
+const err11 = {instancePath:instancePath+"/value",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.value.type,parentSchema:schema65.properties.value,data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1383,7 +1453,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+const err12 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ParameterValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1392,177 +1462,15 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate54.errors = vErrors;
+validate56.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate54.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate56.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v11 = validate55;
-const schema65 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/TagValue"};
-const schema66 = {"type":"object","description":"A tag of the subscriber.","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"Name of a tag that was created in the account beforehand."}}};
-
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.name === undefined){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema66.required,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.name !== undefined){
-let data0 = data.name;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.name.type,parentSchema:schema66.properties.name,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate55.errors = vErrors;
-return errors === 0;
-}
-validate55.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v12 = validate56;
-const schema67 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberRequest"};
-const schema68 = {"type":"object","description":"The subscriber to create. Which fields are required is not shown beyond the rule that an\naddress of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold\nexactly one `EXT_USER_ID` address, the subscriber's external identifier.\n","required":["addresses"],"properties":{"blacklisted":{"type":"boolean","description":"`true`: excluded from mailings and cannot receive them. `false`: may receive mailings."},"addresses":{"type":"array","minItems":1,"description":"One or more addresses of the subscriber, one of them of type `EXT_USER_ID`.","items":{"$ref":"#/components/schemas/SubscriberAddress"},"contains":{"type":"object","required":["type"],"properties":{"type":{"const":"EXT_USER_ID"}}},"minContains":1,"maxContains":1},"parameterValues":{"type":"array","items":{"$ref":"#/components/schemas/ParameterValue"}},"tagValues":{"type":"array","items":{"$ref":"#/components/schemas/TagValue"}}}};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.address === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema61.required,parentSchema:schema61,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema61.required,parentSchema:schema61,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.address !== undefined){
-let data0 = data.address;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.properties.address,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.address.type,parentSchema:schema61.properties.address,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!((((((((((((data1 === "INSTAGRAM_ID") || (data1 === "FACEBOOK_ID")) || (data1 === "DEVICE_APP_ID")) || (data1 === "PHONE")) || (data1 === "EMAIL")) || (data1 === "UTM")) || (data1 === "COOKIE_ID")) || (data1 === "TELEGRAM_ID")) || (data1 === "GOOGLE_ID")) || (data1 === "APPLE_ID")) || (data1 === "YANDEX_ID")) || (data1 === "EXT_USER_ID"))){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate58.errors = vErrors;
-return errors === 0;
-}
-validate58.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
-
+export const v11 = validate57;
+const schema66 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/TagValue"};
+const schema67 = {"type":"object","description":"A tag of the subscriber.","required":["name"],"properties":{"name":{"type":"string","minLength":1,"description":"Name of a tag that was created in the account beforehand."}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1575,8 +1483,170 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name === undefined){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema67.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.name.type,parentSchema:schema67.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TagValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v12 = validate58;
+const schema68 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberRequest"};
+const schema69 = {"type":"object","description":"The subscriber to create. Which fields are required is not shown beyond the rule that an\naddress of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold\nexactly one `EXT_USER_ID` address, the subscriber's external identifier.\n","required":["addresses"],"properties":{"blacklisted":{"type":"boolean","description":"`true`: excluded from mailings and cannot receive them. `false`: may receive mailings."},"addresses":{"type":"array","minItems":1,"description":"One or more addresses of the subscriber, one of them of type `EXT_USER_ID`.","items":{"$ref":"#/components/schemas/SubscriberAddress"},"contains":{"type":"object","required":["type"],"properties":{"type":{"const":"EXT_USER_ID"}}},"minContains":1,"maxContains":1},"parameterValues":{"type":"array","items":{"$ref":"#/components/schemas/ParameterValue"}},"tagValues":{"type":"array","items":{"$ref":"#/components/schemas/TagValue"}}}};
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.address === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema62.required,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema62.required,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.address !== undefined){
+let data0 = data.address;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.address,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.address.type,parentSchema:schema62.properties.address,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((((((((((((data1 === "INSTAGRAM_ID") || (data1 === "FACEBOOK_ID")) || (data1 === "DEVICE_APP_ID")) || (data1 === "PHONE")) || (data1 === "EMAIL")) || (data1 === "UTM")) || (data1 === "COOKIE_ID")) || (data1 === "TELEGRAM_ID")) || (data1 === "GOOGLE_ID")) || (data1 === "APPLE_ID")) || (data1 === "YANDEX_ID")) || (data1 === "EXT_USER_ID"))){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values",schema:schema60.enum,parentSchema:schema60,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.addresses === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1588,7 +1658,7 @@ errors++;
 if(data.blacklisted !== undefined){
 let data0 = data.blacklisted;
 if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/blacklisted",schemaPath:"#/properties/blacklisted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema68.properties.blacklisted.type,parentSchema:schema68.properties.blacklisted,data:data0};
+const err1 = {instancePath:instancePath+"/blacklisted",schemaPath:"#/properties/blacklisted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema69.properties.blacklisted.type,parentSchema:schema69.properties.blacklisted,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1602,7 +1672,7 @@ if(data.addresses !== undefined){
 let data1 = data.addresses;
 if(Array.isArray(data1)){
 if(data1.length < 1){
-const err2 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema68.properties.addresses,data:data1};
+const err2 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema69.properties.addresses,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1613,8 +1683,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate58(data1[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate60(data1[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 }
@@ -1627,7 +1697,7 @@ let data3 = data1[i1];
 const _errs7 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.type === undefined){
-const err3 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema68.properties.addresses.contains.required,parentSchema:schema68.properties.addresses.contains,data:data3};
+const err3 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema69.properties.addresses.contains.required,parentSchema:schema69.properties.addresses.contains,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1639,7 +1709,7 @@ errors++;
 if(data3.type !== undefined){
 let data4 = data3.type;
 if("EXT_USER_ID" !== data4){
-const err4 = {instancePath:instancePath+"/addresses/" + i1+"/type",schemaPath:"#/properties/addresses/contains/properties/type/const",keyword:"const",params:{allowedValue: "EXT_USER_ID"},message:"must be equal to constant",schema:"EXT_USER_ID",parentSchema:schema68.properties.addresses.contains.properties.type,data:data4};
+const err4 = {instancePath:instancePath+"/addresses/" + i1+"/type",schemaPath:"#/properties/addresses/contains/properties/type/const",keyword:"const",params:{allowedValue: "EXT_USER_ID"},message:"must be equal to constant",schema:"EXT_USER_ID",parentSchema:schema69.properties.addresses.contains.properties.type,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1651,7 +1721,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.addresses.contains.type,parentSchema:schema68.properties.addresses.contains,data:data3};
+const err5 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.addresses.contains.type,parentSchema:schema69.properties.addresses.contains,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1671,7 +1741,7 @@ valid3 = true;
 }
 }
 if(!valid3){
-const err6 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema68.properties.addresses.contains,parentSchema:schema68.properties.addresses,data:data1};
+const err6 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema69.properties.addresses.contains,parentSchema:schema69.properties.addresses,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1693,7 +1763,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.addresses.type,parentSchema:schema68.properties.addresses,data:data1};
+const err7 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.addresses.type,parentSchema:schema69.properties.addresses,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1755,8 +1825,8 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.value !== undefined){
 let data8 = data6.value;
 if(typeof data8 === "string"){
-if(!(formats12.validate(data8))){
-const err10 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/then/properties/value/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema64.then.properties.value,data:data8};
+if(!(formats10.validate(data8))){
+const err10 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/then/properties/value/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema65.then.properties.value,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1777,7 +1847,7 @@ props0.valueType = true;
 }
 }
 if(!valid8){
-const err11 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema64.if,parentSchema:schema64,data:data6};
+const err11 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema65.if,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1788,7 +1858,7 @@ errors++;
 }
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.name === undefined){
-const err12 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema64.required,parentSchema:schema64,data:data6};
+const err12 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema65.required,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1798,7 +1868,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data6.valueType === undefined){
-const err13 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "valueType"},message:"must have required property '"+"valueType"+"'",schema:schema64.required,parentSchema:schema64,data:data6};
+const err13 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "valueType"},message:"must have required property '"+"valueType"+"'",schema:schema65.required,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1808,7 +1878,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data6.value === undefined){
-const err14 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema64.required,parentSchema:schema64,data:data6};
+const err14 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema65.required,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1827,7 +1897,7 @@ if(data6.name !== undefined){
 let data9 = data6.name;
 if(typeof data9 === "string"){
 if(func1(data9) < 1){
-const err15 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.name,data:data9};
+const err15 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65.properties.name,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1838,7 +1908,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.name.type,parentSchema:schema64.properties.name,data:data9};
+const err16 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.name.type,parentSchema:schema65.properties.name,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1851,7 +1921,7 @@ errors++;
 if(data6.valueType !== undefined){
 let data10 = data6.valueType;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.valueType.type,parentSchema:schema64.properties.valueType,data:data10};
+const err17 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.valueType.type,parentSchema:schema65.properties.valueType,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1861,7 +1931,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data10 === "STRING") || (data10 === "ENUM")) || (data10 === "DATE"))){
-const err18 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/enum",keyword:"enum",params:{allowedValues: schema64.properties.valueType.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.valueType.enum,parentSchema:schema64.properties.valueType,data:data10};
+const err18 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/enum",keyword:"enum",params:{allowedValues: schema65.properties.valueType.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.valueType.enum,parentSchema:schema65.properties.valueType,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1874,7 +1944,7 @@ errors++;
 if(data6.value !== undefined){
 let data11 = data6.value;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.value.type,parentSchema:schema64.properties.value,data:data11};
+const err19 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.value.type,parentSchema:schema65.properties.value,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1886,7 +1956,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data6};
+const err20 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1898,7 +1968,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/parameterValues",schemaPath:"#/properties/parameterValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.parameterValues.type,parentSchema:schema68.properties.parameterValues,data:data5};
+const err21 = {instancePath:instancePath+"/parameterValues",schemaPath:"#/properties/parameterValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.parameterValues.type,parentSchema:schema69.properties.parameterValues,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1916,7 +1986,7 @@ for(let i3=0; i3<len3; i3++){
 let data13 = data12[i3];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.name === undefined){
-const err22 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema66.required,parentSchema:schema66,data:data13};
+const err22 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1929,7 +1999,7 @@ if(data13.name !== undefined){
 let data14 = data13.name;
 if(typeof data14 === "string"){
 if(func1(data14) < 1){
-const err23 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.name,data:data14};
+const err23 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema67.properties.name,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1940,7 +2010,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.name.type,parentSchema:schema66.properties.name,data:data14};
+const err24 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.name.type,parentSchema:schema67.properties.name,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1952,7 +2022,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data:data13};
+const err25 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1964,7 +2034,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/tagValues",schemaPath:"#/properties/tagValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.tagValues.type,parentSchema:schema68.properties.tagValues,data:data12};
+const err26 = {instancePath:instancePath+"/tagValues",schemaPath:"#/properties/tagValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.tagValues.type,parentSchema:schema69.properties.tagValues,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1976,7 +2046,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1985,70 +2055,58 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate57.errors = vErrors;
+validate59.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
+validate59.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
+const evaluated0 = validate58.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate57(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate57.errors : vErrors.concat(validate57.errors);
+if(!(validate59(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate59.errors : vErrors.concat(validate59.errors);
 errors = vErrors.length;
 }
-validate56.errors = vErrors;
+validate58.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
+validate58.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v13 = validate61;
-const schema73 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberResult"};
-const schema74 = {"type":"object","description":"The body of a successful creation is not specified by the service; this schema stays open.\nKeep the `EXT_USER_ID` address you sent: it identifies the subscriber from now on.\n","additionalProperties":true};
+export const v13 = validate63;
+const schema74 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberResult"};
+const schema75 = {"description":"The body of a successful creation is not specified by the service; this schema stays open.\nKeep the `EXT_USER_ID` address you sent: it identifies the subscriber from now on.\n","additionalProperties":true};
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
+const evaluated0 = validate63.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-}
-else {
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberResult/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-validate61.errors = vErrors;
+validate63.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-export const v14 = validate62;
-const schema75 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"};
-const schema76 = {"type":"string","format":"uuid","description":"Identifier of the scheduling request, unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
+export const v14 = validate64;
+const schema76 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"};
+const schema77 = {"type":"string","format":"uuid","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty\nstring is accepted), unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
+const evaluated0 = validate64.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2056,8 +2114,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data === "string"){
-if(!(formats2.test(data))){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data};
+if(func1(data) < 1){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2068,7 +2126,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data};
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2077,18 +2135,18 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate62.errors = vErrors;
+validate64.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate64.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const v15 = validate63;
-const schema77 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeId"};
+export const v15 = validate65;
+const schema78 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeId"};
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
+const evaluated0 = validate65.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2127,19 +2185,19 @@ vErrors.push(err2);
 errors++;
 }
 }
-validate63.errors = vErrors;
+validate65.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate65.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const v16 = validate64;
-const schema79 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SubscriberFilter"};
-const schema80 = {"type":"object","description":"Selects the recipient.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Address of the recipient, for example a phone number for `PHONE`.","examples":["79001234567"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
+export const v16 = validate66;
+const schema80 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SubscriberFilter"};
+const schema81 = {"type":"object","description":"Selects the recipient.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Address of the recipient, for example a phone number for `PHONE`.","examples":["79001234567"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
 
-function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate65.evaluated;
+const evaluated0 = validate67.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2148,7 +2206,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.address === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema81.required,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2158,7 +2216,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema80.required,parentSchema:schema80,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema81.required,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2171,7 +2229,7 @@ if(data.address !== undefined){
 let data0 = data.address;
 if(typeof data0 === "string"){
 if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.address,data:data0};
+const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.address,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2182,7 +2240,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.address.type,parentSchema:schema80.properties.address,data:data0};
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.address.type,parentSchema:schema81.properties.address,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2195,7 +2253,7 @@ errors++;
 if(data.type !== undefined){
 let data1 = data.type;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data1};
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2205,7 +2263,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((((((((((data1 === "INSTAGRAM_ID") || (data1 === "FACEBOOK_ID")) || (data1 === "DEVICE_APP_ID")) || (data1 === "PHONE")) || (data1 === "EMAIL")) || (data1 === "UTM")) || (data1 === "COOKIE_ID")) || (data1 === "TELEGRAM_ID")) || (data1 === "GOOGLE_ID")) || (data1 === "APPLE_ID")) || (data1 === "YANDEX_ID")) || (data1 === "EXT_USER_ID"))){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data1};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values",schema:schema60.enum,parentSchema:schema60,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2217,7 +2275,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2226,39 +2284,39 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate65.errors = vErrors;
+validate67.errors = vErrors;
 return errors === 0;
 }
-validate65.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate67.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
+const evaluated0 = validate66.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate65(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate65.errors : vErrors.concat(validate65.errors);
+if(!(validate67(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate67.errors : vErrors.concat(validate67.errors);
 errors = vErrors.length;
 }
-validate64.errors = vErrors;
+validate66.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+validate66.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v17 = validate67;
-const schema82 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/TextContentRule"};
-const schema83 = {"description":"Content of type `TEXT` needs a non-empty `text` (400 `text-not-specified`). Missing\n`contentType` gives 400 `contentType-not-specified`.\n","required":["contentType"],"properties":{"contentType":{"type":"string"},"text":{"type":"string"}},"if":{"required":["contentType"],"properties":{"contentType":{"const":"TEXT"}}},"then":{"required":["text"],"properties":{"text":{"minLength":1}}}};
+export const v17 = validate69;
+const schema83 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/TextContentRule"};
+const schema84 = {"description":"Content of type `TEXT` needs a non-empty `text` (400 `text-not-specified`). Missing\n`contentType` gives 400 `contentType-not-specified`.\n","required":["contentType"],"properties":{"contentType":{"type":"string"},"text":{"type":"string"}},"if":{"required":["contentType"],"properties":{"contentType":{"const":"TEXT"}}},"then":{"required":["text"],"properties":{"text":{"minLength":1}}}};
 
-function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate67.evaluated;
+const evaluated0 = validate69.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2309,7 +2367,7 @@ if(_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
+const err2 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2322,7 +2380,7 @@ if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
+const err3 = {instancePath:instancePath+"/text",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2343,7 +2401,7 @@ props0.contentType = true;
 }
 }
 if(!valid1){
-const err4 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
+const err4 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2354,7 +2412,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
+const err5 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2371,7 +2429,7 @@ props0.text = true;
 if(data.contentType !== undefined){
 let data2 = data.contentType;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
+const err6 = {instancePath:instancePath+"/contentType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2384,7 +2442,7 @@ errors++;
 if(data.text !== undefined){
 let data3 = data.text;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
+const err7 = {instancePath:instancePath+"/text",schemaPath:"urn:messaging-contract:openapi#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2395,20 +2453,59 @@ errors++;
 }
 }
 }
-validate67.errors = vErrors;
+validate69.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate67.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate69.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v18 = validate68;
-const schema84 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ViberContent"};
-const schema85 = {"type":"object","description":"Content for the Viber channel. `contentType` is `TEXT` or `IMAGE`; the fields of image content\nare not specified. A button is `caption` (its label) with `action` (what it opens): a button\nwith no action gives 400 `action-not-specified` and an empty caption 400\n`caption-not-specified`.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"}],"dependentRequired":{"caption":["action"],"action":["caption"]},"properties":{"contentType":{"type":"string","enum":["TEXT","IMAGE"]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"caption":{"type":"string","minLength":1,"description":"Label of the button.","examples":["Track order"]},"action":{"type":"string","minLength":1,"description":"Action of the button, for example the URL it opens.","examples":["https://shop.example.org/orders/1234"]}}};
+export const v18 = validate70;
+const schema85 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownViberContentType"};
+const schema86 = {"type":"string","description":"The Viber content types the description names (\"for example TEXT (also image)\").","enum":["TEXT","IMAGE"]};
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
+const evaluated0 = validate70.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownViberContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.type,parentSchema:schema86,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data === "TEXT") || (data === "IMAGE"))){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownViberContentType/enum",keyword:"enum",params:{allowedValues: schema86.enum},message:"must be equal to one of the allowed values",schema:schema86.enum,parentSchema:schema86,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate70.errors = vErrors;
+return errors === 0;
+}
+validate70.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v19 = validate71;
+const schema87 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ViberContent"};
+const schema88 = {"type":"object","description":"Content for the Viber channel. The content types are an open set (\"for example TEXT (also\nimage)\"); the fields of image content are not specified. A button is `caption` (its label)\nwith `action` (what it opens): a button with no action gives 400 `action-not-specified` and\nan empty caption 400 `caption-not-specified`.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownViberContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"caption":{"type":"string","minLength":1,"description":"Label of the button.","examples":["Track order"]},"action":{"type":"string","minLength":1,"description":"Action of the button, for example the URL it opens.","examples":["https://shop.example.org/orders/1234"]}}}],"dependentRequired":{"caption":["action"],"action":["caption"]}};
+
+function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate72.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2459,7 +2556,7 @@ if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
+const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2472,7 +2569,7 @@ if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
+const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2493,7 +2590,7 @@ props0.contentType = true;
 }
 }
 if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
+const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2504,7 +2601,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2521,7 +2618,7 @@ props0.text = true;
 if(data.contentType !== undefined){
 let data2 = data.contentType;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
+const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2534,7 +2631,7 @@ errors++;
 if(data.text !== undefined){
 let data3 = data.text;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
+const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2546,17 +2643,13 @@ errors++;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-props0.caption = true;
-props0.action = true;
-}
 if(data.contentType !== undefined){
 let data4 = data.contentType;
+const _errs14 = errors;
+let valid7 = false;
+const _errs15 = errors;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.contentType.type,parentSchema:schema85.properties.contentType,data:data4};
+const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.type,parentSchema:schema86,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2566,7 +2659,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data4 === "TEXT") || (data4 === "IMAGE"))){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema85.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema85.properties.contentType.enum,parentSchema:schema85.properties.contentType,data:data4};
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/enum",keyword:"enum",params:{allowedValues: schema86.enum},message:"must be equal to one of the allowed values",schema:schema86.enum,parentSchema:schema86,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2575,11 +2668,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.text.type,parentSchema:schema85.properties.text,data:data5};
+var _valid1 = _errs15 === errors;
+valid7 = valid7 || _valid1;
+const _errs18 = errors;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.allOf[1].properties.contentType.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2589,11 +2683,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.caption !== undefined){
-let data6 = data.caption;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err11 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema85.properties.caption,data:data6};
+else {
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema88.allOf[1].properties.contentType.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2602,9 +2693,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.caption.type,parentSchema:schema85.properties.caption,data:data6};
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema88.allOf[1].properties.contentType.anyOf,parentSchema:schema88.allOf[1].properties.contentType,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2613,12 +2705,22 @@ vErrors.push(err12);
 }
 errors++;
 }
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
 }
-if(data.action !== undefined){
-let data7 = data.action;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err13 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema85.properties.action,data:data7};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data5 = data.text;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.text.type,parentSchema:schema88.allOf[1].properties.text,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2628,8 +2730,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.action.type,parentSchema:schema85.properties.action,data:data7};
+if(data.caption !== undefined){
+let data6 = data.caption;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err14 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.allOf[1].properties.caption,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2639,12 +2744,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.caption !== undefined){
-if(data.action === undefined){
-const err15 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
-    missingProperty: "action",
-    depsCount: 1,
-    deps: "action"},message:"must have property action when property caption is present",schema:schema85.dependentRequired,parentSchema:schema85,data};
+else {
+const err15 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.caption.type,parentSchema:schema88.allOf[1].properties.caption,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2655,11 +2756,10 @@ errors++;
 }
 }
 if(data.action !== undefined){
-if(data.caption === undefined){
-const err16 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
-    missingProperty: "caption",
-    depsCount: 1,
-    deps: "caption"},message:"must have property caption when property action is present",schema:schema85.dependentRequired,parentSchema:schema85,data};
+let data7 = data.action;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err16 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.allOf[1].properties.action,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2669,9 +2769,8 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
+const err17 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.action.type,parentSchema:schema88.allOf[1].properties.action,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2680,40 +2779,63 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate69.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
 }
-validate69.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate68.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+props0.caption = true;
+props0.action = true;
 }
-if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.caption !== undefined){
+if(data.action === undefined){
+const err18 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
+    missingProperty: "action",
+    depsCount: 1,
+    deps: "action"},message:"must have property action when property caption is present",schema:schema88.dependentRequired,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err18];
 }
 else {
-var props0 = validate69.evaluated.props;
+vErrors.push(err18);
 }
-validate68.errors = vErrors;
+errors++;
+}
+}
+if(data.action !== undefined){
+if(data.caption === undefined){
+const err19 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
+    missingProperty: "caption",
+    depsCount: 1,
+    deps: "caption"},message:"must have property caption when property action is present",schema:schema88.dependentRequired,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate72.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate68.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate72.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v19 = validate71;
-const schema87 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment"};
-const schema88 = {"type":"object","description":"A file sent with the message [public docs]; `text` is ignored when an attachment is present.\nA document needs a `name` (400 `attachmentName-not-specified`) of at most 70 characters\n(400 `attachmentName-is-too-long`).\n","required":["url"],"properties":{"url":{"type":"string","format":"uri","examples":["https://files.example.org/invoice-1234.pdf"]},"name":{"type":"string","minLength":1,"maxLength":70,"examples":["invoice-1234.pdf"]},"size":{"type":"integer","minimum":0,"description":"Size in bytes."}}};
-const formats20 = fullFormats.uri;
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2725,9 +2847,76 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate72(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate72.errors : vErrors.concat(validate72.errors);
+errors = vErrors.length;
+}
+else {
+var props0 = validate72.evaluated.props;
+}
+validate71.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate71.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const v20 = validate74;
+const schema91 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownWhatsAppContentType"};
+const schema92 = {"type":"string","description":"The WhatsApp content types the public docs show [public docs].","enum":["TEXT","IMAGE","DOCUMENT","VIDEO","AUDIO"]};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate74.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((data === "TEXT") || (data === "IMAGE")) || (data === "DOCUMENT")) || (data === "VIDEO")) || (data === "AUDIO"))){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate74.errors = vErrors;
+return errors === 0;
+}
+validate74.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v21 = validate75;
+const schema93 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment"};
+const schema94 = {"type":"object","description":"A file sent with the message [public docs]; `text` is ignored when an attachment is present.\nA document needs a `name` (400 `attachmentName-not-specified`) of at most 70 characters\n(400 `attachmentName-is-too-long`).\n","required":["url"],"properties":{"url":{"type":"string","format":"uri","examples":["https://files.example.org/invoice-1234.pdf"]},"name":{"type":"string","minLength":1,"maxLength":70,"examples":["invoice-1234.pdf"]},"size":{"type":"integer","minimum":0,"description":"Size in bytes."}}};
+const formats16 = fullFormats.uri;
+
+function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate75.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.url === undefined){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema88.required,parentSchema:schema88,data};
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2739,8 +2928,8 @@ errors++;
 if(data.url !== undefined){
 let data0 = data.url;
 if(typeof data0 === "string"){
-if(!(formats20(data0))){
-const err1 = {instancePath:instancePath+"/url",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema88.properties.url,data:data0};
+if(!(formats16(data0))){
+const err1 = {instancePath:instancePath+"/url",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2751,7 +2940,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.url.type,parentSchema:schema88.properties.url,data:data0};
+const err2 = {instancePath:instancePath+"/url",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2765,7 +2954,7 @@ if(data.name !== undefined){
 let data1 = data.name;
 if(typeof data1 === "string"){
 if(func1(data1) > 70){
-const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema88.properties.name,data:data1};
+const err3 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2775,7 +2964,7 @@ vErrors.push(err3);
 errors++;
 }
 if(func1(data1) < 1){
-const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.properties.name,data:data1};
+const err4 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2786,7 +2975,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.name.type,parentSchema:schema88.properties.name,data:data1};
+const err5 = {instancePath:instancePath+"/name",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2799,7 +2988,7 @@ errors++;
 if(data.size !== undefined){
 let data2 = data.size;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err6 = {instancePath:instancePath+"/size",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema88.properties.size.type,parentSchema:schema88.properties.size,data:data2};
+const err6 = {instancePath:instancePath+"/size",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2810,7 +2999,7 @@ errors++;
 }
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-const err7 = {instancePath:instancePath+"/size",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema88.properties.size,data:data2};
+const err7 = {instancePath:instancePath+"/size",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2823,7 +3012,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data};
+const err8 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2832,19 +3021,19 @@ vErrors.push(err8);
 }
 errors++;
 }
-validate71.errors = vErrors;
+validate75.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"url":true,"name":true,"size":true},"dynamicProps":false,"dynamicItems":false};
+validate75.evaluated = {"props":{"url":true,"name":true,"size":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v20 = validate72;
-const schema89 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation"};
-const schema90 = {"type":"object","description":"A location. When coordinates are given both are needed: 400 `latitude-not-specified` or\n`longitude-not-specified` otherwise.\n","required":["latitude","longitude"],"properties":{"latitude":{"type":"number","minimum":-90,"maximum":90},"longitude":{"type":"number","minimum":-180,"maximum":180},"address":{"type":"string"}}};
+export const v22 = validate76;
+const schema95 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation"};
+const schema96 = {"type":"object","description":"A location. When coordinates are given both are needed: 400 `latitude-not-specified` or\n`longitude-not-specified` otherwise.\n","required":["latitude","longitude"],"properties":{"latitude":{"type":"number","minimum":-90,"maximum":90},"longitude":{"type":"number","minimum":-180,"maximum":180},"address":{"type":"string"}}};
 
-function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate72.evaluated;
+const evaluated0 = validate76.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2853,7 +3042,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.latitude === undefined){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema90.required,parentSchema:schema90,data};
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2863,7 +3052,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.longitude === undefined){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema90.required,parentSchema:schema90,data};
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2876,7 +3065,7 @@ if(data.latitude !== undefined){
 let data0 = data.latitude;
 if(typeof data0 == "number"){
 if(data0 > 90 || isNaN(data0)){
-const err2 = {instancePath:instancePath+"/latitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema90.properties.latitude,data:data0};
+const err2 = {instancePath:instancePath+"/latitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2886,7 +3075,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data0 < -90 || isNaN(data0)){
-const err3 = {instancePath:instancePath+"/latitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema90.properties.latitude,data:data0};
+const err3 = {instancePath:instancePath+"/latitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2897,7 +3086,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/latitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema90.properties.latitude.type,parentSchema:schema90.properties.latitude,data:data0};
+const err4 = {instancePath:instancePath+"/latitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2911,7 +3100,7 @@ if(data.longitude !== undefined){
 let data1 = data.longitude;
 if(typeof data1 == "number"){
 if(data1 > 180 || isNaN(data1)){
-const err5 = {instancePath:instancePath+"/longitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema90.properties.longitude,data:data1};
+const err5 = {instancePath:instancePath+"/longitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2921,7 +3110,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data1 < -180 || isNaN(data1)){
-const err6 = {instancePath:instancePath+"/longitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema90.properties.longitude,data:data1};
+const err6 = {instancePath:instancePath+"/longitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2932,7 +3121,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/longitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema90.properties.longitude.type,parentSchema:schema90.properties.longitude,data:data1};
+const err7 = {instancePath:instancePath+"/longitude",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2945,7 +3134,7 @@ errors++;
 if(data.address !== undefined){
 let data2 = data.address;
 if(typeof data2 !== "string"){
-const err8 = {instancePath:instancePath+"/address",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.properties.address.type,parentSchema:schema90.properties.address,data:data2};
+const err8 = {instancePath:instancePath+"/address",schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2957,7 +3146,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data};
+const err9 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2966,622 +3155,53 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate72.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
-validate72.evaluated = {"props":{"latitude":true,"longitude":true,"address":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v21 = validate73;
-const schema91 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButton"};
-const schema92 = {"type":"object","description":"A button of a WhatsApp template [public docs].","required":["buttonType"],"properties":{"text":{"type":"string"},"buttonType":{"type":"string","description":"Kind of button. URL, PHONE and QUICK_REPLY are the kinds seen.","enum":["URL","PHONE","QUICK_REPLY"]},"url":{"type":"string","description":"Address a URL button opens."},"phone":{"type":"string","description":"Number a PHONE button calls."},"payload":{"type":"string","maxLength":128,"description":"Code sent back when a quick-reply button is pressed."}}};
-
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.buttonType === undefined){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema92.required,parentSchema:schema92,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.text !== undefined){
-let data0 = data.text;
-if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/text",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.text.type,parentSchema:schema92.properties.text,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-if(data.buttonType !== undefined){
-let data1 = data.buttonType;
-if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/buttonType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/buttonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.buttonType.type,parentSchema:schema92.properties.buttonType,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(!(((data1 === "URL") || (data1 === "PHONE")) || (data1 === "QUICK_REPLY"))){
-const err3 = {instancePath:instancePath+"/buttonType",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/buttonType/enum",keyword:"enum",params:{allowedValues: schema92.properties.buttonType.enum},message:"must be equal to one of the allowed values",schema:schema92.properties.buttonType.enum,parentSchema:schema92.properties.buttonType,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.url !== undefined){
-let data2 = data.url;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/url",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.url.type,parentSchema:schema92.properties.url,data:data2};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-if(data.phone !== undefined){
-let data3 = data.phone;
-if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/phone",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.phone.type,parentSchema:schema92.properties.phone,data:data3};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-if(data.payload !== undefined){
-let data4 = data.payload;
-if(typeof data4 === "string"){
-if(func1(data4) > 128){
-const err6 = {instancePath:instancePath+"/payload",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema92.properties.payload,data:data4};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/payload",schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.payload.type,parentSchema:schema92.properties.payload,data:data4};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-else {
-const err8 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KeyboardButton/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-validate73.errors = vErrors;
-return errors === 0;
-}
-validate73.evaluated = {"props":{"text":true,"buttonType":true,"url":true,"phone":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v22 = validate74;
-const schema93 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButtons"};
-const schema94 = {"type":"array","description":"Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1\nPHONE button. These limits hold for all the buttons of the template together, across rows:\nan implementation checks the concatenation of every row's `buttons` against this schema.\nA breach gives 400 `button-validation-error`. (The type limits are written as\n`if contains then maxContains` rather than `minContains: 0`, which Prism's validator does not\nhonour.)\n","maxItems":10,"items":{"$ref":"#/components/schemas/KeyboardButton"},"allOf":[{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}},"maxContains":2}},{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}}]};
-
-function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate75.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs2 = errors;
-let valid1 = true;
-const _errs3 = errors;
-if(Array.isArray(data)){
-const _errs4 = errors;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-const _errs5 = errors;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing0;
-if((data0.buttonType === undefined) && (missing0 = "buttonType")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data0.buttonType !== undefined){
-if("URL" !== data0.buttonType){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var valid2 = _errs5 === errors;
-if(valid2){
-break;
-}
-}
-if(!valid2){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-else {
-errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid0 = _errs3 === errors;
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs7 = errors;
-if(Array.isArray(data)){
-const _errs8 = errors;
-const len1 = data.length;
-let valid4 = false;
-let count0 = 0;
-for(let i1=0; i1<len1; i1++){
-let data2 = data[i1];
-const _errs9 = errors;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.buttonType === undefined){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/allOf/0/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema94.allOf[0].then.contains.required,parentSchema:schema94.allOf[0].then.contains,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data2.buttonType !== undefined){
-let data3 = data2.buttonType;
-if("URL" !== data3){
-const err4 = {instancePath:instancePath+"/" + i1+"/buttonType",schemaPath:"#/allOf/0/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema94.allOf[0].then.contains.properties.buttonType,data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs9 === errors;
-if(_valid1){
-count0++;
-if(count0 > 2){
-valid4 = false;
-break;
-}
-valid4 = true;
-}
-}
-if(!valid4){
-const err5 = {instancePath,schemaPath:"#/allOf/0/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema94.allOf[0].then.contains,parentSchema:schema94.allOf[0].then,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
-}
-if(!valid1){
-const err6 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema94.allOf[0].if,parentSchema:schema94.allOf[0],data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-const _errs12 = errors;
-let valid6 = true;
-const _errs13 = errors;
-if(Array.isArray(data)){
-const _errs14 = errors;
-const len2 = data.length;
-for(let i2=0; i2<len2; i2++){
-let data4 = data[i2];
-const _errs15 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((data4.buttonType === undefined) && (missing1 = "buttonType")){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-else {
-if(data4.buttonType !== undefined){
-if("PHONE" !== data4.buttonType){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-}
-}
-}
-var valid7 = _errs15 === errors;
-if(valid7){
-break;
-}
-}
-if(!valid7){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid2 = _errs13 === errors;
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs17 = errors;
-if(Array.isArray(data)){
-const _errs18 = errors;
-const len3 = data.length;
-let valid9 = false;
-let count1 = 0;
-for(let i3=0; i3<len3; i3++){
-let data6 = data[i3];
-const _errs19 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.buttonType === undefined){
-const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/allOf/1/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema94.allOf[1].then.contains.required,parentSchema:schema94.allOf[1].then.contains,data:data6};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data6.buttonType !== undefined){
-let data7 = data6.buttonType;
-if("PHONE" !== data7){
-const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/allOf/1/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema94.allOf[1].then.contains.properties.buttonType,data:data7};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-var _valid3 = _errs19 === errors;
-if(_valid3){
-count1++;
-if(count1 > 1){
-valid9 = false;
-break;
-}
-valid9 = true;
-}
-}
-if(!valid9){
-const err12 = {instancePath,schemaPath:"#/allOf/1/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema94.allOf[1].then.contains,parentSchema:schema94.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid2 = _errs17 === errors;
-valid6 = _valid2;
-}
-if(!valid6){
-const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema94.allOf[1].if,parentSchema:schema94.allOf[1],data};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(Array.isArray(data)){
-if(data.length > 10){
-const err14 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema94,data};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-const len4 = data.length;
-for(let i4=0; i4<len4; i4++){
-let data8 = data[i4];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.buttonType === undefined){
-const err15 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema92.required,parentSchema:schema92,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data8.text !== undefined){
-let data9 = data8.text;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/" + i4+"/text",schemaPath:"#/components/schemas/KeyboardButton/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.text.type,parentSchema:schema92.properties.text,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data8.buttonType !== undefined){
-let data10 = data8.buttonType;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.buttonType.type,parentSchema:schema92.properties.buttonType,data:data10};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!(((data10 === "URL") || (data10 === "PHONE")) || (data10 === "QUICK_REPLY"))){
-const err18 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/enum",keyword:"enum",params:{allowedValues: schema92.properties.buttonType.enum},message:"must be equal to one of the allowed values",schema:schema92.properties.buttonType.enum,parentSchema:schema92.properties.buttonType,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data8.url !== undefined){
-let data11 = data8.url;
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/" + i4+"/url",schemaPath:"#/components/schemas/KeyboardButton/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.url.type,parentSchema:schema92.properties.url,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data8.phone !== undefined){
-let data12 = data8.phone;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/" + i4+"/phone",schemaPath:"#/components/schemas/KeyboardButton/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.phone.type,parentSchema:schema92.properties.phone,data:data12};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data8.payload !== undefined){
-let data13 = data8.payload;
-if(typeof data13 === "string"){
-if(func1(data13) > 128){
-const err21 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema92.properties.payload,data:data13};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.payload.type,parentSchema:schema92.properties.payload,data:data13};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema94.type,parentSchema:schema94,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate75.errors = vErrors;
-return errors === 0;
-}
-validate75.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
-
-
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate75(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate75.errors : vErrors.concat(validate75.errors);
-errors = vErrors.length;
-}
-validate74.errors = vErrors;
-return errors === 0;
-}
-validate74.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate76.evaluated = {"props":{"latitude":true,"longitude":true,"address":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v23 = validate77;
-const schema96 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppKeyboard"};
-const schema97 = {"type":"object","description":"Buttons of a WhatsApp template, in rows [public docs]. The limits of `KeyboardButtons` apply\nto all rows together; JSON Schema cannot add up across rows, so this schema checks each row\nand an implementation checks the whole.\n","required":["rows"],"properties":{"rows":{"type":"array","items":{"type":"object","required":["buttons"],"properties":{"buttons":{"$ref":"#/components/schemas/KeyboardButtons"}}}}}};
+const schema97 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownButtonType"};
+const schema98 = {"type":"string","description":"The kinds of WhatsApp template button the public docs name (\"e.g.\" URL, PHONE, QUICK_REPLY) [public docs].","enum":["URL","PHONE","QUICK_REPLY"]};
+
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate77.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownButtonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "URL") || (data === "PHONE")) || (data === "QUICK_REPLY"))){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownButtonType/enum",keyword:"enum",params:{allowedValues: schema98.enum},message:"must be equal to one of the allowed values",schema:schema98.enum,parentSchema:schema98,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate77.errors = vErrors;
+return errors === 0;
+}
+validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v24 = validate78;
+const schema99 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButton"};
+const schema100 = {"type":"object","description":"A button of a WhatsApp template [public docs].","required":["buttonType"],"properties":{"text":{"type":"string"},"buttonType":{"description":"Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named.","anyOf":[{"$ref":"#/components/schemas/KnownButtonType"},{"type":"string","minLength":1}]},"url":{"type":"string","description":"Address a URL button opens."},"phone":{"type":"string","description":"Number a PHONE button calls."},"payload":{"type":"string","maxLength":128,"description":"Code sent back when a quick-reply button is pressed."}}};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3593,19 +3213,9 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs2 = errors;
-let valid1 = true;
-const _errs3 = errors;
-if(Array.isArray(data)){
-const _errs4 = errors;
-const len0 = data.length;
-for(let i0=0; i0<len0; i0++){
-let data0 = data[i0];
-const _errs5 = errors;
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing0;
-if((data0.buttonType === undefined) && (missing0 = "buttonType")){
-const err0 = {};
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.buttonType === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema100.required,parentSchema:schema100,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3614,10 +3224,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-else {
-if(data0.buttonType !== undefined){
-if("URL" !== data0.buttonType){
-const err1 = {};
+if(data.text !== undefined){
+let data0 = data.text;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.text.type,parentSchema:schema100.properties.text,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3627,20 +3237,65 @@ vErrors.push(err1);
 errors++;
 }
 }
-}
-}
-var valid2 = _errs5 === errors;
-if(valid2){
-break;
-}
-}
-if(!valid2){
-const err2 = {};
+if(data.buttonType !== undefined){
+let data1 = data.buttonType;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/buttonType",schemaPath:"#/components/schemas/KnownButtonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+if(!(((data1 === "URL") || (data1 === "PHONE")) || (data1 === "QUICK_REPLY"))){
+const err3 = {instancePath:instancePath+"/buttonType",schemaPath:"#/components/schemas/KnownButtonType/enum",keyword:"enum",params:{allowedValues: schema98.enum},message:"must be equal to one of the allowed values",schema:schema98.enum,parentSchema:schema98,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema100.properties.buttonType.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.buttonType.anyOf[1].type,parentSchema:schema100.properties.buttonType.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema100.properties.buttonType.anyOf,parentSchema:schema100.properties.buttonType,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -3656,109 +3311,10 @@ vErrors = null;
 }
 }
 }
-var _valid0 = _errs3 === errors;
-errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs7 = errors;
-if(Array.isArray(data)){
-const _errs8 = errors;
-const len1 = data.length;
-let valid4 = false;
-let count0 = 0;
-for(let i1=0; i1<len1; i1++){
-let data2 = data[i1];
-const _errs9 = errors;
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.buttonType === undefined){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/allOf/0/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema94.allOf[0].then.contains.required,parentSchema:schema94.allOf[0].then.contains,data:data2};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data2.buttonType !== undefined){
-let data3 = data2.buttonType;
-if("URL" !== data3){
-const err4 = {instancePath:instancePath+"/" + i1+"/buttonType",schemaPath:"#/allOf/0/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema94.allOf[0].then.contains.properties.buttonType,data:data3};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs9 === errors;
-if(_valid1){
-count0++;
-if(count0 > 2){
-valid4 = false;
-break;
-}
-valid4 = true;
-}
-}
-if(!valid4){
-const err5 = {instancePath,schemaPath:"#/allOf/0/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema94.allOf[0].then.contains,parentSchema:schema94.allOf[0].then,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-else {
-errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
-}
-if(!valid1){
-const err6 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema94.allOf[0].if,parentSchema:schema94.allOf[0],data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-const _errs12 = errors;
-let valid6 = true;
-const _errs13 = errors;
-if(Array.isArray(data)){
-const _errs14 = errors;
-const len2 = data.length;
-for(let i2=0; i2<len2; i2++){
-let data4 = data[i2];
-const _errs15 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((data4.buttonType === undefined) && (missing1 = "buttonType")){
-const err7 = {};
+if(data.url !== undefined){
+let data2 = data.url;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.url.type,parentSchema:schema100.properties.url,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3767,10 +3323,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-else {
-if(data4.buttonType !== undefined){
-if("PHONE" !== data4.buttonType){
-const err8 = {};
+}
+if(data.phone !== undefined){
+let data3 = data.phone;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.phone.type,parentSchema:schema100.properties.phone,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3780,15 +3337,11 @@ vErrors.push(err8);
 errors++;
 }
 }
-}
-}
-var valid7 = _errs15 === errors;
-if(valid7){
-break;
-}
-}
-if(!valid7){
-const err9 = {};
+if(data.payload !== undefined){
+let data4 = data.payload;
+if(typeof data4 === "string"){
+if(func1(data4) > 128){
+const err9 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema100.properties.payload,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3797,41 +3350,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-var _valid2 = _errs13 === errors;
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs17 = errors;
-if(Array.isArray(data)){
-const _errs18 = errors;
-const len3 = data.length;
-let valid9 = false;
-let count1 = 0;
-for(let i3=0; i3<len3; i3++){
-let data6 = data[i3];
-const _errs19 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.buttonType === undefined){
-const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/allOf/1/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema94.allOf[1].then.contains.required,parentSchema:schema94.allOf[1].then.contains,data:data6};
+const err10 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.payload.type,parentSchema:schema100.properties.payload,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3840,10 +3361,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-if(data6.buttonType !== undefined){
-let data7 = data6.buttonType;
-if("PHONE" !== data7){
-const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/allOf/1/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema94.allOf[1].then.contains.properties.buttonType,data:data7};
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.type,parentSchema:schema100,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3852,192 +3373,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-}
-var _valid3 = _errs19 === errors;
-if(_valid3){
-count1++;
-if(count1 > 1){
-valid9 = false;
-break;
-}
-valid9 = true;
-}
-}
-if(!valid9){
-const err12 = {instancePath,schemaPath:"#/allOf/1/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema94.allOf[1].then.contains,parentSchema:schema94.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid2 = _errs17 === errors;
-valid6 = _valid2;
-}
-if(!valid6){
-const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema94.allOf[1].if,parentSchema:schema94.allOf[1],data};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-if(Array.isArray(data)){
-if(data.length > 10){
-const err14 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema94,data};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-const len4 = data.length;
-for(let i4=0; i4<len4; i4++){
-let data8 = data[i4];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.buttonType === undefined){
-const err15 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema92.required,parentSchema:schema92,data:data8};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data8.text !== undefined){
-let data9 = data8.text;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/" + i4+"/text",schemaPath:"#/components/schemas/KeyboardButton/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.text.type,parentSchema:schema92.properties.text,data:data9};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-if(data8.buttonType !== undefined){
-let data10 = data8.buttonType;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.buttonType.type,parentSchema:schema92.properties.buttonType,data:data10};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(!(((data10 === "URL") || (data10 === "PHONE")) || (data10 === "QUICK_REPLY"))){
-const err18 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/enum",keyword:"enum",params:{allowedValues: schema92.properties.buttonType.enum},message:"must be equal to one of the allowed values",schema:schema92.properties.buttonType.enum,parentSchema:schema92.properties.buttonType,data:data10};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data8.url !== undefined){
-let data11 = data8.url;
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/" + i4+"/url",schemaPath:"#/components/schemas/KeyboardButton/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.url.type,parentSchema:schema92.properties.url,data:data11};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-}
-if(data8.phone !== undefined){
-let data12 = data8.phone;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/" + i4+"/phone",schemaPath:"#/components/schemas/KeyboardButton/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.phone.type,parentSchema:schema92.properties.phone,data:data12};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-if(data8.payload !== undefined){
-let data13 = data8.payload;
-if(typeof data13 === "string"){
-if(func1(data13) > 128){
-const err21 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema92.properties.payload,data:data13};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.properties.payload.type,parentSchema:schema92.properties.payload,data:data13};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema92.type,parentSchema:schema92,data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema94.type,parentSchema:schema94,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
 validate79.errors = vErrors;
 return errors === 0;
 }
-validate79.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate79.evaluated = {"props":{"text":true,"buttonType":true,"url":true,"phone":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -4050,9 +3389,1255 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate79(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+errors = vErrors.length;
+}
+validate78.errors = vErrors;
+return errors === 0;
+}
+validate78.evaluated = {"props":{"text":true,"buttonType":true,"url":true,"phone":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v25 = validate81;
+const schema102 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButtons"};
+const schema103 = {"type":"array","description":"Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1\nPHONE button. These limits hold for all the buttons of the template together, across rows:\nan implementation checks the concatenation of every row's `buttons` against this schema.\nA breach gives 400 `button-validation-error`. (The type limits are written as\n`if contains then maxContains`, nested in one `if/then/else`, rather than `minContains: 0`,\nwhich Prism's validator does not honour, or an `allOf`, which some generators read as\n`unknown`.)\n","maxItems":10,"items":{"$ref":"#/components/schemas/KeyboardButton"},"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}},"maxContains":2,"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}},"else":{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}}};
+
+function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate83.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.buttonType === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema100.required,parentSchema:schema100,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.text !== undefined){
+let data0 = data.text;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.text.type,parentSchema:schema100.properties.text,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.buttonType !== undefined){
+let data1 = data.buttonType;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/buttonType",schemaPath:"#/components/schemas/KnownButtonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema98.type,parentSchema:schema98,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(((data1 === "URL") || (data1 === "PHONE")) || (data1 === "QUICK_REPLY"))){
+const err3 = {instancePath:instancePath+"/buttonType",schemaPath:"#/components/schemas/KnownButtonType/enum",keyword:"enum",params:{allowedValues: schema98.enum},message:"must be equal to one of the allowed values",schema:schema98.enum,parentSchema:schema98,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema100.properties.buttonType.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.buttonType.anyOf[1].type,parentSchema:schema100.properties.buttonType.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema100.properties.buttonType.anyOf,parentSchema:schema100.properties.buttonType,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.url.type,parentSchema:schema100.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.phone !== undefined){
+let data3 = data.phone;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.phone.type,parentSchema:schema100.properties.phone,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.payload !== undefined){
+let data4 = data.payload;
+if(typeof data4 === "string"){
+if(func1(data4) > 128){
+const err9 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema100.properties.payload,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema100.properties.payload.type,parentSchema:schema100.properties.payload,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema100.type,parentSchema:schema100,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate83.errors = vErrors;
+return errors === 0;
+}
+validate83.evaluated = {"props":{"text":true,"buttonType":true,"url":true,"phone":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate82.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(Array.isArray(data)){
+const _errs3 = errors;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs4 = errors;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing0;
+if((data0.buttonType === undefined) && (missing0 = "buttonType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data0.buttonType !== undefined){
+if("URL" !== data0.buttonType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+break;
+}
+}
+if(!valid1){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs6 = errors;
+const _errs7 = errors;
+let valid3 = true;
+const _errs8 = errors;
+if(Array.isArray(data)){
+const _errs9 = errors;
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+let data2 = data[i1];
+const _errs10 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if((data2.buttonType === undefined) && (missing1 = "buttonType")){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(data2.buttonType !== undefined){
+if("PHONE" !== data2.buttonType){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var valid4 = _errs10 === errors;
+if(valid4){
+break;
+}
+}
+if(!valid4){
+const err5 = {};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid1 = _errs8 === errors;
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs12 = errors;
+if(Array.isArray(data)){
+const _errs13 = errors;
+const len2 = data.length;
+let valid6 = false;
+let count0 = 0;
+for(let i2=0; i2<len2; i2++){
+let data4 = data[i2];
+const _errs14 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.buttonType === undefined){
+const err6 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.then.contains.required,parentSchema:schema103.then.then.contains,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data4.buttonType !== undefined){
+let data5 = data4.buttonType;
+if("PHONE" !== data5){
+const err7 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.then.then.contains.properties.buttonType,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs14 === errors;
+if(_valid2){
+count0++;
+if(count0 > 1){
+valid6 = false;
+break;
+}
+valid6 = true;
+}
+}
+if(!valid6){
+const err8 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.then.then.contains,parentSchema:schema103.then.then,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid1 = _errs12 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err9 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.then.if,parentSchema:schema103.then,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(Array.isArray(data)){
+const _errs16 = errors;
+const len3 = data.length;
+let valid8 = false;
+let count1 = 0;
+for(let i3=0; i3<len3; i3++){
+let data6 = data[i3];
+const _errs17 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.buttonType === undefined){
+const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.contains.required,parentSchema:schema103.then.contains,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data6.buttonType !== undefined){
+let data7 = data6.buttonType;
+if("URL" !== data7){
+const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema103.then.contains.properties.buttonType,data:data7};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+var _valid3 = _errs17 === errors;
+if(_valid3){
+count1++;
+if(count1 > 2){
+valid8 = false;
+break;
+}
+valid8 = true;
+}
+}
+if(!valid8){
+const err12 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema103.then.contains,parentSchema:schema103.then,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs19 = errors;
+const _errs20 = errors;
+let valid10 = true;
+const _errs21 = errors;
+if(Array.isArray(data)){
+const _errs22 = errors;
+const len4 = data.length;
+for(let i4=0; i4<len4; i4++){
+let data8 = data[i4];
+const _errs23 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((data8.buttonType === undefined) && (missing2 = "buttonType")){
+const err13 = {};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+if(data8.buttonType !== undefined){
+if("PHONE" !== data8.buttonType){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+var valid11 = _errs23 === errors;
+if(valid11){
+break;
+}
+}
+if(!valid11){
+const err15 = {};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs25 = errors;
+if(Array.isArray(data)){
+const _errs26 = errors;
+const len5 = data.length;
+let valid13 = false;
+let count2 = 0;
+for(let i5=0; i5<len5; i5++){
+let data10 = data[i5];
+const _errs27 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.buttonType === undefined){
+const err16 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.else.then.contains.required,parentSchema:schema103.else.then.contains,data:data10};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data10.buttonType !== undefined){
+let data11 = data10.buttonType;
+if("PHONE" !== data11){
+const err17 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.else.then.contains.properties.buttonType,data:data11};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs27 === errors;
+if(_valid5){
+count2++;
+if(count2 > 1){
+valid13 = false;
+break;
+}
+valid13 = true;
+}
+}
+if(!valid13){
+const err18 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.else.then.contains,parentSchema:schema103.else.then,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs25 === errors;
+valid10 = _valid4;
+}
+if(!valid10){
+const err19 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.else.if,parentSchema:schema103.else,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err20 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema103.if,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(Array.isArray(data)){
+if(data.length > 10){
+const err21 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const len6 = data.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate83(data[i6], {instancePath:instancePath+"/" + i6,parentData:data,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate82.errors = vErrors;
+return errors === 0;
+}
+validate82.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate81.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate82(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate82.errors : vErrors.concat(validate82.errors);
+errors = vErrors.length;
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+validate81.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v26 = validate86;
+const schema106 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppKeyboard"};
+const schema107 = {"type":"object","description":"Buttons of a WhatsApp template, in rows [public docs]. The limits of `KeyboardButtons` apply\nto all rows together; JSON Schema cannot add up across rows, so this schema checks each row\nand an implementation checks the whole.\n","required":["rows"],"properties":{"rows":{"type":"array","items":{"type":"object","required":["buttons"],"properties":{"buttons":{"$ref":"#/components/schemas/KeyboardButtons"}}}}}};
+
+function validate88(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate88.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs1 = errors;
+let valid0 = true;
+const _errs2 = errors;
+if(Array.isArray(data)){
+const _errs3 = errors;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+let data0 = data[i0];
+const _errs4 = errors;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing0;
+if((data0.buttonType === undefined) && (missing0 = "buttonType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data0.buttonType !== undefined){
+if("URL" !== data0.buttonType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+break;
+}
+}
+if(!valid1){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid0 = _errs2 === errors;
+errors = _errs1;
+if(vErrors !== null){
+if(_errs1){
+vErrors.length = _errs1;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs6 = errors;
+const _errs7 = errors;
+let valid3 = true;
+const _errs8 = errors;
+if(Array.isArray(data)){
+const _errs9 = errors;
+const len1 = data.length;
+for(let i1=0; i1<len1; i1++){
+let data2 = data[i1];
+const _errs10 = errors;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+let missing1;
+if((data2.buttonType === undefined) && (missing1 = "buttonType")){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+if(data2.buttonType !== undefined){
+if("PHONE" !== data2.buttonType){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var valid4 = _errs10 === errors;
+if(valid4){
+break;
+}
+}
+if(!valid4){
+const err5 = {};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid1 = _errs8 === errors;
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs12 = errors;
+if(Array.isArray(data)){
+const _errs13 = errors;
+const len2 = data.length;
+let valid6 = false;
+let count0 = 0;
+for(let i2=0; i2<len2; i2++){
+let data4 = data[i2];
+const _errs14 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.buttonType === undefined){
+const err6 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.then.contains.required,parentSchema:schema103.then.then.contains,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data4.buttonType !== undefined){
+let data5 = data4.buttonType;
+if("PHONE" !== data5){
+const err7 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.then.then.contains.properties.buttonType,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+var _valid2 = _errs14 === errors;
+if(_valid2){
+count0++;
+if(count0 > 1){
+valid6 = false;
+break;
+}
+valid6 = true;
+}
+}
+if(!valid6){
+const err8 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.then.then.contains,parentSchema:schema103.then.then,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid1 = _errs12 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err9 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.then.if,parentSchema:schema103.then,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(Array.isArray(data)){
+const _errs16 = errors;
+const len3 = data.length;
+let valid8 = false;
+let count1 = 0;
+for(let i3=0; i3<len3; i3++){
+let data6 = data[i3];
+const _errs17 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.buttonType === undefined){
+const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.contains.required,parentSchema:schema103.then.contains,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(data6.buttonType !== undefined){
+let data7 = data6.buttonType;
+if("URL" !== data7){
+const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema103.then.contains.properties.buttonType,data:data7};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+var _valid3 = _errs17 === errors;
+if(_valid3){
+count1++;
+if(count1 > 2){
+valid8 = false;
+break;
+}
+valid8 = true;
+}
+}
+if(!valid8){
+const err12 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema103.then.contains,parentSchema:schema103.then,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs19 = errors;
+const _errs20 = errors;
+let valid10 = true;
+const _errs21 = errors;
+if(Array.isArray(data)){
+const _errs22 = errors;
+const len4 = data.length;
+for(let i4=0; i4<len4; i4++){
+let data8 = data[i4];
+const _errs23 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((data8.buttonType === undefined) && (missing2 = "buttonType")){
+const err13 = {};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+if(data8.buttonType !== undefined){
+if("PHONE" !== data8.buttonType){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+}
+var valid11 = _errs23 === errors;
+if(valid11){
+break;
+}
+}
+if(!valid11){
+const err15 = {};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs25 = errors;
+if(Array.isArray(data)){
+const _errs26 = errors;
+const len5 = data.length;
+let valid13 = false;
+let count2 = 0;
+for(let i5=0; i5<len5; i5++){
+let data10 = data[i5];
+const _errs27 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.buttonType === undefined){
+const err16 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.else.then.contains.required,parentSchema:schema103.else.then.contains,data:data10};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data10.buttonType !== undefined){
+let data11 = data10.buttonType;
+if("PHONE" !== data11){
+const err17 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.else.then.contains.properties.buttonType,data:data11};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+var _valid5 = _errs27 === errors;
+if(_valid5){
+count2++;
+if(count2 > 1){
+valid13 = false;
+break;
+}
+valid13 = true;
+}
+}
+if(!valid13){
+const err18 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.else.then.contains,parentSchema:schema103.else.then,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs25 === errors;
+valid10 = _valid4;
+}
+if(!valid10){
+const err19 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.else.if,parentSchema:schema103.else,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err20 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema103.if,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(Array.isArray(data)){
+if(data.length > 10){
+const err21 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+const len6 = data.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate83(data[i6], {instancePath:instancePath+"/" + i6,parentData:data,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate88.errors = vErrors;
+return errors === 0;
+}
+validate88.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate87(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate87.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.rows === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'",schema:schema97.required,parentSchema:schema97,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4069,7 +4654,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.buttons === undefined){
-const err1 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buttons"},message:"must have required property '"+"buttons"+"'",schema:schema97.properties.rows.items.required,parentSchema:schema97.properties.rows.items,data:data1};
+const err1 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buttons"},message:"must have required property '"+"buttons"+"'",schema:schema107.properties.rows.items.required,parentSchema:schema107.properties.rows.items,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4079,14 +4664,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data1.buttons !== undefined){
-if(!(validate79(data1.buttons, {instancePath:instancePath+"/rows/" + i0+"/buttons",parentData:data1,parentDataProperty:"buttons",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate88(data1.buttons, {instancePath:instancePath+"/rows/" + i0+"/buttons",parentData:data1,parentDataProperty:"buttons",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.rows.items.type,parentSchema:schema97.properties.rows.items,data:data1};
+const err2 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.rows.items.type,parentSchema:schema107.properties.rows.items,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4098,7 +4683,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.rows.type,parentSchema:schema97.properties.rows,data:data0};
+const err3 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.rows.type,parentSchema:schema107.properties.rows,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4110,7 +4695,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.type,parentSchema:schema97,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4119,39 +4704,39 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate78.errors = vErrors;
+validate87.errors = vErrors;
 return errors === 0;
 }
-validate78.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems":false};
+validate87.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate86(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
+const evaluated0 = validate86.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+if(!(validate87(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate87.errors : vErrors.concat(validate87.errors);
 errors = vErrors.length;
 }
-validate77.errors = vErrors;
+validate86.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems":false};
+validate86.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v24 = validate82;
-const schema100 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ListPicker"};
-const schema101 = {"type":"object","description":"An interactive list of a WhatsApp message. The title and the subtitle of each item are at\nmost 24 characters, spaces included (400 `template-parameter-is-not-valid`). Other fields of\nthe list are not specified.\n","properties":{"sections":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":24},"subtitle":{"type":"string","maxLength":24}}}}}}}}};
+export const v27 = validate92;
+const schema109 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ListPicker"};
+const schema110 = {"type":"object","description":"An interactive list of a WhatsApp message. The title and the subtitle of each item are at\nmost 24 characters, spaces included (400 `template-parameter-is-not-valid`). Other fields of\nthe list are not specified.\n","properties":{"sections":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":24},"subtitle":{"type":"string","maxLength":24}}}}}}}}};
 
-function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate82.evaluated;
+const evaluated0 = validate92.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4169,7 +4754,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.title !== undefined){
 let data2 = data1.title;
 if(typeof data2 !== "string"){
-const err0 = {instancePath:instancePath+"/sections/" + i0+"/title",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.title.type,parentSchema:schema101.properties.sections.items.properties.title,data:data2};
+const err0 = {instancePath:instancePath+"/sections/" + i0+"/title",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data2};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4190,7 +4775,7 @@ if(data4.title !== undefined){
 let data5 = data4.title;
 if(typeof data5 === "string"){
 if(func1(data5) > 24){
-const err1 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/title",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema101.properties.sections.items.properties.items.items.properties.title,data:data5};
+const err1 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/title",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4201,7 +4786,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/title",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema101.properties.sections.items.properties.items.items.properties.title,data:data5};
+const err2 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/title",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4215,7 +4800,7 @@ if(data4.subtitle !== undefined){
 let data6 = data4.subtitle;
 if(typeof data6 === "string"){
 if(func1(data6) > 24){
-const err3 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema101.properties.sections.items.properties.items.items.properties.subtitle,data:data6};
+const err3 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data6};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4226,7 +4811,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema101.properties.sections.items.properties.items.items.properties.subtitle,data:data6};
+const err4 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data6};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4238,7 +4823,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.properties.sections.items.properties.items.items.type,parentSchema:schema101.properties.sections.items.properties.items.items,data:data4};
+const err5 = {instancePath:instancePath+"/sections/" + i0+"/items/" + i1,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4250,7 +4835,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/sections/" + i0+"/items",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.sections.items.properties.items.type,parentSchema:schema101.properties.sections.items.properties.items,data:data3};
+const err6 = {instancePath:instancePath+"/sections/" + i0+"/items",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4262,7 +4847,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/sections/" + i0,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.properties.sections.items.type,parentSchema:schema101.properties.sections.items,data:data1};
+const err7 = {instancePath:instancePath+"/sections/" + i0,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4274,7 +4859,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/sections",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.sections.type,parentSchema:schema101.properties.sections,data:data0};
+const err8 = {instancePath:instancePath+"/sections",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4286,7 +4871,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.type,parentSchema:schema101,data};
+const err9 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4295,19 +4880,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate82.errors = vErrors;
+validate92.errors = vErrors;
 return errors === 0;
 }
-validate82.evaluated = {"props":{"sections":true},"dynamicProps":false,"dynamicItems":false};
+validate92.evaluated = {"props":{"sections":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v25 = validate83;
-const schema102 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppContent"};
-const schema103 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. Media content (`IMAGE`, `DOCUMENT`, `VIDEO`,\n`AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}}],"properties":{"contentType":{"type":"string","enum":["TEXT","IMAGE","DOCUMENT","VIDEO","AUDIO"]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API."}}};
+export const v28 = validate93;
+const schema111 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppContent"};
+const schema112 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. The content types are an open set. Media\ncontent (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownWhatsAppContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API."}}}]};
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
+const evaluated0 = validate95.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -4316,7 +4901,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.rows === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'",schema:schema97.required,parentSchema:schema97,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'",schema:schema107.required,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4333,7 +4918,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.buttons === undefined){
-const err1 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buttons"},message:"must have required property '"+"buttons"+"'",schema:schema97.properties.rows.items.required,parentSchema:schema97.properties.rows.items,data:data1};
+const err1 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buttons"},message:"must have required property '"+"buttons"+"'",schema:schema107.properties.rows.items.required,parentSchema:schema107.properties.rows.items,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4343,14 +4928,14 @@ vErrors.push(err1);
 errors++;
 }
 if(data1.buttons !== undefined){
-if(!(validate79(data1.buttons, {instancePath:instancePath+"/rows/" + i0+"/buttons",parentData:data1,parentDataProperty:"buttons",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate79.errors : vErrors.concat(validate79.errors);
+if(!(validate88(data1.buttons, {instancePath:instancePath+"/rows/" + i0+"/buttons",parentData:data1,parentDataProperty:"buttons",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate88.errors : vErrors.concat(validate88.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.properties.rows.items.type,parentSchema:schema97.properties.rows.items,data:data1};
+const err2 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.properties.rows.items.type,parentSchema:schema107.properties.rows.items,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4362,7 +4947,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema97.properties.rows.type,parentSchema:schema97.properties.rows,data:data0};
+const err3 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema107.properties.rows.type,parentSchema:schema107.properties.rows,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4374,7 +4959,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema97.type,parentSchema:schema97,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema107.type,parentSchema:schema107,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4383,1198 +4968,11 @@ vErrors.push(err4);
 }
 errors++;
 }
-validate85.errors = vErrors;
+validate95.errors = vErrors;
 return errors === 0;
 }
-validate85.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems":false};
+validate95.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs4 === errors;
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.text !== undefined){
-let data1 = data.text;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid2 = _valid0;
-if(valid2){
-var props0 = {};
-props0.text = true;
-props0.contentType = true;
-}
-}
-if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-}
-if(data.contentType !== undefined){
-let data2 = data.contentType;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-const _errs13 = errors;
-let valid6 = true;
-const _errs14 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((data.contentType === undefined) && (missing1 = "contentType")){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-let data4 = data.contentType;
-if(!((((data4 === "IMAGE") || (data4 === "DOCUMENT")) || (data4 === "VIDEO")) || (data4 === "AUDIO"))){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs14 === errors;
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs16 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.attachment === undefined){
-const err10 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema103.allOf[1].then.required,parentSchema:schema103.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data.attachment !== undefined){
-let data5 = data.attachment;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err11 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.allOf[1].then.properties.attachment.type,parentSchema:schema103.allOf[1].then.properties.attachment,data:data5};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs16 === errors;
-valid6 = _valid1;
-if(valid6){
-var props1 = {};
-props1.attachment = true;
-props1.contentType = true;
-}
-}
-if(!valid6){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.allOf[1].if,parentSchema:schema103.allOf[1],data};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-const _errs20 = errors;
-let valid9 = true;
-const _errs21 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.contentType === undefined) && (missing2 = "contentType")){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("DOCUMENT" !== data.contentType){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-}
-var _valid2 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs23 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.attachment !== undefined){
-let data7 = data.attachment;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.name === undefined){
-const err15 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema103.allOf[2].then.properties.attachment.required,parentSchema:schema103.allOf[2].then.properties.attachment,data:data7};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-if(data7.name !== undefined){
-let data8 = data7.name;
-if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema103.allOf[2].then.properties.attachment.properties.name,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-}
-}
-var _valid2 = _errs23 === errors;
-valid9 = _valid2;
-if(valid9){
-var props2 = {};
-props2.attachment = true;
-props2.contentType = true;
-}
-}
-if(!valid9){
-const err17 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.allOf[2].if,parentSchema:schema103.allOf[2],data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
-const _errs28 = errors;
-const _errs29 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing3;
-if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-else {
-if(data.messageActivitySharing !== undefined){
-const _errs30 = errors;
-if(true !== data.messageActivitySharing){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-var valid14 = _errs30 === errors;
-}
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data.useMarketingMessagesApi !== undefined){
-const _errs31 = errors;
-if(false !== data.useMarketingMessagesApi){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-var valid14 = _errs31 === errors;
-}
-else {
-var valid14 = true;
-}
-}
-}
-}
-var valid13 = _errs29 === errors;
-if(valid13){
-const err21 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema103.allOf[3].not,parentSchema:schema103.allOf[3],data};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-else {
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-props0.attachment = true;
-props0.location = true;
-props0.header = true;
-props0.footer = true;
-props0.keyboard = true;
-props0.listPicker = true;
-props0.messageActivitySharing = true;
-props0.useMarketingMessagesApi = true;
-}
-if(data.contentType !== undefined){
-let data11 = data.contentType;
-if(typeof data11 !== "string"){
-const err22 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.contentType.type,parentSchema:schema103.properties.contentType,data:data11};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
-const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema103.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema103.properties.contentType.enum,parentSchema:schema103.properties.contentType,data:data11};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data12 = data.text;
-if(typeof data12 !== "string"){
-const err24 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.text.type,parentSchema:schema103.properties.text,data:data12};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data.attachment !== undefined){
-let data13 = data.attachment;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.url === undefined){
-const err25 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema88.required,parentSchema:schema88,data:data13};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-if(data13.url !== undefined){
-let data14 = data13.url;
-if(typeof data14 === "string"){
-if(!(formats20(data14))){
-const err26 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema88.properties.url,data:data14};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.url.type,parentSchema:schema88.properties.url,data:data14};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-if(data13.name !== undefined){
-let data15 = data13.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 70){
-const err28 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema88.properties.name,data:data15};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-if(func1(data15) < 1){
-const err29 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.properties.name,data:data15};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.name.type,parentSchema:schema88.properties.name,data:data15};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-}
-if(data13.size !== undefined){
-let data16 = data13.size;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err31 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema88.properties.size.type,parentSchema:schema88.properties.size,data:data16};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err32 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema88.properties.size,data:data16};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data:data13};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-if(data.location !== undefined){
-let data17 = data.location;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.latitude === undefined){
-const err34 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema90.required,parentSchema:schema90,data:data17};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-if(data17.longitude === undefined){
-const err35 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema90.required,parentSchema:schema90,data:data17};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-if(data17.latitude !== undefined){
-let data18 = data17.latitude;
-if(typeof data18 == "number"){
-if(data18 > 90 || isNaN(data18)){
-const err36 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema90.properties.latitude,data:data18};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-if(data18 < -90 || isNaN(data18)){
-const err37 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema90.properties.latitude,data:data18};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema90.properties.latitude.type,parentSchema:schema90.properties.latitude,data:data18};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-}
-if(data17.longitude !== undefined){
-let data19 = data17.longitude;
-if(typeof data19 == "number"){
-if(data19 > 180 || isNaN(data19)){
-const err39 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema90.properties.longitude,data:data19};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-if(data19 < -180 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema90.properties.longitude,data:data19};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema90.properties.longitude.type,parentSchema:schema90.properties.longitude,data:data19};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-}
-if(data17.address !== undefined){
-let data20 = data17.address;
-if(typeof data20 !== "string"){
-const err42 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.properties.address.type,parentSchema:schema90.properties.address,data:data20};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-else {
-const err43 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data:data17};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
-errors++;
-}
-}
-if(data.header !== undefined){
-let data21 = data.header;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.text !== undefined){
-let data22 = data21.text;
-if(typeof data22 !== "string"){
-const err44 = {instancePath:instancePath+"/header/text",schemaPath:"#/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.header.properties.text.type,parentSchema:schema103.properties.header.properties.text,data:data22};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
-errors++;
-}
-}
-}
-else {
-const err45 = {instancePath:instancePath+"/header",schemaPath:"#/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.header.type,parentSchema:schema103.properties.header,data:data21};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-}
-if(data.footer !== undefined){
-let data23 = data.footer;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.text !== undefined){
-let data24 = data23.text;
-if(typeof data24 !== "string"){
-const err46 = {instancePath:instancePath+"/footer/text",schemaPath:"#/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.footer.properties.text.type,parentSchema:schema103.properties.footer.properties.text,data:data24};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-}
-}
-else {
-const err47 = {instancePath:instancePath+"/footer",schemaPath:"#/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.footer.type,parentSchema:schema103.properties.footer,data:data23};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-if(data.keyboard !== undefined){
-if(!(validate85(data.keyboard, {instancePath:instancePath+"/keyboard",parentData:data,parentDataProperty:"keyboard",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-errors = vErrors.length;
-}
-}
-if(data.listPicker !== undefined){
-let data26 = data.listPicker;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.sections !== undefined){
-let data27 = data26.sections;
-if(Array.isArray(data27)){
-const len0 = data27.length;
-for(let i0=0; i0<len0; i0++){
-let data28 = data27[i0];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.title !== undefined){
-let data29 = data28.title;
-if(typeof data29 !== "string"){
-const err48 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.title.type,parentSchema:schema101.properties.sections.items.properties.title,data:data29};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-if(data28.items !== undefined){
-let data30 = data28.items;
-if(Array.isArray(data30)){
-const len1 = data30.length;
-for(let i1=0; i1<len1; i1++){
-let data31 = data30[i1];
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.title !== undefined){
-let data32 = data31.title;
-if(typeof data32 === "string"){
-if(func1(data32) > 24){
-const err49 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema101.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema101.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data31.subtitle !== undefined){
-let data33 = data31.subtitle;
-if(typeof data33 === "string"){
-if(func1(data33) > 24){
-const err51 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema101.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema101.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.properties.sections.items.properties.items.items.type,parentSchema:schema101.properties.sections.items.properties.items.items,data:data31};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.sections.items.properties.items.type,parentSchema:schema101.properties.sections.items.properties.items,data:data30};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.properties.sections.items.type,parentSchema:schema101.properties.sections.items,data:data28};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-}
-else {
-const err56 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.sections.type,parentSchema:schema101.properties.sections,data:data27};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-}
-}
-else {
-const err57 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.type,parentSchema:schema101,data:data26};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-}
-}
-if(data.messageActivitySharing !== undefined){
-let data34 = data.messageActivitySharing;
-if(typeof data34 !== "boolean"){
-const err58 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema103.properties.messageActivitySharing.type,parentSchema:schema103.properties.messageActivitySharing,data:data34};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
-errors++;
-}
-}
-if(data.useMarketingMessagesApi !== undefined){
-let data35 = data.useMarketingMessagesApi;
-if(typeof data35 !== "boolean"){
-const err59 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema103.properties.useMarketingMessagesApi.type,parentSchema:schema103.properties.useMarketingMessagesApi,data:data35};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
-errors++;
-}
-}
-}
-else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.type,parentSchema:schema103,data};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-}
-validate84.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate84.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate84(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-errors = vErrors.length;
-}
-else {
-var props0 = validate84.evaluated.props;
-}
-validate83.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate83.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const v26 = validate89;
-const schema109 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SmsContent"};
-const schema110 = {"type":"object","description":"Content for the SMS channel [public docs]. The longest allowed text is not specified.","allOf":[{"$ref":"#/components/schemas/TextContentRule"}],"properties":{"contentType":{"type":"string","enum":["TEXT"]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]}}};
-
-function validate90(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate90.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs4 === errors;
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.text !== undefined){
-let data1 = data.text;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid2 = _valid0;
-if(valid2){
-var props0 = {};
-props0.text = true;
-props0.contentType = true;
-}
-}
-if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-}
-if(data.contentType !== undefined){
-let data2 = data.contentType;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-}
-if(data.contentType !== undefined){
-let data4 = data.contentType;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.contentType.type,parentSchema:schema110.properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!(data4 === "TEXT")){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema110.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema110.properties.contentType.enum,parentSchema:schema110.properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.text.type,parentSchema:schema110.properties.text,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate90.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate90.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-
-function validate89(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate89.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-else {
-var props0 = validate90.evaluated.props;
-}
-validate89.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate89.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-export const v27 = validate92;
-const schema112 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeContent"};
-const schema113 = {"type":"object","description":"Per-channel content, one entry for each channel stage of the cascade. Missing or empty\ncontent gives 400 `content-not-specified`.\n","minProperties":1,"x-channels":{"viberContent":"VIBER","whatsappContent":"WHATSAPP","smsContent":"SMS"},"properties":{"viberContent":{"$ref":"#/components/schemas/ViberContent"},"whatsappContent":{"$ref":"#/components/schemas/WhatsAppContent"},"smsContent":{"$ref":"#/components/schemas/SmsContent"}}};
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5586,13 +4984,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.type,parentSchema:schema112,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -5601,15 +4994,30 @@ vErrors.push(err0);
 }
 errors++;
 }
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
 const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -5630,12 +5038,12 @@ if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
+const err3 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err3];
 }
 else {
-vErrors.push(err2);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -5643,12 +5051,12 @@ if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err4];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err4);
 }
 errors++;
 }
@@ -5664,23 +5072,23 @@ props0.contentType = true;
 }
 }
 if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err6 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -5692,20 +5100,7 @@ props0.text = true;
 if(data.contentType !== undefined){
 let data2 = data.contentType;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -5715,284 +5110,15 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-props0.caption = true;
-props0.action = true;
-}
-if(data.contentType !== undefined){
-let data4 = data.contentType;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.contentType.type,parentSchema:schema85.properties.contentType,data:data4};
+if(data.text !== undefined){
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
 else {
 vErrors.push(err8);
-}
-errors++;
-}
-if(!((data4 === "TEXT") || (data4 === "IMAGE"))){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema85.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema85.properties.contentType.enum,parentSchema:schema85.properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.text.type,parentSchema:schema85.properties.text,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-if(data.caption !== undefined){
-let data6 = data.caption;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err11 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema85.properties.caption,data:data6};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.caption.type,parentSchema:schema85.properties.caption,data:data6};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data.action !== undefined){
-let data7 = data.action;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err13 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema85.properties.action,data:data7};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema85.properties.action.type,parentSchema:schema85.properties.action,data:data7};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-if(data.caption !== undefined){
-if(data.action === undefined){
-const err15 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
-    missingProperty: "action",
-    depsCount: 1,
-    deps: "action"},message:"must have property action when property caption is present",schema:schema85.dependentRequired,parentSchema:schema85,data};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.action !== undefined){
-if(data.caption === undefined){
-const err16 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
-    missingProperty: "caption",
-    depsCount: 1,
-    deps: "caption"},message:"must have property caption when property action is present",schema:schema85.dependentRequired,parentSchema:schema85,data};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-}
-else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema85.type,parentSchema:schema85,data};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-validate94.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
-}
-validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs4 === errors;
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.text !== undefined){
-let data1 = data.text;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid2 = _valid0;
-if(valid2){
-var props0 = {};
-props0.text = true;
-props0.contentType = true;
-}
-}
-if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-}
-if(data.contentType !== undefined){
-let data2 = data.contentType;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
 }
 errors++;
 }
@@ -6004,12 +5130,12 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.contentType === undefined) && (missing1 = "contentType")){
-const err8 = {};
+const err9 = {};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err9];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -6017,12 +5143,12 @@ else {
 if(data.contentType !== undefined){
 let data4 = data.contentType;
 if(!((((data4 === "IMAGE") || (data4 === "DOCUMENT")) || (data4 === "VIDEO")) || (data4 === "AUDIO"))){
-const err9 = {};
+const err10 = {};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err10];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err10);
 }
 errors++;
 }
@@ -6043,24 +5169,24 @@ if(_valid1){
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attachment === undefined){
-const err10 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema103.allOf[1].then.required,parentSchema:schema103.allOf[1].then,data};
+const err11 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema112.allOf[1].then.required,parentSchema:schema112.allOf[1].then,data};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err11];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err11);
 }
 errors++;
 }
 if(data.attachment !== undefined){
 let data5 = data.attachment;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err11 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.allOf[1].then.properties.attachment.type,parentSchema:schema103.allOf[1].then.properties.attachment,data:data5};
+const err12 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[1].then.properties.attachment.type,parentSchema:schema112.allOf[1].then.properties.attachment,data:data5};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err12];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err12);
 }
 errors++;
 }
@@ -6075,12 +5201,12 @@ props1.contentType = true;
 }
 }
 if(!valid6){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.allOf[1].if,parentSchema:schema103.allOf[1],data};
+const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema112.allOf[1].if,parentSchema:schema112.allOf[1],data};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err13];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err13);
 }
 errors++;
 }
@@ -6099,24 +5225,24 @@ const _errs21 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.contentType === undefined) && (missing2 = "contentType")){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("DOCUMENT" !== data.contentType){
 const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("DOCUMENT" !== data.contentType){
+const err15 = {};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -6140,24 +5266,24 @@ if(data.attachment !== undefined){
 let data7 = data.attachment;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.name === undefined){
-const err15 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema103.allOf[2].then.properties.attachment.required,parentSchema:schema103.allOf[2].then.properties.attachment,data:data7};
+const err16 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema112.allOf[2].then.properties.attachment.required,parentSchema:schema112.allOf[2].then.properties.attachment,data:data7};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err16];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err16);
 }
 errors++;
 }
 if(data7.name !== undefined){
 let data8 = data7.name;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema103.allOf[2].then.properties.attachment.properties.name,data:data8};
+const err17 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema112.allOf[2].then.properties.attachment.properties.name,data:data8};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err17];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -6174,12 +5300,12 @@ props2.contentType = true;
 }
 }
 if(!valid9){
-const err17 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.allOf[2].if,parentSchema:schema103.allOf[2],data};
+const err18 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema112.allOf[2].if,parentSchema:schema112.allOf[2],data};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err18];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err18);
 }
 errors++;
 }
@@ -6197,12 +5323,12 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
-const err18 = {};
+const err19 = {};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err19];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -6210,12 +5336,12 @@ else {
 if(data.messageActivitySharing !== undefined){
 const _errs30 = errors;
 if(true !== data.messageActivitySharing){
-const err19 = {};
+const err20 = {};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err20];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -6228,12 +5354,12 @@ if(valid14){
 if(data.useMarketingMessagesApi !== undefined){
 const _errs31 = errors;
 if(false !== data.useMarketingMessagesApi){
-const err20 = {};
+const err21 = {};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err21];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err21);
 }
 errors++;
 }
@@ -6247,12 +5373,12 @@ var valid14 = true;
 }
 var valid13 = _errs29 === errors;
 if(valid13){
-const err21 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema103.allOf[3].not,parentSchema:schema103.allOf[3],data};
+const err22 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema112.allOf[3].not,parentSchema:schema112.allOf[3],data};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err22];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -6268,33 +5394,13 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-props0.attachment = true;
-props0.location = true;
-props0.header = true;
-props0.footer = true;
-props0.keyboard = true;
-props0.listPicker = true;
-props0.messageActivitySharing = true;
-props0.useMarketingMessagesApi = true;
-}
 if(data.contentType !== undefined){
 let data11 = data.contentType;
+const _errs34 = errors;
+let valid16 = false;
+const _errs35 = errors;
 if(typeof data11 !== "string"){
-const err22 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.contentType.type,parentSchema:schema103.properties.contentType,data:data11};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
-const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema103.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema103.properties.contentType.enum,parentSchema:schema103.properties.contentType,data:data11};
+const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -6303,11 +5409,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data12 = data.text;
-if(typeof data12 !== "string"){
-const err24 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.text.type,parentSchema:schema103.properties.text,data:data12};
+if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
+const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -6316,12 +5419,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.attachment !== undefined){
-let data13 = data.attachment;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.url === undefined){
-const err25 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema88.required,parentSchema:schema88,data:data13};
+var _valid3 = _errs35 === errors;
+valid16 = valid16 || _valid3;
+const _errs38 = errors;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -6330,11 +5433,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data13.url !== undefined){
-let data14 = data13.url;
-if(typeof data14 === "string"){
-if(!(formats20(data14))){
-const err26 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema88.properties.url,data:data14};
+}
+else {
+const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -6343,9 +5444,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.url.type,parentSchema:schema88.properties.url,data:data14};
+var _valid3 = _errs38 === errors;
+valid16 = valid16 || _valid3;
+if(!valid16){
+const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema112.allOf[4].properties.contentType.anyOf,parentSchema:schema112.allOf[4].properties.contentType,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -6354,12 +5456,22 @@ vErrors.push(err27);
 }
 errors++;
 }
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
 }
-if(data13.name !== undefined){
-let data15 = data13.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 70){
-const err28 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema88.properties.name,data:data15};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data12 = data.text;
+if(typeof data12 !== "string"){
+const err28 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.text.type,parentSchema:schema112.allOf[4].properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -6368,8 +5480,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err29 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.properties.name,data:data15};
+}
+if(data.attachment !== undefined){
+let data13 = data.attachment;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.url === undefined){
+const err29 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -6378,9 +5494,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.properties.name.type,parentSchema:schema88.properties.name,data:data15};
+if(data13.url !== undefined){
+let data14 = data13.url;
+if(typeof data14 === "string"){
+if(!(formats16(data14))){
+const err30 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -6390,10 +5508,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.size !== undefined){
-let data16 = data13.size;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err31 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema88.properties.size.type,parentSchema:schema88.properties.size,data:data16};
+else {
+const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -6402,9 +5518,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err32 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema88.properties.size,data:data16};
+}
+if(data13.name !== undefined){
+let data15 = data13.name;
+if(typeof data15 === "string"){
+if(func1(data15) > 70){
+const err32 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -6413,11 +5532,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data:data13};
+if(func1(data15) < 1){
+const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -6427,11 +5543,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.location !== undefined){
-let data17 = data.location;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.latitude === undefined){
-const err34 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema90.required,parentSchema:schema90,data:data17};
+else {
+const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -6440,8 +5553,11 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data17.longitude === undefined){
-const err35 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema90.required,parentSchema:schema90,data:data17};
+}
+if(data13.size !== undefined){
+let data16 = data13.size;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err35 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -6450,11 +5566,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data17.latitude !== undefined){
-let data18 = data17.latitude;
-if(typeof data18 == "number"){
-if(data18 > 90 || isNaN(data18)){
-const err36 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema90.properties.latitude,data:data18};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -6463,8 +5577,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data18 < -90 || isNaN(data18)){
-const err37 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema90.properties.latitude,data:data18};
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -6474,8 +5591,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema90.properties.latitude.type,parentSchema:schema90.properties.latitude,data:data18};
+if(data.location !== undefined){
+let data17 = data.location;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.latitude === undefined){
+const err38 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -6484,12 +5604,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data17.longitude !== undefined){
-let data19 = data17.longitude;
-if(typeof data19 == "number"){
-if(data19 > 180 || isNaN(data19)){
-const err39 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema90.properties.longitude,data:data19};
+if(data17.longitude === undefined){
+const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -6498,8 +5614,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data19 < -180 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema90.properties.longitude,data:data19};
+if(data17.latitude !== undefined){
+let data18 = data17.latitude;
+if(typeof data18 == "number"){
+if(data18 > 90 || isNaN(data18)){
+const err40 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -6508,9 +5627,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema90.properties.longitude.type,parentSchema:schema90.properties.longitude,data:data19};
+if(data18 < -90 || isNaN(data18)){
+const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -6520,10 +5638,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data17.address !== undefined){
-let data20 = data17.address;
-if(typeof data20 !== "string"){
-const err42 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema90.properties.address.type,parentSchema:schema90.properties.address,data:data20};
+else {
+const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -6533,9 +5649,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema90.type,parentSchema:schema90,data:data17};
+if(data17.longitude !== undefined){
+let data19 = data17.longitude;
+if(typeof data19 == "number"){
+if(data19 > 180 || isNaN(data19)){
+const err43 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6544,14 +5662,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data.header !== undefined){
-let data21 = data.header;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.text !== undefined){
-let data22 = data21.text;
-if(typeof data22 !== "string"){
-const err44 = {instancePath:instancePath+"/header/text",schemaPath:"#/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.header.properties.text.type,parentSchema:schema103.properties.header.properties.text,data:data22};
+if(data19 < -180 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6561,9 +5673,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
 else {
-const err45 = {instancePath:instancePath+"/header",schemaPath:"#/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.header.type,parentSchema:schema103.properties.header,data:data21};
+const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6573,13 +5684,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.footer !== undefined){
-let data23 = data.footer;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.text !== undefined){
-let data24 = data23.text;
-if(typeof data24 !== "string"){
-const err46 = {instancePath:instancePath+"/footer/text",schemaPath:"#/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema103.properties.footer.properties.text.type,parentSchema:schema103.properties.footer.properties.text,data:data24};
+if(data17.address !== undefined){
+let data20 = data17.address;
+if(typeof data20 !== "string"){
+const err46 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6591,7 +5699,7 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/footer",schemaPath:"#/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.properties.footer.type,parentSchema:schema103.properties.footer,data:data23};
+const err47 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6601,9 +5709,65 @@ vErrors.push(err47);
 errors++;
 }
 }
+if(data.header !== undefined){
+let data21 = data.header;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.text !== undefined){
+let data22 = data21.text;
+if(typeof data22 !== "string"){
+const err48 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.header.properties.text.type,parentSchema:schema112.allOf[4].properties.header.properties.text,data:data22};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.header.type,parentSchema:schema112.allOf[4].properties.header,data:data21};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.footer !== undefined){
+let data23 = data.footer;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.text !== undefined){
+let data24 = data23.text;
+if(typeof data24 !== "string"){
+const err50 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.footer.properties.text.type,parentSchema:schema112.allOf[4].properties.footer.properties.text,data:data24};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.footer.type,parentSchema:schema112.allOf[4].properties.footer,data:data23};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
 if(data.keyboard !== undefined){
-if(!(validate85(data.keyboard, {instancePath:instancePath+"/keyboard",parentData:data,parentDataProperty:"keyboard",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
+if(!(validate95(data.keyboard, {instancePath:instancePath+"/keyboard",parentData:data,parentDataProperty:"keyboard",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
 errors = vErrors.length;
 }
 }
@@ -6620,12 +5784,12 @@ if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.title !== undefined){
 let data29 = data28.title;
 if(typeof data29 !== "string"){
-const err48 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.title.type,parentSchema:schema101.properties.sections.items.properties.title,data:data29};
+const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data29};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err52];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err52);
 }
 errors++;
 }
@@ -6641,55 +5805,7 @@ if(data31.title !== undefined){
 let data32 = data31.title;
 if(typeof data32 === "string"){
 if(func1(data32) > 24){
-const err49 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema101.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema101.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data31.subtitle !== undefined){
-let data33 = data31.subtitle;
-if(typeof data33 === "string"){
-if(func1(data33) > 24){
-const err51 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema101.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema101.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema101.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.properties.sections.items.properties.items.items.type,parentSchema:schema101.properties.sections.items.properties.items.items,data:data31};
+const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6699,9 +5815,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
 else {
-const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.sections.items.properties.items.type,parentSchema:schema101.properties.sections.items.properties.items,data:data30};
+const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6711,9 +5826,11 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.properties.sections.items.type,parentSchema:schema101.properties.sections.items,data:data28};
+if(data31.subtitle !== undefined){
+let data33 = data31.subtitle;
+if(typeof data33 === "string"){
+if(func1(data33) > 24){
+const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6723,9 +5840,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
 else {
-const err56 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema101.properties.sections.type,parentSchema:schema101.properties.sections,data:data27};
+const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6737,7 +5853,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema101.type,parentSchema:schema101,data:data26};
+const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data31};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6747,10 +5863,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.messageActivitySharing !== undefined){
-let data34 = data.messageActivitySharing;
-if(typeof data34 !== "boolean"){
-const err58 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema103.properties.messageActivitySharing.type,parentSchema:schema103.properties.messageActivitySharing,data:data34};
+}
+else {
+const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data30};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6760,10 +5875,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.useMarketingMessagesApi !== undefined){
-let data35 = data.useMarketingMessagesApi;
-if(typeof data35 !== "boolean"){
-const err59 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema103.properties.useMarketingMessagesApi.type,parentSchema:schema103.properties.useMarketingMessagesApi,data:data35};
+}
+else {
+const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6775,7 +5889,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.type,parentSchema:schema103,data};
+const err60 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data27};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -6784,211 +5898,64 @@ vErrors.push(err60);
 }
 errors++;
 }
-validate96.errors = vErrors;
-evaluated0.props = props0;
-return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":true,"dynamicItems":false};
-
-
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
 }
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
+else {
+const err61 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data:data26};
 if(vErrors === null){
-vErrors = [err0];
+vErrors = [err61];
 }
 else {
-vErrors.push(err0);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
+vErrors.push(err61);
 }
 errors++;
 }
 }
-}
-}
-var _valid0 = _errs4 === errors;
-errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs6 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema83.then.required,parentSchema:schema83.then,data};
+if(data.messageActivitySharing !== undefined){
+let data34 = data.messageActivitySharing;
+if(typeof data34 !== "boolean"){
+const err62 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.messageActivitySharing.type,parentSchema:schema112.allOf[4].properties.messageActivitySharing,data:data34};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err62];
 }
 else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.text !== undefined){
-let data1 = data.text;
-if(typeof data1 === "string"){
-if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema83.then.properties.text,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
+vErrors.push(err62);
 }
 errors++;
 }
 }
-}
-}
-var _valid0 = _errs6 === errors;
-valid2 = _valid0;
-if(valid2){
-var props0 = {};
-props0.text = true;
-props0.contentType = true;
-}
-}
-if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema83.if,parentSchema:schema83,data};
+if(data.useMarketingMessagesApi !== undefined){
+let data35 = data.useMarketingMessagesApi;
+if(typeof data35 !== "boolean"){
+const err63 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema112.allOf[4].properties.useMarketingMessagesApi,data:data35};
 if(vErrors === null){
-vErrors = [err4];
+vErrors = [err63];
 }
 else {
-vErrors.push(err4);
+vErrors.push(err63);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema83.required,parentSchema:schema83,data};
-if(vErrors === null){
-vErrors = [err5];
 }
-else {
-vErrors.push(err5);
-}
-errors++;
 }
 if(props0 !== true){
 props0 = props0 || {};
 props0.contentType = true;
 props0.text = true;
+props0.attachment = true;
+props0.location = true;
+props0.header = true;
+props0.footer = true;
+props0.keyboard = true;
+props0.listPicker = true;
+props0.messageActivitySharing = true;
+props0.useMarketingMessagesApi = true;
 }
-if(data.contentType !== undefined){
-let data2 = data.contentType;
-if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.contentType.type,parentSchema:schema83.properties.contentType,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema83.properties.text.type,parentSchema:schema83.properties.text,data:data3};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-}
-if(data.contentType !== undefined){
-let data4 = data.contentType;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.contentType.type,parentSchema:schema110.properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(!(data4 === "TEXT")){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema110.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema110.properties.contentType.enum,parentSchema:schema110.properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.text.type,parentSchema:schema110.properties.text,data:data5};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-validate99.errors = vErrors;
+validate94.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate99.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -7001,9 +5968,35 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema113,data};
+if(!(validate94(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+errors = vErrors.length;
+}
+else {
+var props0 = validate94.evaluated.props;
+}
+validate93.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate93.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const v29 = validate99;
+const schema119 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownSmsContentType"};
+const schema120 = {"type":"string","description":"The SMS content type the public docs show [public docs].","enum":["TEXT"]};
+
+function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate99.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownSmsContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.type,parentSchema:schema120,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7012,27 +6005,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.viberContent !== undefined){
-if(!(validate94(data.viberContent, {instancePath:instancePath+"/viberContent",parentData:data,parentDataProperty:"viberContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
-}
-}
-if(data.whatsappContent !== undefined){
-if(!(validate96(data.whatsappContent, {instancePath:instancePath+"/whatsappContent",parentData:data,parentDataProperty:"whatsappContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
-errors = vErrors.length;
-}
-}
-if(data.smsContent !== undefined){
-if(!(validate99(data.smsContent, {instancePath:instancePath+"/smsContent",parentData:data,parentDataProperty:"smsContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema113.type,parentSchema:schema113,data};
+if(!(data === "TEXT")){
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownSmsContentType/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values",schema:schema120.enum,parentSchema:schema120,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7041,35 +6015,1862 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate93.errors = vErrors;
+validate99.errors = vErrors;
 return errors === 0;
 }
-validate93.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"smsContent":true},"dynamicProps":false,"dynamicItems":false};
+validate99.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
+export const v30 = validate100;
+const schema121 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SmsContent"};
+const schema122 = {"type":"object","description":"Content for the SMS channel [public docs]. The content types are an open set (`TEXT` is the\none shown). The longest allowed text is not specified.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownSmsContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]}}}]};
 
-function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate101(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate92.evaluated;
+const evaluated0 = validate101.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate93(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate93.errors : vErrors.concat(validate93.errors);
-errors = vErrors.length;
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+if(vErrors === null){
+vErrors = [err0];
 }
-validate92.errors = vErrors;
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text === undefined){
+const err3 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.text !== undefined){
+let data1 = data.text;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = _valid0;
+if(valid2){
+var props0 = {};
+props0.text = true;
+props0.contentType = true;
+}
+}
+if(!valid2){
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err6 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+if(data.contentType !== undefined){
+let data2 = data.contentType;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType !== undefined){
+let data4 = data.contentType;
+const _errs14 = errors;
+let valid7 = false;
+const _errs15 = errors;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.type,parentSchema:schema120,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(data4 === "TEXT")){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values",schema:schema120.enum,parentSchema:schema120,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid1 = _errs15 === errors;
+valid7 = valid7 || _valid1;
+const _errs18 = errors;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema122.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema122.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err13 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema122.allOf[1].properties.contentType.anyOf,parentSchema:schema122.allOf[1].properties.contentType,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data5 = data.text;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.allOf[1].properties.text.type,parentSchema:schema122.allOf[1].properties.text,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+validate101.errors = vErrors;
+evaluated0.props = props0;
 return errors === 0;
 }
-validate92.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"smsContent":true},"dynamicProps":false,"dynamicItems":false};
+validate101.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v28 = validate102;
-const schema123 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeScheduleRequest"};
-const schema124 = {"type":"object","description":"A message to send through a cascade. `content` needs one entry for each channel stage of the\ncascade and no entry for a channel that is not a stage; both violations are reported together\nin one 400 `cascade-scheduling-request-is-not-valid` whose `detail` lists them. Each entry must\nmatch the template of its channel (400 `matched-template-not-found` otherwise). Which fields\nare required beyond those named by the error codes is not shown; this schema requires\n`requestId`, `cascadeId`, `subscriberFilter` and `content`.\n","required":["requestId","cascadeId","subscriberFilter","content"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"subscriberFilter":{"$ref":"#/components/schemas/SubscriberFilter"},"startTime":{"type":"string","format":"date-time","description":"When to send; absent means now [public docs]."},"content":{"$ref":"#/components/schemas/CascadeContent"}}};
-const formats30 = fullFormats["date-time"];
+
+function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate100.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate101(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate101.errors : vErrors.concat(validate101.errors);
+errors = vErrors.length;
+}
+else {
+var props0 = validate101.evaluated.props;
+}
+validate100.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate100.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+export const v31 = validate103;
+const schema125 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeContent"};
+const schema126 = {"type":"object","description":"Per-channel content, one entry for each channel stage of the cascade. Missing or empty\ncontent gives 400 `content-not-specified`.\n","minProperties":1,"x-channels":{"viberContent":"VIBER","whatsappContent":"WHATSAPP","smsContent":"SMS"},"properties":{"viberContent":{"$ref":"#/components/schemas/ViberContent"},"whatsappContent":{"$ref":"#/components/schemas/WhatsAppContent"},"smsContent":{"$ref":"#/components/schemas/SmsContent"}}};
+
+function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate105.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text === undefined){
+const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.text !== undefined){
+let data1 = data.text;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = _valid0;
+if(valid2){
+var props0 = {};
+props0.text = true;
+props0.contentType = true;
+}
+}
+if(!valid2){
+const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+if(data.contentType !== undefined){
+let data2 = data.contentType;
+if(typeof data2 !== "string"){
+const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType !== undefined){
+let data4 = data.contentType;
+const _errs14 = errors;
+let valid7 = false;
+const _errs15 = errors;
+if(typeof data4 !== "string"){
+const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema86.type,parentSchema:schema86,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(!((data4 === "TEXT") || (data4 === "IMAGE"))){
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/enum",keyword:"enum",params:{allowedValues: schema86.enum},message:"must be equal to one of the allowed values",schema:schema86.enum,parentSchema:schema86,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+var _valid1 = _errs15 === errors;
+valid7 = valid7 || _valid1;
+const _errs18 = errors;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema88.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema88.allOf[1].properties.contentType.anyOf,parentSchema:schema88.allOf[1].properties.contentType,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data5 = data.text;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.text.type,parentSchema:schema88.allOf[1].properties.text,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.caption !== undefined){
+let data6 = data.caption;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err14 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.allOf[1].properties.caption,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.caption.type,parentSchema:schema88.allOf[1].properties.caption,data:data6};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.action !== undefined){
+let data7 = data.action;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err16 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema88.allOf[1].properties.action,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema88.allOf[1].properties.action.type,parentSchema:schema88.allOf[1].properties.action,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+props0.caption = true;
+props0.action = true;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.caption !== undefined){
+if(data.action === undefined){
+const err18 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
+    missingProperty: "action",
+    depsCount: 1,
+    deps: "action"},message:"must have property action when property caption is present",schema:schema88.dependentRequired,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.action !== undefined){
+if(data.caption === undefined){
+const err19 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
+    missingProperty: "caption",
+    depsCount: 1,
+    deps: "caption"},message:"must have property caption when property action is present",schema:schema88.dependentRequired,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema88.type,parentSchema:schema88,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+validate105.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate105.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate107.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.type,parentSchema:schema112,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text === undefined){
+const err3 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.text !== undefined){
+let data1 = data.text;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = _valid0;
+if(valid2){
+var props0 = {};
+props0.text = true;
+props0.contentType = true;
+}
+}
+if(!valid2){
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err6 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+if(data.contentType !== undefined){
+let data2 = data.contentType;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+const _errs13 = errors;
+let valid6 = true;
+const _errs14 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.contentType === undefined) && (missing1 = "contentType")){
+const err9 = {};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+let data4 = data.contentType;
+if(!((((data4 === "IMAGE") || (data4 === "DOCUMENT")) || (data4 === "VIDEO")) || (data4 === "AUDIO"))){
+const err10 = {};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+var _valid1 = _errs14 === errors;
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs16 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.attachment === undefined){
+const err11 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema112.allOf[1].then.required,parentSchema:schema112.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.attachment !== undefined){
+let data5 = data.attachment;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err12 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[1].then.properties.attachment.type,parentSchema:schema112.allOf[1].then.properties.attachment,data:data5};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs16 === errors;
+valid6 = _valid1;
+if(valid6){
+var props1 = {};
+props1.attachment = true;
+props1.contentType = true;
+}
+}
+if(!valid6){
+const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema112.allOf[1].if,parentSchema:schema112.allOf[1],data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+const _errs20 = errors;
+let valid9 = true;
+const _errs21 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.contentType === undefined) && (missing2 = "contentType")){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("DOCUMENT" !== data.contentType){
+const err15 = {};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs23 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.attachment !== undefined){
+let data7 = data.attachment;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.name === undefined){
+const err16 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema112.allOf[2].then.properties.attachment.required,parentSchema:schema112.allOf[2].then.properties.attachment,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data7.name !== undefined){
+let data8 = data7.name;
+if(typeof data8 !== "string"){
+const err17 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema112.allOf[2].then.properties.attachment.properties.name,data:data8};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+}
+var _valid2 = _errs23 === errors;
+valid9 = _valid2;
+if(valid9){
+var props2 = {};
+props2.attachment = true;
+props2.contentType = true;
+}
+}
+if(!valid9){
+const err18 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema112.allOf[2].if,parentSchema:schema112.allOf[2],data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(props0 !== true && props2 !== undefined){
+if(props2 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props2);
+}
+}
+const _errs28 = errors;
+const _errs29 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
+const err19 = {};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+else {
+if(data.messageActivitySharing !== undefined){
+const _errs30 = errors;
+if(true !== data.messageActivitySharing){
+const err20 = {};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+var valid14 = _errs30 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data.useMarketingMessagesApi !== undefined){
+const _errs31 = errors;
+if(false !== data.useMarketingMessagesApi){
+const err21 = {};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var valid14 = _errs31 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+var valid13 = _errs29 === errors;
+if(valid13){
+const err22 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema112.allOf[3].not,parentSchema:schema112.allOf[3],data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+else {
+errors = _errs28;
+if(vErrors !== null){
+if(_errs28){
+vErrors.length = _errs28;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType !== undefined){
+let data11 = data.contentType;
+const _errs34 = errors;
+let valid16 = false;
+const _errs35 = errors;
+if(typeof data11 !== "string"){
+const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data11};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
+const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+var _valid3 = _errs35 === errors;
+valid16 = valid16 || _valid3;
+const _errs38 = errors;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid3 = _errs38 === errors;
+valid16 = valid16 || _valid3;
+if(!valid16){
+const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema112.allOf[4].properties.contentType.anyOf,parentSchema:schema112.allOf[4].properties.contentType,data:data11};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data12 = data.text;
+if(typeof data12 !== "string"){
+const err28 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.text.type,parentSchema:schema112.allOf[4].properties.text,data:data12};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+if(data.attachment !== undefined){
+let data13 = data.attachment;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.url === undefined){
+const err29 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data:data13};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data13.url !== undefined){
+let data14 = data13.url;
+if(typeof data14 === "string"){
+if(!(formats16(data14))){
+const err30 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data14};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data14};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data13.name !== undefined){
+let data15 = data13.name;
+if(typeof data15 === "string"){
+if(func1(data15) > 70){
+const err32 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data15};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(func1(data15) < 1){
+const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data15};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data15};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data13.size !== undefined){
+let data16 = data13.size;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err35 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data16};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data16};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data:data13};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data.location !== undefined){
+let data17 = data.location;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.latitude === undefined){
+const err38 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if(data17.longitude === undefined){
+const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(data17.latitude !== undefined){
+let data18 = data17.latitude;
+if(typeof data18 == "number"){
+if(data18 > 90 || isNaN(data18)){
+const err40 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data18};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if(data18 < -90 || isNaN(data18)){
+const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data18};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data18};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+if(data17.longitude !== undefined){
+let data19 = data17.longitude;
+if(typeof data19 == "number"){
+if(data19 > 180 || isNaN(data19)){
+const err43 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+if(data19 < -180 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data19};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data19};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data17.address !== undefined){
+let data20 = data17.address;
+if(typeof data20 !== "string"){
+const err46 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data20};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data17};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.header !== undefined){
+let data21 = data.header;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.text !== undefined){
+let data22 = data21.text;
+if(typeof data22 !== "string"){
+const err48 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.header.properties.text.type,parentSchema:schema112.allOf[4].properties.header.properties.text,data:data22};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.header.type,parentSchema:schema112.allOf[4].properties.header,data:data21};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.footer !== undefined){
+let data23 = data.footer;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.text !== undefined){
+let data24 = data23.text;
+if(typeof data24 !== "string"){
+const err50 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.footer.properties.text.type,parentSchema:schema112.allOf[4].properties.footer.properties.text,data:data24};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.footer.type,parentSchema:schema112.allOf[4].properties.footer,data:data23};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data.keyboard !== undefined){
+if(!(validate95(data.keyboard, {instancePath:instancePath+"/keyboard",parentData:data,parentDataProperty:"keyboard",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate95.errors : vErrors.concat(validate95.errors);
+errors = vErrors.length;
+}
+}
+if(data.listPicker !== undefined){
+let data26 = data.listPicker;
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.sections !== undefined){
+let data27 = data26.sections;
+if(Array.isArray(data27)){
+const len0 = data27.length;
+for(let i0=0; i0<len0; i0++){
+let data28 = data27[i0];
+if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+if(data28.title !== undefined){
+let data29 = data28.title;
+if(typeof data29 !== "string"){
+const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data29};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data28.items !== undefined){
+let data30 = data28.items;
+if(Array.isArray(data30)){
+const len1 = data30.length;
+for(let i1=0; i1<len1; i1++){
+let data31 = data30[i1];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.title !== undefined){
+let data32 = data31.title;
+if(typeof data32 === "string"){
+if(func1(data32) > 24){
+const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data31.subtitle !== undefined){
+let data33 = data31.subtitle;
+if(typeof data33 === "string"){
+if(func1(data33) > 24){
+const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data31};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data30};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data28};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data27};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data:data26};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.messageActivitySharing !== undefined){
+let data34 = data.messageActivitySharing;
+if(typeof data34 !== "boolean"){
+const err62 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.messageActivitySharing.type,parentSchema:schema112.allOf[4].properties.messageActivitySharing,data:data34};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.useMarketingMessagesApi !== undefined){
+let data35 = data.useMarketingMessagesApi;
+if(typeof data35 !== "boolean"){
+const err63 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema112.allOf[4].properties.useMarketingMessagesApi,data:data35};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+props0.attachment = true;
+props0.location = true;
+props0.header = true;
+props0.footer = true;
+props0.keyboard = true;
+props0.listPicker = true;
+props0.messageActivitySharing = true;
+props0.useMarketingMessagesApi = true;
+}
+validate107.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate107.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
+
+function validate110(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate110.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema122.type,parentSchema:schema122,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.text === undefined){
+const err3 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema84.then.required,parentSchema:schema84.then,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.text !== undefined){
+let data1 = data.text;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema84.then.properties.text,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = _valid0;
+if(valid2){
+var props0 = {};
+props0.text = true;
+props0.contentType = true;
+}
+}
+if(!valid2){
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema84.if,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err6 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema84.required,parentSchema:schema84,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+if(data.contentType !== undefined){
+let data2 = data.contentType;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.contentType.type,parentSchema:schema84.properties.contentType,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.text !== undefined){
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema84.properties.text.type,parentSchema:schema84.properties.text,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType !== undefined){
+let data4 = data.contentType;
+const _errs14 = errors;
+let valid7 = false;
+const _errs15 = errors;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema120.type,parentSchema:schema120,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(!(data4 === "TEXT")){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/enum",keyword:"enum",params:{allowedValues: schema120.enum},message:"must be equal to one of the allowed values",schema:schema120.enum,parentSchema:schema120,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid1 = _errs15 === errors;
+valid7 = valid7 || _valid1;
+const _errs18 = errors;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema122.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema122.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err13 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema122.allOf[1].properties.contentType.anyOf,parentSchema:schema122.allOf[1].properties.contentType,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data5 = data.text;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema122.allOf[1].properties.text.type,parentSchema:schema122.allOf[1].properties.text,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+validate110.errors = vErrors;
+evaluated0.props = props0;
+return errors === 0;
+}
+validate110.evaluated = {"dynamicProps":true,"dynamicItems":false};
+
 
 function validate104(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7082,104 +7883,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.address === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema80.required,parentSchema:schema80,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema80.required,parentSchema:schema80,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.address !== undefined){
-let data0 = data.address;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.address,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.address.type,parentSchema:schema80.properties.address,data:data0};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-}
-if(data.type !== undefined){
-let data1 = data.type;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(!((((((((((((data1 === "INSTAGRAM_ID") || (data1 === "FACEBOOK_ID")) || (data1 === "DEVICE_APP_ID")) || (data1 === "PHONE")) || (data1 === "EMAIL")) || (data1 === "UTM")) || (data1 === "COOKIE_ID")) || (data1 === "TELEGRAM_ID")) || (data1 === "GOOGLE_ID")) || (data1 === "APPLE_ID")) || (data1 === "YANDEX_ID")) || (data1 === "EXT_USER_ID"))){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate104.errors = vErrors;
-return errors === 0;
-}
-validate104.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
 if(Object.keys(data).length < 1){
-const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema113,data};
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema126,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7189,26 +7894,26 @@ vErrors.push(err0);
 errors++;
 }
 if(data.viberContent !== undefined){
-if(!(validate94(data.viberContent, {instancePath:instancePath+"/viberContent",parentData:data,parentDataProperty:"viberContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
+if(!(validate105(data.viberContent, {instancePath:instancePath+"/viberContent",parentData:data,parentDataProperty:"viberContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
 errors = vErrors.length;
 }
 }
 if(data.whatsappContent !== undefined){
-if(!(validate96(data.whatsappContent, {instancePath:instancePath+"/whatsappContent",parentData:data,parentDataProperty:"whatsappContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
+if(!(validate107(data.whatsappContent, {instancePath:instancePath+"/whatsappContent",parentData:data,parentDataProperty:"whatsappContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
 errors = vErrors.length;
 }
 }
 if(data.smsContent !== undefined){
-if(!(validate99(data.smsContent, {instancePath:instancePath+"/smsContent",parentData:data,parentDataProperty:"smsContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
+if(!(validate110(data.smsContent, {instancePath:instancePath+"/smsContent",parentData:data,parentDataProperty:"smsContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema113.type,parentSchema:schema113,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema126.type,parentSchema:schema126,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7217,10 +7922,10 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate106.errors = vErrors;
+validate104.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"smsContent":true},"dynamicProps":false,"dynamicItems":false};
+validate104.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"smsContent":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -7233,9 +7938,185 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate104(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+errors = vErrors.length;
+}
+validate103.errors = vErrors;
+return errors === 0;
+}
+validate103.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"smsContent":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v32 = validate113;
+const schema139 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeScheduleRequest"};
+const schema140 = {"type":"object","description":"A message to send through a cascade. `content` needs one entry for each channel stage of the\ncascade and no entry for a channel that is not a stage; both violations are reported together\nin one 400 `cascade-scheduling-request-is-not-valid` whose `detail` lists them. Each entry must\nmatch the template of its channel (400 `matched-template-not-found` otherwise). Which fields\nare required beyond those named by the error codes is not shown; this schema requires\n`requestId`, `cascadeId`, `subscriberFilter` and `content`.\n","required":["requestId","cascadeId","subscriberFilter","content"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"subscriberFilter":{"$ref":"#/components/schemas/SubscriberFilter"},"startTime":{"type":"string","format":"date-time","description":"When to send; absent means now [public docs]."},"content":{"$ref":"#/components/schemas/CascadeContent"}}};
+const formats24 = fullFormats["date-time"];
+
+function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate115.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.address === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "address"},message:"must have required property '"+"address"+"'",schema:schema81.required,parentSchema:schema81,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.type === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema81.required,parentSchema:schema81,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.address !== undefined){
+let data0 = data.address;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.address,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/address",schemaPath:"#/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.address.type,parentSchema:schema81.properties.address,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data1 = data.type;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.type,parentSchema:schema60,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!((((((((((((data1 === "INSTAGRAM_ID") || (data1 === "FACEBOOK_ID")) || (data1 === "DEVICE_APP_ID")) || (data1 === "PHONE")) || (data1 === "EMAIL")) || (data1 === "UTM")) || (data1 === "COOKIE_ID")) || (data1 === "TELEGRAM_ID")) || (data1 === "GOOGLE_ID")) || (data1 === "APPLE_ID")) || (data1 === "YANDEX_ID")) || (data1 === "EXT_USER_ID"))){
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/components/schemas/AddressType/enum",keyword:"enum",params:{allowedValues: schema60.enum},message:"must be equal to one of the allowed values",schema:schema60.enum,parentSchema:schema60,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate115.errors = vErrors;
+return errors === 0;
+}
+validate115.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate117.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(Object.keys(data).length < 1){
+const err0 = {instancePath,schemaPath:"#/minProperties",keyword:"minProperties",params:{limit: 1},message:"must NOT have fewer than 1 properties",schema:1,parentSchema:schema126,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.viberContent !== undefined){
+if(!(validate105(data.viberContent, {instancePath:instancePath+"/viberContent",parentData:data,parentDataProperty:"viberContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
+errors = vErrors.length;
+}
+}
+if(data.whatsappContent !== undefined){
+if(!(validate107(data.whatsappContent, {instancePath:instancePath+"/whatsappContent",parentData:data,parentDataProperty:"whatsappContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
+errors = vErrors.length;
+}
+}
+if(data.smsContent !== undefined){
+if(!(validate110(data.smsContent, {instancePath:instancePath+"/smsContent",parentData:data,parentDataProperty:"smsContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate110.errors : vErrors.concat(validate110.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema126.type,parentSchema:schema126,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate117.errors = vErrors;
+return errors === 0;
+}
+validate117.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"smsContent":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate114(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate114.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.requestId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7245,7 +8126,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.cascadeId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascadeId"},message:"must have required property '"+"cascadeId"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascadeId"},message:"must have required property '"+"cascadeId"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7255,7 +8136,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.subscriberFilter === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscriberFilter"},message:"must have required property '"+"subscriberFilter"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscriberFilter"},message:"must have required property '"+"subscriberFilter"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7265,7 +8146,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.content === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7277,8 +8158,8 @@ errors++;
 if(data.requestId !== undefined){
 let data0 = data.requestId;
 if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data:data0};
+if(func1(data0) < 1){
+const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7289,7 +8170,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data:data0};
+const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -7335,16 +8216,16 @@ errors++;
 }
 }
 if(data.subscriberFilter !== undefined){
-if(!(validate104(data.subscriberFilter, {instancePath:instancePath+"/subscriberFilter",parentData:data,parentDataProperty:"subscriberFilter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+if(!(validate115(data.subscriberFilter, {instancePath:instancePath+"/subscriberFilter",parentData:data,parentDataProperty:"subscriberFilter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 }
 if(data.startTime !== undefined){
 let data3 = data.startTime;
 if(typeof data3 === "string"){
-if(!(formats30.validate(data3))){
-const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema124.properties.startTime,data:data3};
+if(!(formats24.validate(data3))){
+const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema140.properties.startTime,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -7355,7 +8236,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema124.properties.startTime.type,parentSchema:schema124.properties.startTime,data:data3};
+const err10 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.startTime.type,parentSchema:schema140.properties.startTime,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -7366,14 +8247,14 @@ errors++;
 }
 }
 if(data.content !== undefined){
-if(!(validate106(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate117(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema124.type,parentSchema:schema124,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema140.type,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -7382,34 +8263,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate103.errors = vErrors;
+validate114.errors = vErrors;
 return errors === 0;
 }
-validate103.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate114.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-
-function validate102(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate102.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate103(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
-}
-validate102.errors = vErrors;
-return errors === 0;
-}
-validate102.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v29 = validate112;
-const schema130 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeScheduleResult"};
-const schema131 = {"type":"object","description":"The request was accepted [public docs]: the body carries the `requestId` of the request. Other\nfields are not specified.\n","required":["requestId"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"}}};
 
 function validate113(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7421,9 +8279,32 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+if(!(validate114(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate114.errors : vErrors.concat(validate114.errors);
+errors = vErrors.length;
+}
+validate113.errors = vErrors;
+return errors === 0;
+}
+validate113.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v33 = validate123;
+const schema146 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeScheduleResult"};
+const schema147 = {"type":"object","description":"The request was accepted [public docs]: the body carries the `requestId` of the request. Other\nfields are not specified.\n","required":["requestId"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"}}};
+
+function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate124.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.requestId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema131.required,parentSchema:schema131,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema147.required,parentSchema:schema147,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7435,8 +8316,8 @@ errors++;
 if(data.requestId !== undefined){
 let data0 = data.requestId;
 if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err1 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data:data0};
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7447,7 +8328,7 @@ errors++;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data:data0};
+const err2 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7459,7 +8340,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data};
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema147.type,parentSchema:schema147,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7468,39 +8349,39 @@ vErrors.push(err3);
 }
 errors++;
 }
-validate113.errors = vErrors;
+validate124.errors = vErrors;
 return errors === 0;
 }
-validate113.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate124.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate112(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate112.evaluated;
+const evaluated0 = validate123.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate113(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate113.errors : vErrors.concat(validate113.errors);
+if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
 errors = vErrors.length;
 }
-validate112.errors = vErrors;
+validate123.errors = vErrors;
 return errors === 0;
 }
-validate112.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+validate123.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v30 = validate115;
-const schema133 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode"};
-const schema134 = {"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
+export const v34 = validate126;
+const schema149 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode"};
+const schema150 = {"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
 
-function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate115.evaluated;
+const evaluated0 = validate126.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7508,7 +8389,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema134.type,parentSchema:schema134,data};
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.type,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7518,7 +8399,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "not-template-match") || (data === "too-long-message")) || (data === "media-request-failed")) || (data === "error-subject-unknown")) || (data === "error-address-format")) || (data === "duplicated"))){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode/enum",keyword:"enum",params:{allowedValues: schema134.enum},message:"must be equal to one of the allowed values",schema:schema134.enum,parentSchema:schema134,data};
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode/enum",keyword:"enum",params:{allowedValues: schema150.enum},message:"must be equal to one of the allowed values",schema:schema150.enum,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7527,19 +8408,19 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate115.errors = vErrors;
+validate126.errors = vErrors;
 return errors === 0;
 }
-validate115.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate126.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const v31 = validate116;
-const schema135 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/DeliveryErrorCode"};
-const schema136 = {"description":"A delivery error code. Other codes may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryErrorCode"},{"type":"string","minLength":1}]};
+export const v35 = validate127;
+const schema151 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/DeliveryErrorCode"};
+const schema152 = {"description":"A delivery error code. Other codes may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryErrorCode"},{"type":"string","minLength":1}]};
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate128(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
+const evaluated0 = validate128.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7550,7 +8431,7 @@ const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema134.type,parentSchema:schema134,data};
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.type,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7560,7 +8441,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!((((((data === "not-template-match") || (data === "too-long-message")) || (data === "media-request-failed")) || (data === "error-subject-unknown")) || (data === "error-address-format")) || (data === "duplicated"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/enum",keyword:"enum",params:{allowedValues: schema134.enum},message:"must be equal to one of the allowed values",schema:schema134.enum,parentSchema:schema134,data};
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/enum",keyword:"enum",params:{allowedValues: schema150.enum},message:"must be equal to one of the allowed values",schema:schema150.enum,parentSchema:schema150,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7574,7 +8455,7 @@ valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
 if(func1(data) < 1){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema136.anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7585,7 +8466,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.anyOf[1].type,parentSchema:schema136.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.anyOf[1].type,parentSchema:schema152.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7597,7 +8478,7 @@ errors++;
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema136.anyOf,parentSchema:schema136,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema152.anyOf,parentSchema:schema152,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7617,269 +8498,10 @@ vErrors = null;
 }
 }
 }
-validate117.errors = vErrors;
+validate128.errors = vErrors;
 return errors === 0;
 }
-validate117.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate116(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate116.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate117(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
-}
-validate116.errors = vErrors;
-return errors === 0;
-}
-validate116.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const v32 = validate119;
-const schema138 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryStatus"};
-const schema139 = {"type":"string","description":"Delivery statuses this contract knows. `UNDELIVERED` (a failed delivery, with an error code)\nis from the service's description; the others are from the public docs [public docs].\n","enum":["UNDELIVERED","SENT","DELIVERED","READ","FAILED","CANCELLED","DELAYED","ENQUEUED","EXPIRED"]};
-
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate119.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.type,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((((((data === "UNDELIVERED") || (data === "SENT")) || (data === "DELIVERED")) || (data === "READ")) || (data === "FAILED")) || (data === "CANCELLED")) || (data === "DELAYED")) || (data === "ENQUEUED")) || (data === "EXPIRED"))){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema139.enum},message:"must be equal to one of the allowed values",schema:schema139.enum,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-validate119.errors = vErrors;
-return errors === 0;
-}
-validate119.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const v33 = validate120;
-const schema140 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/DeliveryStatus"};
-const schema141 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1}]};
-
-function validate121(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate121.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.type,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!(((((((((data === "UNDELIVERED") || (data === "SENT")) || (data === "DELIVERED")) || (data === "READ")) || (data === "FAILED")) || (data === "CANCELLED")) || (data === "DELAYED")) || (data === "ENQUEUED")) || (data === "EXPIRED"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema139.enum},message:"must be equal to one of the allowed values",schema:schema139.enum,parentSchema:schema139,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-const _errs4 = errors;
-if(typeof data === "string"){
-if(func1(data) < 1){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema141.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema141.anyOf[1].type,parentSchema:schema141.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema141.anyOf,parentSchema:schema141,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate121.errors = vErrors;
-return errors === 0;
-}
-validate121.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-
-function validate120(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate120.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate121(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate121.errors : vErrors.concat(validate121.errors);
-errors = vErrors.length;
-}
-validate120.errors = vErrors;
-return errors === 0;
-}
-validate120.evaluated = {"dynamicProps":false,"dynamicItems":false};
-
-export const v34 = validate123;
-const schema143 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/StatusCallback"};
-const schema144 = {"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract; a failed delivery (`UNDELIVERED`)\ncarries an error code. Other fields may come; accept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"cascadeStageUUID":{"type":"string","format":"uuid","description":"The stage of the cascade that sent the message."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","format":"date-time"},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}}};
-
-function validate125(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate125.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
-if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema134.type,parentSchema:schema134,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(!((((((data === "not-template-match") || (data === "too-long-message")) || (data === "media-request-failed")) || (data === "error-subject-unknown")) || (data === "error-address-format")) || (data === "duplicated"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/enum",keyword:"enum",params:{allowedValues: schema134.enum},message:"must be equal to one of the allowed values",schema:schema134.enum,parentSchema:schema134,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs1 === errors;
-valid0 = valid0 || _valid0;
-const _errs4 = errors;
-if(typeof data === "string"){
-if(func1(data) < 1){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema136.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema136.anyOf[1].type,parentSchema:schema136.anyOf[1],data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema136.anyOf,parentSchema:schema136,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-else {
-errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
-}
-else {
-vErrors = null;
-}
-}
-}
-validate125.errors = vErrors;
-return errors === 0;
-}
-validate125.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate128.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -7892,11 +8514,31 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs0 = errors;
-let valid0 = false;
-const _errs1 = errors;
+if(!(validate128(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate128.errors : vErrors.concat(validate128.errors);
+errors = vErrors.length;
+}
+validate127.errors = vErrors;
+return errors === 0;
+}
+validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v36 = validate130;
+const schema154 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryStatus"};
+const schema155 = {"type":"string","description":"Delivery statuses this contract knows. `UNDELIVERED` (a failed delivery, with an error code)\nis from the service's description; the others are from the public docs [public docs].\n","enum":["UNDELIVERED","SENT","DELIVERED","READ","FAILED","CANCELLED","DELAYED","ENQUEUED","EXPIRED"]};
+
+function validate130(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate130.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema139.type,parentSchema:schema139,data};
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.type,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -7906,7 +8548,49 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "UNDELIVERED") || (data === "SENT")) || (data === "DELIVERED")) || (data === "READ")) || (data === "FAILED")) || (data === "CANCELLED")) || (data === "DELAYED")) || (data === "ENQUEUED")) || (data === "EXPIRED"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema139.enum},message:"must be equal to one of the allowed values",schema:schema139.enum,parentSchema:schema139,data};
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema155.enum},message:"must be equal to one of the allowed values",schema:schema155.enum,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate130.errors = vErrors;
+return errors === 0;
+}
+validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v37 = validate131;
+const schema156 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/DeliveryStatus"};
+const schema157 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1}]};
+
+function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate132.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.type,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data === "UNDELIVERED") || (data === "SENT")) || (data === "DELIVERED")) || (data === "READ")) || (data === "FAILED")) || (data === "CANCELLED")) || (data === "DELAYED")) || (data === "ENQUEUED")) || (data === "EXPIRED"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema155.enum},message:"must be equal to one of the allowed values",schema:schema155.enum,parentSchema:schema155,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -7920,7 +8604,7 @@ valid0 = valid0 || _valid0;
 const _errs4 = errors;
 if(typeof data === "string"){
 if(func1(data) < 1){
-const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema141.anyOf[1],data};
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema157.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -7931,7 +8615,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema141.anyOf[1].type,parentSchema:schema141.anyOf[1],data};
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.anyOf[1].type,parentSchema:schema157.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -7943,7 +8627,7 @@ errors++;
 var _valid0 = _errs4 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema141.anyOf,parentSchema:schema141,data};
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.anyOf,parentSchema:schema157,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -7963,16 +8647,214 @@ vErrors = null;
 }
 }
 }
-validate127.errors = vErrors;
+validate132.errors = vErrors;
 return errors === 0;
 }
-validate127.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate132.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
+const evaluated0 = validate131.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate132(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+errors = vErrors.length;
+}
+validate131.errors = vErrors;
+return errors === 0;
+}
+validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v38 = validate134;
+const schema159 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/StatusCallback"};
+const schema160 = {"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract **[contract decision]**; a failed\ndelivery (`UNDELIVERED`) carries an error code (the description). Other fields may come;\naccept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"description":"The cascade of the message, as a number or a numeric string (the public docs show both) [public docs].","anyOf":[{"$ref":"#/components/schemas/CascadeId"},{"type":"string","pattern":"^[0-9]+$"}]},"cascadeStageUUID":{"type":"string","format":"uuid","minLength":1,"description":"The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted)."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","minLength":1,"description":"When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not\npublished: a value without one is accepted.\n","examples":["2030-01-15T09:30:04Z"]},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}}};
+
+function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate136.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema150.type,parentSchema:schema150,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((((data === "not-template-match") || (data === "too-long-message")) || (data === "media-request-failed")) || (data === "error-subject-unknown")) || (data === "error-address-format")) || (data === "duplicated"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryErrorCode/enum",keyword:"enum",params:{allowedValues: schema150.enum},message:"must be equal to one of the allowed values",schema:schema150.enum,parentSchema:schema150,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema152.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema152.anyOf[1].type,parentSchema:schema152.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema152.anyOf,parentSchema:schema152,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate136.errors = vErrors;
+return errors === 0;
+}
+validate136.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate138.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema155.type,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((((((data === "UNDELIVERED") || (data === "SENT")) || (data === "DELIVERED")) || (data === "READ")) || (data === "FAILED")) || (data === "CANCELLED")) || (data === "DELAYED")) || (data === "ENQUEUED")) || (data === "EXPIRED"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema155.enum},message:"must be equal to one of the allowed values",schema:schema155.enum,parentSchema:schema155,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema157.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.anyOf[1].type,parentSchema:schema157.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.anyOf,parentSchema:schema157,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate138.errors = vErrors;
+return errors === 0;
+}
+validate138.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const pattern4 = new RegExp("^[0-9]+$", "u");
+
+function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate135.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8023,7 +8905,7 @@ if(_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error === undefined){
-const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema144.then.required,parentSchema:schema144.then,data};
+const err2 = {instancePath,schemaPath:"#/then/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema160.then.required,parentSchema:schema160.then,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8033,8 +8915,8 @@ vErrors.push(err2);
 errors++;
 }
 if(data.error !== undefined){
-if(!(validate125(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
+if(!(validate136(data.error, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
 errors = vErrors.length;
 }
 }
@@ -8048,7 +8930,7 @@ props0.status = true;
 }
 }
 if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema144.if,parentSchema:schema144,data};
+const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema160.if,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8059,7 +8941,7 @@ errors++;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.messageId === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'",schema:schema160.required,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8069,7 +8951,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.status === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema160.required,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8079,7 +8961,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.statusAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusAt"},message:"must have required property '"+"statusAt"+"'",schema:schema144.required,parentSchema:schema144,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusAt"},message:"must have required property '"+"statusAt"+"'",schema:schema160.required,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8109,8 +8991,8 @@ let valid4 = false;
 let passing0 = null;
 const _errs8 = errors;
 if(typeof data2 === "string"){
-if(!(formats2.test(data2))){
-const err7 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data:data2};
+if(func1(data2) < 1){
+const err7 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8121,7 +9003,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data:data2};
+const err8 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -8137,7 +9019,7 @@ passing0 = 0;
 }
 const _errs11 = errors;
 if(data2 !== null){
-const err9 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema144.properties.requestId.oneOf[1].type,parentSchema:schema144.properties.requestId.oneOf[1],data:data2};
+const err9 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema160.properties.requestId.oneOf[1].type,parentSchema:schema160.properties.requestId.oneOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -8158,7 +9040,7 @@ passing0 = 1;
 }
 }
 if(!valid4){
-const err10 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema144.properties.requestId.oneOf,parentSchema:schema144.properties.requestId,data:data2};
+const err10 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema160.properties.requestId.oneOf,parentSchema:schema160.properties.requestId,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8182,7 +9064,7 @@ vErrors = null;
 if(data.messageId !== undefined){
 let data3 = data.messageId;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err11 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.messageId.type,parentSchema:schema144.properties.messageId,data:data3};
+const err11 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.messageId.type,parentSchema:schema160.properties.messageId,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8193,7 +9075,7 @@ errors++;
 }
 if(typeof data3 == "number"){
 if(!(formats0.validate(data3))){
-const err12 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema144.properties.messageId,data:data3};
+const err12 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema160.properties.messageId,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8206,6 +9088,9 @@ errors++;
 }
 if(data.cascadeId !== undefined){
 let data4 = data.cascadeId;
+const _errs16 = errors;
+let valid6 = false;
+const _errs17 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
 const err13 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data4};
 if(vErrors === null){
@@ -8238,12 +9123,12 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-if(data.cascadeStageUUID !== undefined){
-let data5 = data.cascadeStageUUID;
-if(typeof data5 === "string"){
-if(!(formats2.test(data5))){
-const err16 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema144.properties.cascadeStageUUID,data:data5};
+var _valid2 = _errs17 === errors;
+valid6 = valid6 || _valid2;
+const _errs20 = errors;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema160.properties.cascadeId.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -8254,7 +9139,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.cascadeStageUUID.type,parentSchema:schema144.properties.cascadeStageUUID,data:data5};
+const err17 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.cascadeId.anyOf[1].type,parentSchema:schema160.properties.cascadeId.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -8263,11 +9148,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.subject !== undefined){
-let data6 = data.subject;
-if(typeof data6 !== "string"){
-const err18 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.subject.type,parentSchema:schema144.properties.subject,data:data6};
+var _valid2 = _errs20 === errors;
+valid6 = valid6 || _valid2;
+if(!valid6){
+const err18 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema160.properties.cascadeId.anyOf,parentSchema:schema160.properties.cascadeId,data:data4};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -8276,11 +9160,23 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
 }
-if(data.subjectId !== undefined){
-let data7 = data.subjectId;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err19 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema144.properties.subjectId.type,parentSchema:schema144.properties.subjectId,data:data7};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.cascadeStageUUID !== undefined){
+let data5 = data.cascadeStageUUID;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err19 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema160.properties.cascadeStageUUID,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -8289,9 +9185,9 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(!(formats0.validate(data7))){
-const err20 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema144.properties.subjectId,data:data7};
+}
+else {
+const err20 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.cascadeStageUUID.type,parentSchema:schema160.properties.cascadeStageUUID,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -8301,18 +9197,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-if(data.status !== undefined){
-if(!(validate127(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
-}
-}
-if(data.statusAt !== undefined){
-let data9 = data.statusAt;
-if(typeof data9 === "string"){
-if(!(formats30.validate(data9))){
-const err21 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema144.properties.statusAt,data:data9};
+if(data.subject !== undefined){
+let data6 = data.subject;
+if(typeof data6 !== "string"){
+const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.subject.type,parentSchema:schema160.properties.subject,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -8322,8 +9210,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-else {
-const err22 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema144.properties.statusAt.type,parentSchema:schema144.properties.statusAt,data:data9};
+if(data.subjectId !== undefined){
+let data7 = data.subjectId;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err22 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.subjectId.type,parentSchema:schema160.properties.subjectId,data:data7};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -8332,25 +9222,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data.error !== undefined){
-let data10 = data.error;
-const _errs28 = errors;
-let valid7 = false;
-let passing1 = null;
-const _errs29 = errors;
-if(!(validate125(data10, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate125.errors : vErrors.concat(validate125.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs29 === errors;
-if(_valid2){
-valid7 = true;
-passing1 = 0;
-}
-const _errs30 = errors;
-if(data10 !== null){
-const err23 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema144.properties.error.oneOf[1].type,parentSchema:schema144.properties.error.oneOf[1],data:data10};
+if(typeof data7 == "number"){
+if(!(formats0.validate(data7))){
+const err23 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema160.properties.subjectId,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -8359,19 +9233,19 @@ vErrors.push(err23);
 }
 errors++;
 }
-var _valid2 = _errs30 === errors;
-if(_valid2 && valid7){
-valid7 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid2){
-valid7 = true;
-passing1 = 1;
 }
 }
-if(!valid7){
-const err24 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema144.properties.error.oneOf,parentSchema:schema144.properties.error,data:data10};
+if(data.status !== undefined){
+if(!(validate138(data.status, {instancePath:instancePath+"/status",parentData:data,parentDataProperty:"status",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate138.errors : vErrors.concat(validate138.errors);
+errors = vErrors.length;
+}
+}
+if(data.statusAt !== undefined){
+let data9 = data.statusAt;
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err24 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema160.properties.statusAt,data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -8380,11 +9254,70 @@ vErrors.push(err24);
 }
 errors++;
 }
+}
 else {
-errors = _errs28;
+const err25 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.statusAt.type,parentSchema:schema160.properties.statusAt,data:data9};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data10 = data.error;
+const _errs32 = errors;
+let valid8 = false;
+let passing1 = null;
+const _errs33 = errors;
+if(!(validate136(data10, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs33 === errors;
+if(_valid3){
+valid8 = true;
+passing1 = 0;
+}
+const _errs34 = errors;
+if(data10 !== null){
+const err26 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema160.properties.error.oneOf[1].type,parentSchema:schema160.properties.error.oneOf[1],data:data10};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid3 = _errs34 === errors;
+if(_valid3 && valid8){
+valid8 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid3){
+valid8 = true;
+passing1 = 1;
+}
+}
+if(!valid8){
+const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema160.properties.error.oneOf,parentSchema:schema160.properties.error,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+errors = _errs32;
 if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
@@ -8395,12 +9328,12 @@ vErrors = null;
 if(data.comment !== undefined){
 let data11 = data.comment;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema144.properties.comment.type},message:"must be string,null",schema:schema144.properties.comment.type,parentSchema:schema144.properties.comment,data:data11};
+const err28 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema160.properties.comment.type},message:"must be string,null",schema:schema160.properties.comment.type,parentSchema:schema160.properties.comment,data:data11};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err28];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -8410,64 +9343,64 @@ let data12 = data.paymentData;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-const err26 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema144.properties.paymentData.type,parentSchema:schema144.properties.paymentData,data:data12};
+const err29 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.properties.paymentData.type,parentSchema:schema160.properties.paymentData,data:data12};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err29];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema144.type,parentSchema:schema144,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.type,parentSchema:schema160,data};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err30];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err30);
 }
 errors++;
 }
-validate124.errors = vErrors;
+validate135.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate124.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate135.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate123(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate123.evaluated;
+const evaluated0 = validate134.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate124(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
+if(!(validate135(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
 errors = vErrors.length;
 }
 else {
-var props0 = validate124.evaluated.props;
+var props0 = validate135.evaluated.props;
 }
-validate123.errors = vErrors;
+validate134.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate123.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate134.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-export const v35 = validate131;
-const schema151 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"};
+export const v39 = validate142;
+const schema167 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownChannelType"};
 
-function validate131(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate131.evaluated;
+const evaluated0 = validate142.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8475,7 +9408,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(typeof data !== "string"){
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data};
+const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8485,7 +9418,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((data === "VIBER") || (data === "WHATSAPP")) || (data === "SMS"))){
-const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/ChannelType/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data};
+const err1 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/components/schemas/KnownChannelType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8494,18 +9427,127 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate131.errors = vErrors;
+validate142.errors = vErrors;
 return errors === 0;
 }
-validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate142.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-export const v36 = validate132;
-const schema153 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeStage"};
+export const v40 = validate143;
+const schema169 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"};
 
-function validate133(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate133.evaluated;
+const evaluated0 = validate144.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "VIBER") || (data === "WHATSAPP")) || (data === "SMS"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownChannelType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.anyOf[1].type,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.anyOf,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate144.errors = vErrors;
+return errors === 0;
+}
+validate144.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+
+function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate143.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate144(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate144.errors : vErrors.concat(validate144.errors);
+errors = vErrors.length;
+}
+validate143.errors = vErrors;
+return errors === 0;
+}
+validate143.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+export const v41 = validate146;
+const schema172 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeStage"};
+
+function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate147.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8536,8 +9578,8 @@ errors++;
 if(data.uuid !== undefined){
 let data0 = data.uuid;
 if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema35.properties.uuid,data:data0};
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/uuid",schemaPath:"#/properties/uuid/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema35.properties.uuid,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8559,9 +9601,14 @@ errors++;
 }
 }
 if(data.channel !== undefined){
-let data1 = data.channel;
-if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/channel",schemaPath:"#/components/schemas/ChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:data1};
+if(!(validate24(data.channel, {instancePath:instancePath+"/channel",parentData:data,parentDataProperty:"channel",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate24.errors : vErrors.concat(validate24.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8570,60 +9617,38 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!(((data1 === "VIBER") || (data1 === "WHATSAPP")) || (data1 === "SMS"))){
-const err5 = {instancePath:instancePath+"/channel",schemaPath:"#/components/schemas/ChannelType/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data:data1};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate133.errors = vErrors;
+validate147.errors = vErrors;
 return errors === 0;
 }
-validate133.evaluated = {"props":{"uuid":true,"channel":true},"dynamicProps":false,"dynamicItems":false};
+validate147.evaluated = {"props":{"uuid":true,"channel":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate146(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
+const evaluated0 = validate146.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate133(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate133.errors : vErrors.concat(validate133.errors);
+if(!(validate147(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate147.errors : vErrors.concat(validate147.errors);
 errors = vErrors.length;
 }
-validate132.errors = vErrors;
+validate146.errors = vErrors;
 return errors === 0;
 }
-validate132.evaluated = {"props":{"uuid":true,"channel":true},"dynamicProps":false,"dynamicItems":false};
+validate146.evaluated = {"props":{"uuid":true,"channel":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v37 = validate135;
-const schema156 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema"};
+export const v42 = validate150;
+const schema174 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema"};
 
-function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate136.evaluated;
+const evaluated0 = validate151.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8632,7 +9657,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.threadIds === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadIds"},message:"must have required property '"+"threadIds"+"'",schema:schema40.required,parentSchema:schema40,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threadIds"},message:"must have required property '"+"threadIds"+"'",schema:schema41.required,parentSchema:schema41,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8648,7 +9673,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err1 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.type,parentSchema:schema38,data:data1};
+const err1 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.type,parentSchema:schema39,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8659,7 +9684,7 @@ errors++;
 }
 if(typeof data1 == "number"){
 if(!(formats0.validate(data1))){
-const err2 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema38,data:data1};
+const err2 = {instancePath:instancePath+"/threadIds/" + i0,schemaPath:"#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8672,7 +9697,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/threadIds",schemaPath:"#/properties/threadIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema40.properties.threadIds.type,parentSchema:schema40.properties.threadIds,data:data0};
+const err3 = {instancePath:instancePath+"/threadIds",schemaPath:"#/properties/threadIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema41.properties.threadIds.type,parentSchema:schema41.properties.threadIds,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8686,7 +9711,7 @@ if(data.comment !== undefined){
 let data2 = data.comment;
 if(typeof data2 === "string"){
 if(func1(data2) > 300){
-const err4 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters",schema:300,parentSchema:schema40.properties.comment,data:data2};
+const err4 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters",schema:300,parentSchema:schema41.properties.comment,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8697,7 +9722,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.comment.type,parentSchema:schema40.properties.comment,data:data2};
+const err5 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.comment.type,parentSchema:schema41.properties.comment,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8709,7 +9734,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8718,38 +9743,38 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate136.errors = vErrors;
+validate151.errors = vErrors;
 return errors === 0;
 }
-validate136.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
+validate151.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
+const evaluated0 = validate150.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate136(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+if(!(validate151(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate151.errors : vErrors.concat(validate151.errors);
 errors = vErrors.length;
 }
-validate135.errors = vErrors;
+validate150.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
+validate150.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v38 = validate138;
-const schema159 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/requestBody/content/application~1json/schema"};
+export const v43 = validate153;
+const schema177 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/requestBody/content/application~1json/schema"};
 
-function validate139(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate139.evaluated;
+const evaluated0 = validate154.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -8758,7 +9783,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.addresses === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "addresses"},message:"must have required property '"+"addresses"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8770,7 +9795,7 @@ errors++;
 if(data.blacklisted !== undefined){
 let data0 = data.blacklisted;
 if(typeof data0 !== "boolean"){
-const err1 = {instancePath:instancePath+"/blacklisted",schemaPath:"#/properties/blacklisted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema68.properties.blacklisted.type,parentSchema:schema68.properties.blacklisted,data:data0};
+const err1 = {instancePath:instancePath+"/blacklisted",schemaPath:"#/properties/blacklisted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema69.properties.blacklisted.type,parentSchema:schema69.properties.blacklisted,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -8784,7 +9809,7 @@ if(data.addresses !== undefined){
 let data1 = data.addresses;
 if(Array.isArray(data1)){
 if(data1.length < 1){
-const err2 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema68.properties.addresses,data:data1};
+const err2 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema69.properties.addresses,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -8795,8 +9820,8 @@ errors++;
 }
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate58(data1[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
+if(!(validate60(data1[i0], {instancePath:instancePath+"/addresses/" + i0,parentData:data1,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
 errors = vErrors.length;
 }
 }
@@ -8809,7 +9834,7 @@ let data3 = data1[i1];
 const _errs7 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.type === undefined){
-const err3 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema68.properties.addresses.contains.required,parentSchema:schema68.properties.addresses.contains,data:data3};
+const err3 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema69.properties.addresses.contains.required,parentSchema:schema69.properties.addresses.contains,data:data3};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8821,7 +9846,7 @@ errors++;
 if(data3.type !== undefined){
 let data4 = data3.type;
 if("EXT_USER_ID" !== data4){
-const err4 = {instancePath:instancePath+"/addresses/" + i1+"/type",schemaPath:"#/properties/addresses/contains/properties/type/const",keyword:"const",params:{allowedValue: "EXT_USER_ID"},message:"must be equal to constant",schema:"EXT_USER_ID",parentSchema:schema68.properties.addresses.contains.properties.type,data:data4};
+const err4 = {instancePath:instancePath+"/addresses/" + i1+"/type",schemaPath:"#/properties/addresses/contains/properties/type/const",keyword:"const",params:{allowedValue: "EXT_USER_ID"},message:"must be equal to constant",schema:"EXT_USER_ID",parentSchema:schema69.properties.addresses.contains.properties.type,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8833,7 +9858,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.addresses.contains.type,parentSchema:schema68.properties.addresses.contains,data:data3};
+const err5 = {instancePath:instancePath+"/addresses/" + i1,schemaPath:"#/properties/addresses/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.addresses.contains.type,parentSchema:schema69.properties.addresses.contains,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8853,7 +9878,7 @@ valid3 = true;
 }
 }
 if(!valid3){
-const err6 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema68.properties.addresses.contains,parentSchema:schema68.properties.addresses,data:data1};
+const err6 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema69.properties.addresses.contains,parentSchema:schema69.properties.addresses,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -8875,7 +9900,7 @@ vErrors = null;
 }
 }
 else {
-const err7 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.addresses.type,parentSchema:schema68.properties.addresses,data:data1};
+const err7 = {instancePath:instancePath+"/addresses",schemaPath:"#/properties/addresses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.addresses.type,parentSchema:schema69.properties.addresses,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -8937,8 +9962,8 @@ if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.value !== undefined){
 let data8 = data6.value;
 if(typeof data8 === "string"){
-if(!(formats12.validate(data8))){
-const err10 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/then/properties/value/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema64.then.properties.value,data:data8};
+if(!(formats10.validate(data8))){
+const err10 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/then/properties/value/format",keyword:"format",params:{format: "date"},message:"must match format \""+"date"+"\"",schema:"date",parentSchema:schema65.then.properties.value,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -8959,7 +9984,7 @@ props0.valueType = true;
 }
 }
 if(!valid8){
-const err11 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema64.if,parentSchema:schema64,data:data6};
+const err11 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema65.if,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -8970,7 +9995,7 @@ errors++;
 }
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.name === undefined){
-const err12 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema64.required,parentSchema:schema64,data:data6};
+const err12 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema65.required,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -8980,7 +10005,7 @@ vErrors.push(err12);
 errors++;
 }
 if(data6.valueType === undefined){
-const err13 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "valueType"},message:"must have required property '"+"valueType"+"'",schema:schema64.required,parentSchema:schema64,data:data6};
+const err13 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "valueType"},message:"must have required property '"+"valueType"+"'",schema:schema65.required,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -8990,7 +10015,7 @@ vErrors.push(err13);
 errors++;
 }
 if(data6.value === undefined){
-const err14 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema64.required,parentSchema:schema64,data:data6};
+const err14 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema65.required,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9009,7 +10034,7 @@ if(data6.name !== undefined){
 let data9 = data6.name;
 if(typeof data9 === "string"){
 if(func1(data9) < 1){
-const err15 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.name,data:data9};
+const err15 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65.properties.name,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9020,7 +10045,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.name.type,parentSchema:schema64.properties.name,data:data9};
+const err16 = {instancePath:instancePath+"/parameterValues/" + i2+"/name",schemaPath:"#/components/schemas/ParameterValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.name.type,parentSchema:schema65.properties.name,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9033,7 +10058,7 @@ errors++;
 if(data6.valueType !== undefined){
 let data10 = data6.valueType;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.valueType.type,parentSchema:schema64.properties.valueType,data:data10};
+const err17 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.valueType.type,parentSchema:schema65.properties.valueType,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9043,7 +10068,7 @@ vErrors.push(err17);
 errors++;
 }
 if(!(((data10 === "STRING") || (data10 === "ENUM")) || (data10 === "DATE"))){
-const err18 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/enum",keyword:"enum",params:{allowedValues: schema64.properties.valueType.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.valueType.enum,parentSchema:schema64.properties.valueType,data:data10};
+const err18 = {instancePath:instancePath+"/parameterValues/" + i2+"/valueType",schemaPath:"#/components/schemas/ParameterValue/properties/valueType/enum",keyword:"enum",params:{allowedValues: schema65.properties.valueType.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.valueType.enum,parentSchema:schema65.properties.valueType,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9056,7 +10081,7 @@ errors++;
 if(data6.value !== undefined){
 let data11 = data6.value;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.value.type,parentSchema:schema64.properties.value,data:data11};
+const err19 = {instancePath:instancePath+"/parameterValues/" + i2+"/value",schemaPath:"#/components/schemas/ParameterValue/properties/value/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.value.type,parentSchema:schema65.properties.value,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9068,7 +10093,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data6};
+const err20 = {instancePath:instancePath+"/parameterValues/" + i2,schemaPath:"#/components/schemas/ParameterValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9080,7 +10105,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/parameterValues",schemaPath:"#/properties/parameterValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.parameterValues.type,parentSchema:schema68.properties.parameterValues,data:data5};
+const err21 = {instancePath:instancePath+"/parameterValues",schemaPath:"#/properties/parameterValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.parameterValues.type,parentSchema:schema69.properties.parameterValues,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9098,7 +10123,7 @@ for(let i3=0; i3<len3; i3++){
 let data13 = data12[i3];
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 if(data13.name === undefined){
-const err22 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema66.required,parentSchema:schema66,data:data13};
+const err22 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema67.required,parentSchema:schema67,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9111,7 +10136,7 @@ if(data13.name !== undefined){
 let data14 = data13.name;
 if(typeof data14 === "string"){
 if(func1(data14) < 1){
-const err23 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema66.properties.name,data:data14};
+const err23 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema67.properties.name,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -9122,7 +10147,7 @@ errors++;
 }
 }
 else {
-const err24 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.name.type,parentSchema:schema66.properties.name,data:data14};
+const err24 = {instancePath:instancePath+"/tagValues/" + i3+"/name",schemaPath:"#/components/schemas/TagValue/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.name.type,parentSchema:schema67.properties.name,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -9134,7 +10159,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data:data13};
+const err25 = {instancePath:instancePath+"/tagValues/" + i3,schemaPath:"#/components/schemas/TagValue/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data:data13};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -9146,7 +10171,7 @@ errors++;
 }
 }
 else {
-const err26 = {instancePath:instancePath+"/tagValues",schemaPath:"#/properties/tagValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.tagValues.type,parentSchema:schema68.properties.tagValues,data:data12};
+const err26 = {instancePath:instancePath+"/tagValues",schemaPath:"#/properties/tagValues/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.tagValues.type,parentSchema:schema69.properties.tagValues,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -9158,7 +10183,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9167,38 +10192,38 @@ vErrors.push(err27);
 }
 errors++;
 }
-validate139.errors = vErrors;
+validate154.errors = vErrors;
 return errors === 0;
 }
-validate139.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
+validate154.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate138(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate153(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate138.evaluated;
+const evaluated0 = validate153.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate139(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate139.errors : vErrors.concat(validate139.errors);
+if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
 errors = vErrors.length;
 }
-validate138.errors = vErrors;
+validate153.errors = vErrors;
 return errors === 0;
 }
-validate138.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
+validate153.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v39 = validate142;
-const schema163 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema"};
+export const v44 = validate157;
+const schema181 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema"};
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
+const evaluated0 = validate158.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -9207,7 +10232,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.requestId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9217,7 +10242,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.cascadeId === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascadeId"},message:"must have required property '"+"cascadeId"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascadeId"},message:"must have required property '"+"cascadeId"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9227,7 +10252,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.subscriberFilter === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscriberFilter"},message:"must have required property '"+"subscriberFilter"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscriberFilter"},message:"must have required property '"+"subscriberFilter"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9237,7 +10262,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.content === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema124.required,parentSchema:schema124,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "content"},message:"must have required property '"+"content"+"'",schema:schema140.required,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9249,8 +10274,8 @@ errors++;
 if(data.requestId !== undefined){
 let data0 = data.requestId;
 if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data:data0};
+if(func1(data0) < 1){
+const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9261,7 +10286,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data:data0};
+const err5 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -9307,16 +10332,16 @@ errors++;
 }
 }
 if(data.subscriberFilter !== undefined){
-if(!(validate104(data.subscriberFilter, {instancePath:instancePath+"/subscriberFilter",parentData:data,parentDataProperty:"subscriberFilter",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate104.errors : vErrors.concat(validate104.errors);
+if(!(validate115(data.subscriberFilter, {instancePath:instancePath+"/subscriberFilter",parentData:data,parentDataProperty:"subscriberFilter",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate115.errors : vErrors.concat(validate115.errors);
 errors = vErrors.length;
 }
 }
 if(data.startTime !== undefined){
 let data3 = data.startTime;
 if(typeof data3 === "string"){
-if(!(formats30.validate(data3))){
-const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema124.properties.startTime,data:data3};
+if(!(formats24.validate(data3))){
+const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema140.properties.startTime,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -9327,7 +10352,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema124.properties.startTime.type,parentSchema:schema124.properties.startTime,data:data3};
+const err10 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema140.properties.startTime.type,parentSchema:schema140.properties.startTime,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9338,14 +10363,14 @@ errors++;
 }
 }
 if(data.content !== undefined){
-if(!(validate106(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
+if(!(validate117(data.content, {instancePath:instancePath+"/content",parentData:data,parentDataProperty:"content",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema124.type,parentSchema:schema124,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema140.type,parentSchema:schema140,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9354,395 +10379,33 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate143.errors = vErrors;
-return errors === 0;
-}
-validate143.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate142.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate143(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
-errors = vErrors.length;
-}
-validate142.errors = vErrors;
-return errors === 0;
-}
-validate142.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v40 = validate147;
-const schema167 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema"};
-
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate148.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.resolved_threads === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resolved_threads"},message:"must have required property '"+"resolved_threads"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.not_existing_threads === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_existing_threads"},message:"must have required property '"+"not_existing_threads"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.already_resolved_threads === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "already_resolved_threads"},message:"must have required property '"+"already_resolved_threads"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(data.not_resolved_due_to_system_error === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_resolved_due_to_system_error"},message:"must have required property '"+"not_resolved_due_to_system_error"+"'",schema:schema46.required,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data.resolved_threads !== undefined){
-if(!(validate35(data.resolved_threads, {instancePath:instancePath+"/resolved_threads",parentData:data,parentDataProperty:"resolved_threads",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-if(data.not_existing_threads !== undefined){
-if(!(validate35(data.not_existing_threads, {instancePath:instancePath+"/not_existing_threads",parentData:data,parentDataProperty:"not_existing_threads",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-if(data.already_resolved_threads !== undefined){
-if(!(validate35(data.already_resolved_threads, {instancePath:instancePath+"/already_resolved_threads",parentData:data,parentDataProperty:"already_resolved_threads",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-if(data.not_resolved_due_to_system_error !== undefined){
-if(!(validate35(data.not_resolved_due_to_system_error, {instancePath:instancePath+"/not_resolved_due_to_system_error",parentData:data,parentDataProperty:"not_resolved_due_to_system_error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-validate148.errors = vErrors;
-return errors === 0;
-}
-validate148.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate147.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate148(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
-errors = vErrors.length;
-}
-validate147.errors = vErrors;
-return errors === 0;
-}
-validate147.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v41 = validate154;
-const schema169 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema"};
-
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate155.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data2 = data.detail;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate155.errors = vErrors;
-return errors === 0;
-}
-validate155.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate154.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate155(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
-errors = vErrors.length;
-}
-validate154.errors = vErrors;
-return errors === 0;
-}
-validate154.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v42 = validate158;
-const schema171 = {"$ref":"urn:messaging-contract:openapi#/components/responses/Unauthorized/content/application~1json/schema"};
-
-function validate159(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate159.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data2 = data.detail;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate159.errors = vErrors;
-return errors === 0;
-}
-validate159.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate158.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate159(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate159.errors : vErrors.concat(validate159.errors);
-errors = vErrors.length;
-}
 validate158.errors = vErrors;
 return errors === 0;
 }
-validate158.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate158.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v43 = validate162;
-const schema173 = {"$ref":"urn:messaging-contract:openapi#/components/responses/NotFound/content/application~1json/schema"};
+
+function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate157.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate158(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+errors = vErrors.length;
+}
+validate157.errors = vErrors;
+return errors === 0;
+}
+validate157.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v45 = validate162;
+const schema185 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema"};
 
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9755,8 +10418,8 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
+if(data.resolved_threads === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resolved_threads"},message:"must have required property '"+"resolved_threads"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9765,8 +10428,8 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
+if(data.not_existing_threads === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_existing_threads"},message:"must have required property '"+"not_existing_threads"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -9775,16 +10438,8 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
+if(data.already_resolved_threads === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "already_resolved_threads"},message:"must have required property '"+"already_resolved_threads"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -9793,9 +10448,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(typeof data1 == "number"){
-if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
+if(data.not_resolved_due_to_system_error === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "not_resolved_due_to_system_error"},message:"must have required property '"+"not_resolved_due_to_system_error"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -9804,8 +10458,33 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
+if(data.resolved_threads !== undefined){
+if(!(validate46(data.resolved_threads, {instancePath:instancePath+"/resolved_threads",parentData:data,parentDataProperty:"resolved_threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+if(data.not_existing_threads !== undefined){
+if(!(validate46(data.not_existing_threads, {instancePath:instancePath+"/not_existing_threads",parentData:data,parentDataProperty:"not_existing_threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+if(data.already_resolved_threads !== undefined){
+if(!(validate46(data.already_resolved_threads, {instancePath:instancePath+"/already_resolved_threads",parentData:data,parentDataProperty:"already_resolved_threads",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+if(data.not_resolved_due_to_system_error !== undefined){
+if(!(validate46(data.not_resolved_due_to_system_error, {instancePath:instancePath+"/not_resolved_due_to_system_error",parentData:data,parentDataProperty:"not_resolved_due_to_system_error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -9814,36 +10493,10 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-if(data.detail !== undefined){
-let data2 = data.detail;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
 validate163.errors = vErrors;
 return errors === 0;
 }
-validate163.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate163.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate162(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9863,236 +10516,10 @@ errors = vErrors.length;
 validate162.errors = vErrors;
 return errors === 0;
 }
-validate162.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate162.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v44 = validate166;
-const schema175 = {"$ref":"urn:messaging-contract:openapi#/components/responses/MethodNotAllowed/content/application~1json/schema"};
-
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data2 = data.detail;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate167.errors = vErrors;
-return errors === 0;
-}
-validate167.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate166(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate166.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate167(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
-errors = vErrors.length;
-}
-validate166.errors = vErrors;
-return errors === 0;
-}
-validate166.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v45 = validate170;
-const schema177 = {"$ref":"urn:messaging-contract:openapi#/components/responses/SystemError/content/application~1json/schema"};
-
-function validate171(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate171.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data2 = data.detail;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate171.errors = vErrors;
-return errors === 0;
-}
-validate171.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
+export const v46 = validate169;
+const schema187 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema"};
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10104,17 +10531,119 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate171(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate171.errors : vErrors.concat(validate171.errors);
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 validate170.errors = vErrors;
 return errors === 0;
 }
 validate170.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v46 = validate174;
-const schema179 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema"};
+
+function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate169.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate170(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate170.errors : vErrors.concat(validate170.errors);
+errors = vErrors.length;
+}
+validate169.errors = vErrors;
+return errors === 0;
+}
+validate169.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v47 = validate173;
+const schema189 = {"$ref":"urn:messaging-contract:openapi#/components/responses/Unauthorized/content/application~1json/schema"};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10127,29 +10656,123 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-}
-else {
-const err0 = {instancePath,schemaPath:"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err0];
 }
 else {
 vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
 validate174.errors = vErrors;
 return errors === 0;
 }
-validate174.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate174.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v47 = validate175;
-const schema181 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema"};
 
-function validate176(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate173(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate176.evaluated;
+const evaluated0 = validate173.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate174(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate174.errors : vErrors.concat(validate174.errors);
+errors = vErrors.length;
+}
+validate173.errors = vErrors;
+return errors === 0;
+}
+validate173.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v48 = validate177;
+const schema191 = {"$ref":"urn:messaging-contract:openapi#/components/responses/NotFound/content/application~1json/schema"};
+
+function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate178.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10158,7 +10781,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10168,7 +10791,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10178,15 +10801,15 @@ vErrors.push(err1);
 errors++;
 }
 if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
 }
 }
 if(data.status !== undefined){
 let data1 = data.status;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10197,7 +10820,7 @@ errors++;
 }
 if(typeof data1 == "number"){
 if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10207,7 +10830,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10221,7 +10844,7 @@ errors++;
 if(data.detail !== undefined){
 let data2 = data.detail;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10233,7 +10856,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10242,220 +10865,33 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate176.errors = vErrors;
+validate178.errors = vErrors;
 return errors === 0;
 }
-validate176.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate178.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate175(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate177(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate175.evaluated;
+const evaluated0 = validate177.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate176(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate176.errors : vErrors.concat(validate176.errors);
+if(!(validate178(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-validate175.errors = vErrors;
+validate177.errors = vErrors;
 return errors === 0;
 }
-validate175.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate177.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v48 = validate179;
-const schema183 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema"};
-
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate180.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.requestId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema131.required,parentSchema:schema131,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.requestId !== undefined){
-let data0 = data.requestId;
-if(typeof data0 === "string"){
-if(!(formats2.test(data0))){
-const err1 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema131.type,parentSchema:schema131,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate180.errors = vErrors;
-return errors === 0;
-}
-validate180.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate179(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate179.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate180(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
-errors = vErrors.length;
-}
-validate179.errors = vErrors;
-return errors === 0;
-}
-validate179.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v49 = validate182;
-const schema186 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema"};
-
-function validate183(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate183.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.title === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.status === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema55.required,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-if(data.title !== undefined){
-if(!(validate47(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
-}
-}
-if(data.status !== undefined){
-let data1 = data.status;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema55.properties.status.type,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-if(typeof data1 == "number"){
-if(data1 > 599 || isNaN(data1)){
-const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-if(data1 < 400 || isNaN(data1)){
-const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema55.properties.status,data:data1};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-}
-}
-if(data.detail !== undefined){
-let data2 = data.detail;
-if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.detail.type,parentSchema:schema55.properties.detail,data:data2};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-}
-}
-}
-else {
-const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-validate183.errors = vErrors;
-return errors === 0;
-}
-validate183.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
-
+export const v49 = validate181;
+const schema193 = {"$ref":"urn:messaging-contract:openapi#/components/responses/MethodNotAllowed/content/application~1json/schema"};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10467,23 +10903,600 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate183(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate183.errors : vErrors.concat(validate183.errors);
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
 }
 validate182.errors = vErrors;
 return errors === 0;
 }
 validate182.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v50 = validate186;
-const schema188 = {"type":"object","additionalProperties":false,"required":["apiKeys","integratorTokens","cascades","threads","parameters","tags","subscribers","usedRequestIds","templates","delivery"],"properties":{"apiKeys":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","balance"],"properties":{"key":{"type":"string","minLength":1},"balance":{"type":"number"}}}},"integratorTokens":{"type":"array","items":{"type":"string","minLength":1}},"cascades":{"type":"array","items":{"allOf":[{"$ref":"urn:messaging-contract:openapi#/components/schemas/Cascade"}],"type":"object","properties":{"stages":{"type":"array","items":{"type":"object","required":["subject","subjectId"],"properties":{"subject":{"type":"string"},"subjectId":{"type":"integer"},"subjectActive":{"type":"boolean"},"templates":{"type":"array","items":{"type":"string","minLength":1}}}}}}}},"threads":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","state"],"properties":{"id":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"},"state":{"enum":["open","closed"]},"failOnClose":{"type":"boolean"}}}},"parameters":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","type"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["STRING","ENUM","DATE"]},"values":{"type":"array","items":{"type":"string","minLength":1}}},"if":{"properties":{"type":{"const":"ENUM"}}},"then":{"required":["values"]}}},"tags":{"type":"array","items":{"type":"string","minLength":1}},"subscribers":{"type":"array","items":{"type":"string","minLength":1}},"usedRequestIds":{"type":"array","items":{"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"}},"templates":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"delivery":{"type":"object","additionalProperties":false,"required":["phonePattern","unreachableMediaHostSuffixes","maxTextLength"],"properties":{"phonePattern":{"type":"string","format":"regex"},"unreachableMediaHostSuffixes":{"type":"array","items":{"type":"string","minLength":1}},"maxTextLength":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"integer","minimum":1}}}}}};
-const func45 = Object.prototype.hasOwnProperty;
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate181(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
+const evaluated0 = validate181.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate182(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate182.errors : vErrors.concat(validate182.errors);
+errors = vErrors.length;
+}
+validate181.errors = vErrors;
+return errors === 0;
+}
+validate181.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v50 = validate185;
+const schema195 = {"$ref":"urn:messaging-contract:openapi#/components/responses/SystemError/content/application~1json/schema"};
+
+function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate186.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate186.errors = vErrors;
+return errors === 0;
+}
+validate186.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate185(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate185.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate186(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
+errors = vErrors.length;
+}
+validate185.errors = vErrors;
+return errors === 0;
+}
+validate185.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v51 = validate189;
+const schema197 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema"};
+
+function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate189.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+validate189.errors = vErrors;
+return errors === 0;
+}
+validate189.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+export const v52 = validate190;
+const schema199 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema"};
+
+function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate191.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate191.errors = vErrors;
+return errors === 0;
+}
+validate191.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate190(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate190.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate191(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
+errors = vErrors.length;
+}
+validate190.errors = vErrors;
+return errors === 0;
+}
+validate190.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v53 = validate194;
+const schema201 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema"};
+
+function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate195.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.requestId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema147.required,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.requestId !== undefined){
+let data0 = data.requestId;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema147.type,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate195.errors = vErrors;
+return errors === 0;
+}
+validate195.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate194.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
+errors = vErrors.length;
+}
+validate194.errors = vErrors;
+return errors === 0;
+}
+validate194.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v54 = validate197;
+const schema204 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema"};
+
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate198.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+validate198.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate197.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+errors = vErrors.length;
+}
+validate197.errors = vErrors;
+return errors === 0;
+}
+validate197.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v55 = validate201;
+const schema206 = {"type":"object","additionalProperties":false,"required":["apiKeys","integratorTokens","cascades","threads","parameters","tags","subscribers","usedRequestIds","templates","delivery"],"properties":{"apiKeys":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","balance"],"properties":{"key":{"type":"string","minLength":1},"balance":{"type":"number"}}}},"integratorTokens":{"type":"array","items":{"type":"string","minLength":1}},"cascades":{"type":"array","items":{"allOf":[{"$ref":"urn:messaging-contract:openapi#/components/schemas/Cascade"}],"type":"object","properties":{"stages":{"type":"array","items":{"type":"object","required":["subject","subjectId"],"properties":{"subject":{"type":"string"},"subjectId":{"type":"integer"},"subjectActive":{"type":"boolean"},"templates":{"type":"array","items":{"type":"string","minLength":1}}}}}}}},"threads":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","state"],"properties":{"id":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"},"state":{"enum":["open","closed"]},"failOnClose":{"type":"boolean"}}}},"parameters":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","type"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["STRING","ENUM","DATE"]},"values":{"type":"array","items":{"type":"string","minLength":1}}},"if":{"properties":{"type":{"const":"ENUM"}}},"then":{"required":["values"]}}},"tags":{"type":"array","items":{"type":"string","minLength":1}},"subscribers":{"type":"array","items":{"type":"string","minLength":1}},"usedRequestIds":{"type":"array","items":{"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"}},"templates":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"delivery":{"type":"object","additionalProperties":false,"required":["phonePattern","unreachableMediaHostSuffixes","maxTextLength"],"properties":{"phonePattern":{"type":"string","format":"regex"},"unreachableMediaHostSuffixes":{"type":"array","items":{"type":"string","minLength":1}},"maxTextLength":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"integer","minimum":1}}}}}};
+const func64 = Object.prototype.hasOwnProperty;
+
+function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate202.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10589,17 +11602,104 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate187.errors = vErrors;
+validate202.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":{"id":true,"stages":true},"dynamicProps":false,"dynamicItems":false};
+validate202.evaluated = {"props":{"id":true,"stages":true},"dynamicProps":false,"dynamicItems":false};
 
-const formats66 = fullFormats.regex;
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
+const evaluated0 = validate205.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs0 = errors;
+let valid0 = false;
+const _errs1 = errors;
+if(typeof data !== "string"){
+const err0 = {instancePath,schemaPath:"#/components/schemas/KnownChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((data === "VIBER") || (data === "WHATSAPP")) || (data === "SMS"))){
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownChannelType/enum",keyword:"enum",params:{allowedValues: schema37.enum},message:"must be equal to one of the allowed values",schema:schema37.enum,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs1 === errors;
+valid0 = valid0 || _valid0;
+const _errs4 = errors;
+if(typeof data === "string"){
+if(func1(data) < 1){
+const err2 = {instancePath,schemaPath:"#/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.anyOf[1].type,parentSchema:schema36.anyOf[1],data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema36.anyOf,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate205.errors = vErrors;
+return errors === 0;
+}
+validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+const formats44 = fullFormats.regex;
+
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate201.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -10608,7 +11708,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeys === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKeys"},message:"must have required property '"+"apiKeys"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKeys"},message:"must have required property '"+"apiKeys"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -10618,7 +11718,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.integratorTokens === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "integratorTokens"},message:"must have required property '"+"integratorTokens"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "integratorTokens"},message:"must have required property '"+"integratorTokens"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -10628,7 +11728,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.cascades === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascades"},message:"must have required property '"+"cascades"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascades"},message:"must have required property '"+"cascades"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -10638,7 +11738,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.threads === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threads"},message:"must have required property '"+"threads"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threads"},message:"must have required property '"+"threads"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -10648,7 +11748,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.parameters === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -10658,7 +11758,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.tags === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -10668,7 +11768,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.subscribers === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscribers"},message:"must have required property '"+"subscribers"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscribers"},message:"must have required property '"+"subscribers"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -10678,7 +11778,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.usedRequestIds === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usedRequestIds"},message:"must have required property '"+"usedRequestIds"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usedRequestIds"},message:"must have required property '"+"usedRequestIds"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -10688,7 +11788,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.templates === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -10698,7 +11798,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.delivery === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'",schema:schema188.required,parentSchema:schema188,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'",schema:schema206.required,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -10708,8 +11808,8 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func45.call(schema188.properties, key0))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema188,data};
+if(!(func64.call(schema206.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -10727,7 +11827,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.key === undefined){
-const err11 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema188.properties.apiKeys.items.required,parentSchema:schema188.properties.apiKeys.items,data:data1};
+const err11 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema206.properties.apiKeys.items.required,parentSchema:schema206.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -10737,7 +11837,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data1.balance === undefined){
-const err12 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema188.properties.apiKeys.items.required,parentSchema:schema188.properties.apiKeys.items,data:data1};
+const err12 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema206.properties.apiKeys.items.required,parentSchema:schema206.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -10748,7 +11848,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!((key1 === "key") || (key1 === "balance"))){
-const err13 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema188.properties.apiKeys.items,data:data1};
+const err13 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -10762,7 +11862,7 @@ if(data1.key !== undefined){
 let data2 = data1.key;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err14 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.apiKeys.items.properties.key,data:data2};
+const err14 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.apiKeys.items.properties.key,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -10773,7 +11873,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.apiKeys.items.properties.key.type,parentSchema:schema188.properties.apiKeys.items.properties.key,data:data2};
+const err15 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.apiKeys.items.properties.key.type,parentSchema:schema206.properties.apiKeys.items.properties.key,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -10786,7 +11886,7 @@ errors++;
 if(data1.balance !== undefined){
 let data3 = data1.balance;
 if(!(typeof data3 == "number")){
-const err16 = {instancePath:instancePath+"/apiKeys/" + i0+"/balance",schemaPath:"#/properties/apiKeys/items/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema188.properties.apiKeys.items.properties.balance.type,parentSchema:schema188.properties.apiKeys.items.properties.balance,data:data3};
+const err16 = {instancePath:instancePath+"/apiKeys/" + i0+"/balance",schemaPath:"#/properties/apiKeys/items/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema206.properties.apiKeys.items.properties.balance.type,parentSchema:schema206.properties.apiKeys.items.properties.balance,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -10798,7 +11898,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.apiKeys.items.type,parentSchema:schema188.properties.apiKeys.items,data:data1};
+const err17 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.apiKeys.items.type,parentSchema:schema206.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -10810,7 +11910,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/apiKeys",schemaPath:"#/properties/apiKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.apiKeys.type,parentSchema:schema188.properties.apiKeys,data:data0};
+const err18 = {instancePath:instancePath+"/apiKeys",schemaPath:"#/properties/apiKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.apiKeys.type,parentSchema:schema206.properties.apiKeys,data:data0};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -10828,7 +11928,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err19 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.integratorTokens.items,data:data5};
+const err19 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.integratorTokens.items,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -10839,7 +11939,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.integratorTokens.items.type,parentSchema:schema188.properties.integratorTokens.items,data:data5};
+const err20 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.integratorTokens.items.type,parentSchema:schema206.properties.integratorTokens.items,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -10851,7 +11951,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/integratorTokens",schemaPath:"#/properties/integratorTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.integratorTokens.type,parentSchema:schema188.properties.integratorTokens,data:data4};
+const err21 = {instancePath:instancePath+"/integratorTokens",schemaPath:"#/properties/integratorTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.integratorTokens.type,parentSchema:schema206.properties.integratorTokens,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -10867,8 +11967,8 @@ if(Array.isArray(data6)){
 const len2 = data6.length;
 for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
-if(!(validate187(data7, {instancePath:instancePath+"/cascades/" + i2,parentData:data6,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
+if(!(validate202(data7, {instancePath:instancePath+"/cascades/" + i2,parentData:data6,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -10880,7 +11980,7 @@ for(let i3=0; i3<len3; i3++){
 let data9 = data8[i3];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.subject === undefined){
-const err22 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subject"},message:"must have required property '"+"subject"+"'",schema:schema188.properties.cascades.items.properties.stages.items.required,parentSchema:schema188.properties.cascades.items.properties.stages.items,data:data9};
+const err22 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subject"},message:"must have required property '"+"subject"+"'",schema:schema206.properties.cascades.items.properties.stages.items.required,parentSchema:schema206.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -10890,7 +11990,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data9.subjectId === undefined){
-const err23 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subjectId"},message:"must have required property '"+"subjectId"+"'",schema:schema188.properties.cascades.items.properties.stages.items.required,parentSchema:schema188.properties.cascades.items.properties.stages.items,data:data9};
+const err23 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subjectId"},message:"must have required property '"+"subjectId"+"'",schema:schema206.properties.cascades.items.properties.stages.items.required,parentSchema:schema206.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -10902,7 +12002,7 @@ errors++;
 if(data9.subject !== undefined){
 let data10 = data9.subject;
 if(typeof data10 !== "string"){
-const err24 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subject",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.cascades.items.properties.stages.items.properties.subject.type,parentSchema:schema188.properties.cascades.items.properties.stages.items.properties.subject,data:data10};
+const err24 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subject",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.cascades.items.properties.stages.items.properties.subject.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.subject,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -10915,7 +12015,7 @@ errors++;
 if(data9.subjectId !== undefined){
 let data11 = data9.subjectId;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err25 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectId",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema188.properties.cascades.items.properties.stages.items.properties.subjectId.type,parentSchema:schema188.properties.cascades.items.properties.stages.items.properties.subjectId,data:data11};
+const err25 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectId",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema206.properties.cascades.items.properties.stages.items.properties.subjectId.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.subjectId,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -10928,7 +12028,7 @@ errors++;
 if(data9.subjectActive !== undefined){
 let data12 = data9.subjectActive;
 if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectActive",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema188.properties.cascades.items.properties.stages.items.properties.subjectActive.type,parentSchema:schema188.properties.cascades.items.properties.stages.items.properties.subjectActive,data:data12};
+const err26 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectActive",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.cascades.items.properties.stages.items.properties.subjectActive.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.subjectActive,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -10946,7 +12046,7 @@ for(let i4=0; i4<len4; i4++){
 let data14 = data13[i4];
 if(typeof data14 === "string"){
 if(func1(data14) < 1){
-const err27 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
+const err27 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -10957,7 +12057,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.cascades.items.properties.stages.items.properties.templates.items.type,parentSchema:schema188.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
+const err28 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.cascades.items.properties.stages.items.properties.templates.items.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -10969,7 +12069,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.cascades.items.properties.stages.items.properties.templates.type,parentSchema:schema188.properties.cascades.items.properties.stages.items.properties.templates,data:data13};
+const err29 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.cascades.items.properties.stages.items.properties.templates.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.templates,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -10981,7 +12081,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.cascades.items.properties.stages.items.type,parentSchema:schema188.properties.cascades.items.properties.stages.items,data:data9};
+const err30 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.cascades.items.properties.stages.items.type,parentSchema:schema206.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -10993,7 +12093,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/cascades/" + i2+"/stages",schemaPath:"#/properties/cascades/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.cascades.items.properties.stages.type,parentSchema:schema188.properties.cascades.items.properties.stages,data:data8};
+const err31 = {instancePath:instancePath+"/cascades/" + i2+"/stages",schemaPath:"#/properties/cascades/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.cascades.items.properties.stages.type,parentSchema:schema206.properties.cascades.items.properties.stages,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -11005,7 +12105,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/cascades/" + i2,schemaPath:"#/properties/cascades/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.cascades.items.type,parentSchema:schema188.properties.cascades.items,data:data7};
+const err32 = {instancePath:instancePath+"/cascades/" + i2,schemaPath:"#/properties/cascades/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.cascades.items.type,parentSchema:schema206.properties.cascades.items,data:data7};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -11017,7 +12117,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/cascades",schemaPath:"#/properties/cascades/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.cascades.type,parentSchema:schema188.properties.cascades,data:data6};
+const err33 = {instancePath:instancePath+"/cascades",schemaPath:"#/properties/cascades/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.cascades.type,parentSchema:schema206.properties.cascades,data:data6};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -11035,7 +12135,7 @@ for(let i5=0; i5<len5; i5++){
 let data16 = data15[i5];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.id === undefined){
-const err34 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema188.properties.threads.items.required,parentSchema:schema188.properties.threads.items,data:data16};
+const err34 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema206.properties.threads.items.required,parentSchema:schema206.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -11045,7 +12145,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.state === undefined){
-const err35 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema188.properties.threads.items.required,parentSchema:schema188.properties.threads.items,data:data16};
+const err35 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema206.properties.threads.items.required,parentSchema:schema206.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -11056,7 +12156,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!(((key2 === "id") || (key2 === "state")) || (key2 === "failOnClose"))){
-const err36 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema188.properties.threads.items,data:data16};
+const err36 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -11069,7 +12169,7 @@ errors++;
 if(data16.id !== undefined){
 let data17 = data16.id;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err37 = {instancePath:instancePath+"/threads/" + i5+"/id",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.type,parentSchema:schema38,data:data17};
+const err37 = {instancePath:instancePath+"/threads/" + i5+"/id",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.type,parentSchema:schema39,data:data17};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -11080,7 +12180,7 @@ errors++;
 }
 if(typeof data17 == "number"){
 if(!(formats0.validate(data17))){
-const err38 = {instancePath:instancePath+"/threads/" + i5+"/id",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema38,data:data17};
+const err38 = {instancePath:instancePath+"/threads/" + i5+"/id",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ThreadId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema39,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -11094,7 +12194,7 @@ errors++;
 if(data16.state !== undefined){
 let data18 = data16.state;
 if(!((data18 === "open") || (data18 === "closed"))){
-const err39 = {instancePath:instancePath+"/threads/" + i5+"/state",schemaPath:"#/properties/threads/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema188.properties.threads.items.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema188.properties.threads.items.properties.state.enum,parentSchema:schema188.properties.threads.items.properties.state,data:data18};
+const err39 = {instancePath:instancePath+"/threads/" + i5+"/state",schemaPath:"#/properties/threads/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema206.properties.threads.items.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema206.properties.threads.items.properties.state.enum,parentSchema:schema206.properties.threads.items.properties.state,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -11107,7 +12207,7 @@ errors++;
 if(data16.failOnClose !== undefined){
 let data19 = data16.failOnClose;
 if(typeof data19 !== "boolean"){
-const err40 = {instancePath:instancePath+"/threads/" + i5+"/failOnClose",schemaPath:"#/properties/threads/items/properties/failOnClose/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema188.properties.threads.items.properties.failOnClose.type,parentSchema:schema188.properties.threads.items.properties.failOnClose,data:data19};
+const err40 = {instancePath:instancePath+"/threads/" + i5+"/failOnClose",schemaPath:"#/properties/threads/items/properties/failOnClose/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.threads.items.properties.failOnClose.type,parentSchema:schema206.properties.threads.items.properties.failOnClose,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -11119,7 +12219,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.threads.items.type,parentSchema:schema188.properties.threads.items,data:data16};
+const err41 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.threads.items.type,parentSchema:schema206.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -11131,7 +12231,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.threads.type,parentSchema:schema188.properties.threads,data:data15};
+const err42 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.threads.type,parentSchema:schema206.properties.threads,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -11178,7 +12278,7 @@ if(_valid0){
 const _errs52 = errors;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.values === undefined){
-const err44 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema188.properties.parameters.items.then.required,parentSchema:schema188.properties.parameters.items.then,data:data21};
+const err44 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema206.properties.parameters.items.then.required,parentSchema:schema206.properties.parameters.items.then,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -11192,7 +12292,7 @@ var _valid0 = _errs52 === errors;
 valid21 = _valid0;
 }
 if(!valid21){
-const err45 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema188.properties.parameters.items.if,parentSchema:schema188.properties.parameters.items,data:data21};
+const err45 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema206.properties.parameters.items.if,parentSchema:schema206.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -11203,7 +12303,7 @@ errors++;
 }
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.name === undefined){
-const err46 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema188.properties.parameters.items.required,parentSchema:schema188.properties.parameters.items,data:data21};
+const err46 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema206.properties.parameters.items.required,parentSchema:schema206.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -11213,7 +12313,7 @@ vErrors.push(err46);
 errors++;
 }
 if(data21.type === undefined){
-const err47 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema188.properties.parameters.items.required,parentSchema:schema188.properties.parameters.items,data:data21};
+const err47 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema206.properties.parameters.items.required,parentSchema:schema206.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -11224,7 +12324,7 @@ errors++;
 }
 for(const key3 in data21){
 if(!(((key3 === "name") || (key3 === "type")) || (key3 === "values"))){
-const err48 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema188.properties.parameters.items,data:data21};
+const err48 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -11238,7 +12338,7 @@ if(data21.name !== undefined){
 let data23 = data21.name;
 if(typeof data23 === "string"){
 if(func1(data23) < 1){
-const err49 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.parameters.items.properties.name,data:data23};
+const err49 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.parameters.items.properties.name,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -11249,7 +12349,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.parameters.items.properties.name.type,parentSchema:schema188.properties.parameters.items.properties.name,data:data23};
+const err50 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.parameters.items.properties.name.type,parentSchema:schema206.properties.parameters.items.properties.name,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -11262,7 +12362,7 @@ errors++;
 if(data21.type !== undefined){
 let data24 = data21.type;
 if(!(((data24 === "STRING") || (data24 === "ENUM")) || (data24 === "DATE"))){
-const err51 = {instancePath:instancePath+"/parameters/" + i6+"/type",schemaPath:"#/properties/parameters/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema188.properties.parameters.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema188.properties.parameters.items.properties.type.enum,parentSchema:schema188.properties.parameters.items.properties.type,data:data24};
+const err51 = {instancePath:instancePath+"/parameters/" + i6+"/type",schemaPath:"#/properties/parameters/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema206.properties.parameters.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema206.properties.parameters.items.properties.type.enum,parentSchema:schema206.properties.parameters.items.properties.type,data:data24};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -11280,7 +12380,7 @@ for(let i7=0; i7<len7; i7++){
 let data26 = data25[i7];
 if(typeof data26 === "string"){
 if(func1(data26) < 1){
-const err52 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.parameters.items.properties.values.items,data:data26};
+const err52 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.parameters.items.properties.values.items,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -11291,7 +12391,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.parameters.items.properties.values.items.type,parentSchema:schema188.properties.parameters.items.properties.values.items,data:data26};
+const err53 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.parameters.items.properties.values.items.type,parentSchema:schema206.properties.parameters.items.properties.values.items,data:data26};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -11303,7 +12403,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/parameters/" + i6+"/values",schemaPath:"#/properties/parameters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.parameters.items.properties.values.type,parentSchema:schema188.properties.parameters.items.properties.values,data:data25};
+const err54 = {instancePath:instancePath+"/parameters/" + i6+"/values",schemaPath:"#/properties/parameters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.parameters.items.properties.values.type,parentSchema:schema206.properties.parameters.items.properties.values,data:data25};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -11315,7 +12415,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.parameters.items.type,parentSchema:schema188.properties.parameters.items,data:data21};
+const err55 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.parameters.items.type,parentSchema:schema206.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -11327,7 +12427,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.parameters.type,parentSchema:schema188.properties.parameters,data:data20};
+const err56 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.parameters.type,parentSchema:schema206.properties.parameters,data:data20};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -11345,7 +12445,7 @@ for(let i8=0; i8<len8; i8++){
 let data28 = data27[i8];
 if(typeof data28 === "string"){
 if(func1(data28) < 1){
-const err57 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.tags.items,data:data28};
+const err57 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.tags.items,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -11356,7 +12456,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.tags.items.type,parentSchema:schema188.properties.tags.items,data:data28};
+const err58 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.tags.items.type,parentSchema:schema206.properties.tags.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -11368,7 +12468,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.tags.type,parentSchema:schema188.properties.tags,data:data27};
+const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.tags.type,parentSchema:schema206.properties.tags,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -11386,7 +12486,7 @@ for(let i9=0; i9<len9; i9++){
 let data30 = data29[i9];
 if(typeof data30 === "string"){
 if(func1(data30) < 1){
-const err60 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.subscribers.items,data:data30};
+const err60 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.subscribers.items,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -11397,7 +12497,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.subscribers.items.type,parentSchema:schema188.properties.subscribers.items,data:data30};
+const err61 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.subscribers.items.type,parentSchema:schema206.properties.subscribers.items,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -11409,7 +12509,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/subscribers",schemaPath:"#/properties/subscribers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.subscribers.type,parentSchema:schema188.properties.subscribers,data:data29};
+const err62 = {instancePath:instancePath+"/subscribers",schemaPath:"#/properties/subscribers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.subscribers.type,parentSchema:schema206.properties.subscribers,data:data29};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -11426,8 +12526,8 @@ const len10 = data31.length;
 for(let i10=0; i10<len10; i10++){
 let data32 = data31[i10];
 if(typeof data32 === "string"){
-if(!(formats2.test(data32))){
-const err63 = {instancePath:instancePath+"/usedRequestIds/" + i10,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema76,data:data32};
+if(func1(data32) < 1){
+const err63 = {instancePath:instancePath+"/usedRequestIds/" + i10,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data32};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -11438,7 +12538,7 @@ errors++;
 }
 }
 else {
-const err64 = {instancePath:instancePath+"/usedRequestIds/" + i10,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.type,parentSchema:schema76,data:data32};
+const err64 = {instancePath:instancePath+"/usedRequestIds/" + i10,schemaPath:"urn:messaging-contract:openapi#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data32};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -11450,7 +12550,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/usedRequestIds",schemaPath:"#/properties/usedRequestIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.usedRequestIds.type,parentSchema:schema188.properties.usedRequestIds,data:data31};
+const err65 = {instancePath:instancePath+"/usedRequestIds",schemaPath:"#/properties/usedRequestIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.usedRequestIds.type,parentSchema:schema206.properties.usedRequestIds,data:data31};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -11465,34 +12565,18 @@ let data33 = data.templates;
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 for(const key4 in data33){
 const _errs76 = errors;
-if(typeof key4 !== "string"){
-const err66 = {instancePath:instancePath+"/templates",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:key4,propertyName:key4};
+if(!(validate205(key4, {instancePath:instancePath+"/templates",parentData:data33,parentDataProperty:"templates",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+errors = vErrors.length;
+}
+var valid33 = _errs76 === errors;
+if(!valid33){
+const err66 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema206.properties.templates.propertyNames,parentSchema:schema206.properties.templates,data:data33};
 if(vErrors === null){
 vErrors = [err66];
 }
 else {
 vErrors.push(err66);
-}
-errors++;
-}
-if(!(((key4 === "VIBER") || (key4 === "WHATSAPP")) || (key4 === "SMS"))){
-const err67 = {instancePath:instancePath+"/templates",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ChannelType/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data:key4,propertyName:key4};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
-errors++;
-}
-var valid33 = _errs76 === errors;
-if(!valid33){
-const err68 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema188.properties.templates.propertyNames,parentSchema:schema188.properties.templates,data:data33};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
 }
 errors++;
 }
@@ -11505,7 +12589,30 @@ for(let i11=0; i11<len11; i11++){
 let data35 = data34[i11];
 if(typeof data35 === "string"){
 if(func1(data35) < 1){
-const err69 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.templates.additionalProperties.items,data:data35};
+const err67 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.templates.additionalProperties.items,data:data35};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.templates.additionalProperties.items.type,parentSchema:schema206.properties.templates.additionalProperties.items,data:data35};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/templates/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.templates.additionalProperties.type,parentSchema:schema206.properties.templates.additionalProperties,data:data34};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -11515,8 +12622,9 @@ vErrors.push(err69);
 errors++;
 }
 }
+}
 else {
-const err70 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.templates.additionalProperties.items.type,parentSchema:schema188.properties.templates.additionalProperties.items,data:data35};
+const err70 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.templates.type,parentSchema:schema206.properties.templates,data:data33};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -11526,9 +12634,11 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/templates/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.templates.additionalProperties.type,parentSchema:schema188.properties.templates.additionalProperties,data:data34};
+if(data.delivery !== undefined){
+let data36 = data.delivery;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.phonePattern === undefined){
+const err71 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "phonePattern"},message:"must have required property '"+"phonePattern"+"'",schema:schema206.properties.delivery.required,parentSchema:schema206.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -11537,10 +12647,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-}
-}
-else {
-const err72 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.templates.type,parentSchema:schema188.properties.templates,data:data33};
+if(data36.unreachableMediaHostSuffixes === undefined){
+const err72 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "unreachableMediaHostSuffixes"},message:"must have required property '"+"unreachableMediaHostSuffixes"+"'",schema:schema206.properties.delivery.required,parentSchema:schema206.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -11549,12 +12657,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-if(data.delivery !== undefined){
-let data36 = data.delivery;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.phonePattern === undefined){
-const err73 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "phonePattern"},message:"must have required property '"+"phonePattern"+"'",schema:schema188.properties.delivery.required,parentSchema:schema188.properties.delivery,data:data36};
+if(data36.maxTextLength === undefined){
+const err73 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "maxTextLength"},message:"must have required property '"+"maxTextLength"+"'",schema:schema206.properties.delivery.required,parentSchema:schema206.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -11563,8 +12667,9 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data36.unreachableMediaHostSuffixes === undefined){
-const err74 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "unreachableMediaHostSuffixes"},message:"must have required property '"+"unreachableMediaHostSuffixes"+"'",schema:schema188.properties.delivery.required,parentSchema:schema188.properties.delivery,data:data36};
+for(const key6 in data36){
+if(!(((key6 === "phonePattern") || (key6 === "unreachableMediaHostSuffixes")) || (key6 === "maxTextLength"))){
+const err74 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -11573,8 +12678,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data36.maxTextLength === undefined){
-const err75 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "maxTextLength"},message:"must have required property '"+"maxTextLength"+"'",schema:schema188.properties.delivery.required,parentSchema:schema188.properties.delivery,data:data36};
+}
+if(data36.phonePattern !== undefined){
+let data37 = data36.phonePattern;
+if(typeof data37 === "string"){
+if(!(formats44(data37))){
+const err75 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/format",keyword:"format",params:{format: "regex"},message:"must match format \""+"regex"+"\"",schema:"regex",parentSchema:schema206.properties.delivery.properties.phonePattern,data:data37};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -11583,39 +12692,14 @@ vErrors.push(err75);
 }
 errors++;
 }
-for(const key6 in data36){
-if(!(((key6 === "phonePattern") || (key6 === "unreachableMediaHostSuffixes")) || (key6 === "maxTextLength"))){
-const err76 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema188.properties.delivery,data:data36};
+}
+else {
+const err76 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.delivery.properties.phonePattern.type,parentSchema:schema206.properties.delivery.properties.phonePattern,data:data37};
 if(vErrors === null){
 vErrors = [err76];
 }
 else {
 vErrors.push(err76);
-}
-errors++;
-}
-}
-if(data36.phonePattern !== undefined){
-let data37 = data36.phonePattern;
-if(typeof data37 === "string"){
-if(!(formats66(data37))){
-const err77 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/format",keyword:"format",params:{format: "regex"},message:"must match format \""+"regex"+"\"",schema:"regex",parentSchema:schema188.properties.delivery.properties.phonePattern,data:data37};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
-errors++;
-}
-}
-else {
-const err78 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.delivery.properties.phonePattern.type,parentSchema:schema188.properties.delivery.properties.phonePattern,data:data37};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
 }
 errors++;
 }
@@ -11628,7 +12712,30 @@ for(let i12=0; i12<len12; i12++){
 let data39 = data38[i12];
 if(typeof data39 === "string"){
 if(func1(data39) < 1){
-const err79 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema188.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+const err77 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+}
+else {
+const err78 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.items.type,parentSchema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+}
+else {
+const err79 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes",schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.type,parentSchema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -11638,8 +12745,18 @@ vErrors.push(err79);
 errors++;
 }
 }
-else {
-const err80 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema188.properties.delivery.properties.unreachableMediaHostSuffixes.items.type,parentSchema:schema188.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+if(data36.maxTextLength !== undefined){
+let data40 = data36.maxTextLength;
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+for(const key7 in data40){
+const _errs93 = errors;
+if(!(validate205(key7, {instancePath:instancePath+"/delivery/maxTextLength",parentData:data40,parentDataProperty:"maxTextLength",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+errors = vErrors.length;
+}
+var valid40 = _errs93 === errors;
+if(!valid40){
+const err80 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema206.properties.delivery.properties.maxTextLength.propertyNames,parentSchema:schema206.properties.delivery.properties.maxTextLength,data:data40};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -11649,9 +12766,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes",schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema188.properties.delivery.properties.unreachableMediaHostSuffixes.type,parentSchema:schema188.properties.delivery.properties.unreachableMediaHostSuffixes,data:data38};
+for(const key8 in data40){
+let data41 = data40[key8];
+if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
+const err81 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema206.properties.delivery.properties.maxTextLength.additionalProperties.type,parentSchema:schema206.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -11660,14 +12778,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data36.maxTextLength !== undefined){
-let data40 = data36.maxTextLength;
-if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
-for(const key7 in data40){
-const _errs95 = errors;
-if(typeof key7 !== "string"){
-const err82 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ChannelType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:key7,propertyName:key7};
+if(typeof data41 == "number"){
+if(data41 < 1 || isNaN(data41)){
+const err82 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema206.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -11676,8 +12789,11 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(!(((key7 === "VIBER") || (key7 === "WHATSAPP")) || (key7 === "SMS"))){
-const err83 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"urn:messaging-contract:openapi#/components/schemas/ChannelType/enum",keyword:"enum",params:{allowedValues: schema36.enum},message:"must be equal to one of the allowed values",schema:schema36.enum,parentSchema:schema36,data:key7,propertyName:key7};
+}
+}
+}
+else {
+const err83 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.delivery.properties.maxTextLength.type,parentSchema:schema206.properties.delivery.properties.maxTextLength,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -11686,9 +12802,10 @@ vErrors.push(err83);
 }
 errors++;
 }
-var valid41 = _errs95 === errors;
-if(!valid41){
-const err84 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema188.properties.delivery.properties.maxTextLength.propertyNames,parentSchema:schema188.properties.delivery.properties.maxTextLength,data:data40};
+}
+}
+else {
+const err84 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.delivery.type,parentSchema:schema206.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -11698,10 +12815,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-for(const key8 in data40){
-let data41 = data40[key8];
-if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err85 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema188.properties.delivery.properties.maxTextLength.additionalProperties.type,parentSchema:schema188.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
+}
+else {
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -11710,68 +12826,20 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data41 == "number"){
-if(data41 < 1 || isNaN(data41)){
-const err86 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema188.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
-errors++;
-}
-}
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.delivery.properties.maxTextLength.type,parentSchema:schema188.properties.delivery.properties.maxTextLength,data:data40};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
-errors++;
-}
-}
-}
-else {
-const err88 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.properties.delivery.type,parentSchema:schema188.properties.delivery,data:data36};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
-errors++;
-}
-}
-}
-else {
-const err89 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema188.type,parentSchema:schema188,data};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
-errors++;
-}
-validate186.errors = vErrors;
+validate201.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate201.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validators = {
   "#/components/schemas/Cascade": v0,
   "#/components/schemas/ThreadId": v1,
   "#/components/schemas/CloseThreadsRequest": v2,
-  "#/components/schemas/ThreadIdList": v3,
-  "#/components/schemas/CloseThreadsResult": v4,
-  "#/components/schemas/KnownErrorCode": v5,
-  "#/components/schemas/ErrorCode": v6,
-  "#/components/schemas/Problem": v7,
+  "#/components/schemas/KnownErrorCode": v3,
+  "#/components/schemas/ErrorCode": v4,
+  "#/components/schemas/Problem": v5,
+  "#/components/schemas/ThreadIdList": v6,
+  "#/components/schemas/CloseThreadsResult": v7,
   "#/components/schemas/AddressType": v8,
   "#/components/schemas/SubscriberAddress": v9,
   "#/components/schemas/ParameterValue": v10,
@@ -11782,37 +12850,42 @@ export const validators = {
   "#/components/schemas/CascadeId": v15,
   "#/components/schemas/SubscriberFilter": v16,
   "#/components/schemas/TextContentRule": v17,
-  "#/components/schemas/ViberContent": v18,
-  "#/components/schemas/WhatsAppAttachment": v19,
-  "#/components/schemas/WhatsAppLocation": v20,
-  "#/components/schemas/KeyboardButton": v21,
-  "#/components/schemas/KeyboardButtons": v22,
-  "#/components/schemas/WhatsAppKeyboard": v23,
-  "#/components/schemas/ListPicker": v24,
-  "#/components/schemas/WhatsAppContent": v25,
-  "#/components/schemas/SmsContent": v26,
-  "#/components/schemas/CascadeContent": v27,
-  "#/components/schemas/CascadeScheduleRequest": v28,
-  "#/components/schemas/CascadeScheduleResult": v29,
-  "#/components/schemas/KnownDeliveryErrorCode": v30,
-  "#/components/schemas/DeliveryErrorCode": v31,
-  "#/components/schemas/KnownDeliveryStatus": v32,
-  "#/components/schemas/DeliveryStatus": v33,
-  "#/components/schemas/StatusCallback": v34,
-  "#/components/schemas/ChannelType": v35,
-  "#/components/schemas/CascadeStage": v36,
-  "#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema": v37,
-  "#/paths/~1api~1subscribers~1create/post/requestBody/content/application~1json/schema": v38,
-  "#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema": v39,
-  "#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema": v40,
-  "#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema": v41,
-  "#/components/responses/Unauthorized/content/application~1json/schema": v42,
-  "#/components/responses/NotFound/content/application~1json/schema": v43,
-  "#/components/responses/MethodNotAllowed/content/application~1json/schema": v44,
-  "#/components/responses/SystemError/content/application~1json/schema": v45,
-  "#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema": v46,
-  "#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema": v47,
-  "#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema": v48,
-  "#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema": v49,
-  "sandbox-fixtures": v50,
+  "#/components/schemas/KnownViberContentType": v18,
+  "#/components/schemas/ViberContent": v19,
+  "#/components/schemas/KnownWhatsAppContentType": v20,
+  "#/components/schemas/WhatsAppAttachment": v21,
+  "#/components/schemas/WhatsAppLocation": v22,
+  "#/components/schemas/KnownButtonType": v23,
+  "#/components/schemas/KeyboardButton": v24,
+  "#/components/schemas/KeyboardButtons": v25,
+  "#/components/schemas/WhatsAppKeyboard": v26,
+  "#/components/schemas/ListPicker": v27,
+  "#/components/schemas/WhatsAppContent": v28,
+  "#/components/schemas/KnownSmsContentType": v29,
+  "#/components/schemas/SmsContent": v30,
+  "#/components/schemas/CascadeContent": v31,
+  "#/components/schemas/CascadeScheduleRequest": v32,
+  "#/components/schemas/CascadeScheduleResult": v33,
+  "#/components/schemas/KnownDeliveryErrorCode": v34,
+  "#/components/schemas/DeliveryErrorCode": v35,
+  "#/components/schemas/KnownDeliveryStatus": v36,
+  "#/components/schemas/DeliveryStatus": v37,
+  "#/components/schemas/StatusCallback": v38,
+  "#/components/schemas/KnownChannelType": v39,
+  "#/components/schemas/ChannelType": v40,
+  "#/components/schemas/CascadeStage": v41,
+  "#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema": v42,
+  "#/paths/~1api~1subscribers~1create/post/requestBody/content/application~1json/schema": v43,
+  "#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema": v44,
+  "#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema": v45,
+  "#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema": v46,
+  "#/components/responses/Unauthorized/content/application~1json/schema": v47,
+  "#/components/responses/NotFound/content/application~1json/schema": v48,
+  "#/components/responses/MethodNotAllowed/content/application~1json/schema": v49,
+  "#/components/responses/SystemError/content/application~1json/schema": v50,
+  "#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema": v51,
+  "#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema": v52,
+  "#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema": v53,
+  "#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema": v54,
+  "sandbox-fixtures": v55,
 };

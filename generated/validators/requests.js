@@ -702,10 +702,9 @@ validate24.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterV
 export const v2 = validate29;
 const schema41 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema"};
 const schema42 = {"type":"object","description":"A message to send through a cascade. `content` needs one entry for each channel stage of the\ncascade and no entry for a channel that is not a stage; both violations are reported together\nin one 400 `cascade-scheduling-request-is-not-valid` whose `detail` lists them. Each entry must\nmatch the template of its channel (400 `matched-template-not-found` otherwise). Which fields\nare required beyond those named by the error codes is not shown; this schema requires\n`requestId`, `cascadeId`, `subscriberFilter` and `content`.\n","required":["requestId","cascadeId","subscriberFilter","content"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"subscriberFilter":{"$ref":"#/components/schemas/SubscriberFilter"},"startTime":{"type":"string","format":"date-time","description":"When to send; absent means now [public docs]."},"content":{"$ref":"#/components/schemas/CascadeContent"}}};
-const schema43 = {"type":"string","format":"uuid","description":"Identifier of the scheduling request, unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
+const schema43 = {"type":"string","format":"uuid","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty\nstring is accepted), unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
 const schema44 = {"type":"integer","format":"int64","minimum":1,"description":"Identifier of an existing cascade. Some examples of the public docs show it as a numeric\nstring; the service's description says integer, and so does this contract.\n","examples":[1001]};
-const formats4 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-const formats8 = fullFormats["date-time"];
+const formats6 = fullFormats["date-time"];
 const schema45 = {"type":"object","description":"Selects the recipient.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Address of the recipient, for example a phone number for `PHONE`.","examples":["79001234567"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -804,8 +803,9 @@ return errors === 0;
 validate31.evaluated = {"props":{"address":true,"type":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema47 = {"type":"object","description":"Per-channel content, one entry for each channel stage of the cascade. Missing or empty\ncontent gives 400 `content-not-specified`.\n","minProperties":1,"x-channels":{"viberContent":"VIBER","whatsappContent":"WHATSAPP","smsContent":"SMS"},"properties":{"viberContent":{"$ref":"#/components/schemas/ViberContent"},"whatsappContent":{"$ref":"#/components/schemas/WhatsAppContent"},"smsContent":{"$ref":"#/components/schemas/SmsContent"}}};
-const schema48 = {"type":"object","description":"Content for the Viber channel. `contentType` is `TEXT` or `IMAGE`; the fields of image content\nare not specified. A button is `caption` (its label) with `action` (what it opens): a button\nwith no action gives 400 `action-not-specified` and an empty caption 400\n`caption-not-specified`.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"}],"dependentRequired":{"caption":["action"],"action":["caption"]},"properties":{"contentType":{"type":"string","enum":["TEXT","IMAGE"]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"caption":{"type":"string","minLength":1,"description":"Label of the button.","examples":["Track order"]},"action":{"type":"string","minLength":1,"description":"Action of the button, for example the URL it opens.","examples":["https://shop.example.org/orders/1234"]}}};
+const schema48 = {"type":"object","description":"Content for the Viber channel. The content types are an open set (\"for example TEXT (also\nimage)\"); the fields of image content are not specified. A button is `caption` (its label)\nwith `action` (what it opens): a button with no action gives 400 `action-not-specified` and\nan empty caption 400 `caption-not-specified`.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownViberContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"caption":{"type":"string","minLength":1,"description":"Label of the button.","examples":["Track order"]},"action":{"type":"string","minLength":1,"description":"Action of the button, for example the URL it opens.","examples":["https://shop.example.org/orders/1234"]}}}],"dependentRequired":{"caption":["action"],"action":["caption"]}};
 const schema49 = {"description":"Content of type `TEXT` needs a non-empty `text` (400 `text-not-specified`). Missing\n`contentType` gives 400 `contentType-not-specified`.\n","required":["contentType"],"properties":{"contentType":{"type":"string"},"text":{"type":"string"}},"if":{"required":["contentType"],"properties":{"contentType":{"const":"TEXT"}}},"then":{"required":["text"],"properties":{"text":{"minLength":1}}}};
+const schema50 = {"type":"string","description":"The Viber content types the description names (\"for example TEXT (also image)\").","enum":["TEXT","IMAGE"]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -948,17 +948,13 @@ errors++;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-props0.caption = true;
-props0.action = true;
-}
 if(data.contentType !== undefined){
 let data4 = data.contentType;
+const _errs14 = errors;
+let valid7 = false;
+const _errs15 = errors;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.contentType.type,parentSchema:schema48.properties.contentType,data:data4};
+const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -968,7 +964,7 @@ vErrors.push(err8);
 errors++;
 }
 if(!((data4 === "TEXT") || (data4 === "IMAGE"))){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema48.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.contentType.enum,parentSchema:schema48.properties.contentType,data:data4};
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values",schema:schema50.enum,parentSchema:schema50,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -977,11 +973,12 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.text.type,parentSchema:schema48.properties.text,data:data5};
+var _valid1 = _errs15 === errors;
+valid7 = valid7 || _valid1;
+const _errs18 = errors;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.contentType.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -991,11 +988,8 @@ vErrors.push(err10);
 errors++;
 }
 }
-if(data.caption !== undefined){
-let data6 = data.caption;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err11 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.properties.caption,data:data6};
+else {
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema48.allOf[1].properties.contentType.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1004,9 +998,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/caption",schemaPath:"#/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.caption.type,parentSchema:schema48.properties.caption,data:data6};
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.allOf[1].properties.contentType.anyOf,parentSchema:schema48.allOf[1].properties.contentType,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1015,12 +1010,22 @@ vErrors.push(err12);
 }
 errors++;
 }
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
 }
-if(data.action !== undefined){
-let data7 = data.action;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err13 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.properties.action,data:data7};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data5 = data.text;
+if(typeof data5 !== "string"){
+const err13 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.text.type,parentSchema:schema48.allOf[1].properties.text,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1030,8 +1035,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-else {
-const err14 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.action.type,parentSchema:schema48.properties.action,data:data7};
+if(data.caption !== undefined){
+let data6 = data.caption;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err14 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.caption,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1041,12 +1049,8 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.caption !== undefined){
-if(data.action === undefined){
-const err15 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
-    missingProperty: "action",
-    depsCount: 1,
-    deps: "action"},message:"must have property action when property caption is present",schema:schema48.dependentRequired,parentSchema:schema48,data};
+else {
+const err15 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.caption.type,parentSchema:schema48.allOf[1].properties.caption,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1057,11 +1061,10 @@ errors++;
 }
 }
 if(data.action !== undefined){
-if(data.caption === undefined){
-const err16 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
-    missingProperty: "caption",
-    depsCount: 1,
-    deps: "caption"},message:"must have property caption when property action is present",schema:schema48.dependentRequired,parentSchema:schema48,data};
+let data7 = data.action;
+if(typeof data7 === "string"){
+if(func1(data7) < 1){
+const err16 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.action,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1071,14 +1074,64 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+const err17 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.action.type,parentSchema:schema48.allOf[1].properties.action,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
 else {
 vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+props0.caption = true;
+props0.action = true;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.caption !== undefined){
+if(data.action === undefined){
+const err18 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
+    missingProperty: "action",
+    depsCount: 1,
+    deps: "action"},message:"must have property action when property caption is present",schema:schema48.dependentRequired,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.action !== undefined){
+if(data.caption === undefined){
+const err19 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
+    missingProperty: "caption",
+    depsCount: 1,
+    deps: "caption"},message:"must have property caption when property action is present",schema:schema48.dependentRequired,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -1088,14 +1141,192 @@ return errors === 0;
 }
 validate34.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema50 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. Media content (`IMAGE`, `DOCUMENT`, `VIDEO`,\n`AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}}],"properties":{"contentType":{"type":"string","enum":["TEXT","IMAGE","DOCUMENT","VIDEO","AUDIO"]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API."}}};
-const schema52 = {"type":"object","description":"A file sent with the message [public docs]; `text` is ignored when an attachment is present.\nA document needs a `name` (400 `attachmentName-not-specified`) of at most 70 characters\n(400 `attachmentName-is-too-long`).\n","required":["url"],"properties":{"url":{"type":"string","format":"uri","examples":["https://files.example.org/invoice-1234.pdf"]},"name":{"type":"string","minLength":1,"maxLength":70,"examples":["invoice-1234.pdf"]},"size":{"type":"integer","minimum":0,"description":"Size in bytes."}}};
-const schema53 = {"type":"object","description":"A location. When coordinates are given both are needed: 400 `latitude-not-specified` or\n`longitude-not-specified` otherwise.\n","required":["latitude","longitude"],"properties":{"latitude":{"type":"number","minimum":-90,"maximum":90},"longitude":{"type":"number","minimum":-180,"maximum":180},"address":{"type":"string"}}};
-const schema57 = {"type":"object","description":"An interactive list of a WhatsApp message. The title and the subtitle of each item are at\nmost 24 characters, spaces included (400 `template-parameter-is-not-valid`). Other fields of\nthe list are not specified.\n","properties":{"sections":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":24},"subtitle":{"type":"string","maxLength":24}}}}}}}}};
-const formats10 = fullFormats.uri;
-const schema54 = {"type":"object","description":"Buttons of a WhatsApp template, in rows [public docs]. The limits of `KeyboardButtons` apply\nto all rows together; JSON Schema cannot add up across rows, so this schema checks each row\nand an implementation checks the whole.\n","required":["rows"],"properties":{"rows":{"type":"array","items":{"type":"object","required":["buttons"],"properties":{"buttons":{"$ref":"#/components/schemas/KeyboardButtons"}}}}}};
-const schema55 = {"type":"array","description":"Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1\nPHONE button. These limits hold for all the buttons of the template together, across rows:\nan implementation checks the concatenation of every row's `buttons` against this schema.\nA breach gives 400 `button-validation-error`. (The type limits are written as\n`if contains then maxContains` rather than `minContains: 0`, which Prism's validator does not\nhonour.)\n","maxItems":10,"items":{"$ref":"#/components/schemas/KeyboardButton"},"allOf":[{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}},"maxContains":2}},{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}}]};
-const schema56 = {"type":"object","description":"A button of a WhatsApp template [public docs].","required":["buttonType"],"properties":{"text":{"type":"string"},"buttonType":{"type":"string","description":"Kind of button. URL, PHONE and QUICK_REPLY are the kinds seen.","enum":["URL","PHONE","QUICK_REPLY"]},"url":{"type":"string","description":"Address a URL button opens."},"phone":{"type":"string","description":"Number a PHONE button calls."},"payload":{"type":"string","maxLength":128,"description":"Code sent back when a quick-reply button is pressed."}}};
+const schema51 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. The content types are an open set. Media\ncontent (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownWhatsAppContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API."}}}]};
+const schema53 = {"type":"string","description":"The WhatsApp content types the public docs show [public docs].","enum":["TEXT","IMAGE","DOCUMENT","VIDEO","AUDIO"]};
+const schema54 = {"type":"object","description":"A file sent with the message [public docs]; `text` is ignored when an attachment is present.\nA document needs a `name` (400 `attachmentName-not-specified`) of at most 70 characters\n(400 `attachmentName-is-too-long`).\n","required":["url"],"properties":{"url":{"type":"string","format":"uri","examples":["https://files.example.org/invoice-1234.pdf"]},"name":{"type":"string","minLength":1,"maxLength":70,"examples":["invoice-1234.pdf"]},"size":{"type":"integer","minimum":0,"description":"Size in bytes."}}};
+const schema55 = {"type":"object","description":"A location. When coordinates are given both are needed: 400 `latitude-not-specified` or\n`longitude-not-specified` otherwise.\n","required":["latitude","longitude"],"properties":{"latitude":{"type":"number","minimum":-90,"maximum":90},"longitude":{"type":"number","minimum":-180,"maximum":180},"address":{"type":"string"}}};
+const schema60 = {"type":"object","description":"An interactive list of a WhatsApp message. The title and the subtitle of each item are at\nmost 24 characters, spaces included (400 `template-parameter-is-not-valid`). Other fields of\nthe list are not specified.\n","properties":{"sections":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":24},"subtitle":{"type":"string","maxLength":24}}}}}}}}};
+const formats8 = fullFormats.uri;
+const schema56 = {"type":"object","description":"Buttons of a WhatsApp template, in rows [public docs]. The limits of `KeyboardButtons` apply\nto all rows together; JSON Schema cannot add up across rows, so this schema checks each row\nand an implementation checks the whole.\n","required":["rows"],"properties":{"rows":{"type":"array","items":{"type":"object","required":["buttons"],"properties":{"buttons":{"$ref":"#/components/schemas/KeyboardButtons"}}}}}};
+const schema57 = {"type":"array","description":"Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1\nPHONE button. These limits hold for all the buttons of the template together, across rows:\nan implementation checks the concatenation of every row's `buttons` against this schema.\nA breach gives 400 `button-validation-error`. (The type limits are written as\n`if contains then maxContains`, nested in one `if/then/else`, rather than `minContains: 0`,\nwhich Prism's validator does not honour, or an `allOf`, which some generators read as\n`unknown`.)\n","maxItems":10,"items":{"$ref":"#/components/schemas/KeyboardButton"},"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}},"maxContains":2,"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}},"else":{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}}};
+const schema58 = {"type":"object","description":"A button of a WhatsApp template [public docs].","required":["buttonType"],"properties":{"text":{"type":"string"},"buttonType":{"description":"Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named.","anyOf":[{"$ref":"#/components/schemas/KnownButtonType"},{"type":"string","minLength":1}]},"url":{"type":"string","description":"Address a URL button opens."},"phone":{"type":"string","description":"Number a PHONE button calls."},"payload":{"type":"string","maxLength":128,"description":"Code sent back when a quick-reply button is pressed."}}};
+const schema59 = {"type":"string","description":"The kinds of WhatsApp template button the public docs name (\"e.g.\" URL, PHONE, QUICK_REPLY) [public docs].","enum":["URL","PHONE","QUICK_REPLY"]};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.buttonType === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.text !== undefined){
+let data0 = data.text;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.text.type,parentSchema:schema58.properties.text,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.buttonType !== undefined){
+let data1 = data.buttonType;
+const _errs4 = errors;
+let valid1 = false;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/buttonType",schemaPath:"#/components/schemas/KnownButtonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.type,parentSchema:schema59,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!(((data1 === "URL") || (data1 === "PHONE")) || (data1 === "QUICK_REPLY"))){
+const err3 = {instancePath:instancePath+"/buttonType",schemaPath:"#/components/schemas/KnownButtonType/enum",keyword:"enum",params:{allowedValues: schema59.enum},message:"must be equal to one of the allowed values",schema:schema59.enum,parentSchema:schema59,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+valid1 = valid1 || _valid0;
+const _errs8 = errors;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema58.properties.buttonType.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.buttonType.anyOf[1].type,parentSchema:schema58.properties.buttonType.anyOf[1],data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err6 = {instancePath:instancePath+"/buttonType",schemaPath:"#/properties/buttonType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema58.properties.buttonType.anyOf,parentSchema:schema58.properties.buttonType,data:data1};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.url !== undefined){
+let data2 = data.url;
+if(typeof data2 !== "string"){
+const err7 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.url.type,parentSchema:schema58.properties.url,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.phone !== undefined){
+let data3 = data.phone;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/phone",schemaPath:"#/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.phone.type,parentSchema:schema58.properties.phone,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.payload !== undefined){
+let data4 = data.payload;
+if(typeof data4 === "string"){
+if(func1(data4) > 128){
+const err9 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema58.properties.payload,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/payload",schemaPath:"#/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.payload.type,parentSchema:schema58.properties.payload,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":{"text":true,"buttonType":true,"url":true,"phone":true,"payload":true},"dynamicProps":false,"dynamicItems":false};
+
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1107,15 +1338,15 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = true;
 const _errs2 = errors;
-let valid1 = true;
-const _errs3 = errors;
 if(Array.isArray(data)){
-const _errs4 = errors;
+const _errs3 = errors;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
-const _errs5 = errors;
+const _errs4 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if((data0.buttonType === undefined) && (missing0 = "buttonType")){
@@ -1143,12 +1374,12 @@ errors++;
 }
 }
 }
-var valid2 = _errs5 === errors;
-if(valid2){
+var valid1 = _errs4 === errors;
+if(valid1){
 break;
 }
 }
-if(!valid2){
+if(!valid1){
 const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
@@ -1159,10 +1390,10 @@ vErrors.push(err2);
 errors++;
 }
 else {
-errors = _errs4;
+errors = _errs3;
 if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
+if(_errs3){
+vErrors.length = _errs3;
 }
 else {
 vErrors = null;
@@ -1170,29 +1401,32 @@ vErrors = null;
 }
 }
 }
-var _valid0 = _errs3 === errors;
-errors = _errs2;
+var _valid0 = _errs2 === errors;
+errors = _errs1;
 if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
+if(_errs1){
+vErrors.length = _errs1;
 }
 else {
 vErrors = null;
 }
 }
+let ifClause0;
 if(_valid0){
+const _errs6 = errors;
 const _errs7 = errors;
-if(Array.isArray(data)){
+let valid3 = true;
 const _errs8 = errors;
+if(Array.isArray(data)){
+const _errs9 = errors;
 const len1 = data.length;
-let valid4 = false;
-let count0 = 0;
 for(let i1=0; i1<len1; i1++){
 let data2 = data[i1];
-const _errs9 = errors;
+const _errs10 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.buttonType === undefined){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/allOf/0/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema55.allOf[0].then.contains.required,parentSchema:schema55.allOf[0].then.contains,data:data2};
+let missing1;
+if((data2.buttonType === undefined) && (missing1 = "buttonType")){
+const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1201,10 +1435,10 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
 if(data2.buttonType !== undefined){
-let data3 = data2.buttonType;
-if("URL" !== data3){
-const err4 = {instancePath:instancePath+"/" + i1+"/buttonType",schemaPath:"#/allOf/0/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema55.allOf[0].then.contains.properties.buttonType,data:data3};
+if("PHONE" !== data2.buttonType){
+const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1215,18 +1449,14 @@ errors++;
 }
 }
 }
-var _valid1 = _errs9 === errors;
-if(_valid1){
-count0++;
-if(count0 > 2){
-valid4 = false;
-break;
 }
-valid4 = true;
+var valid4 = _errs10 === errors;
+if(valid4){
+break;
 }
 }
 if(!valid4){
-const err5 = {instancePath,schemaPath:"#/allOf/0/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema55.allOf[0].then.contains,parentSchema:schema55.allOf[0].then,data};
+const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1236,10 +1466,10 @@ vErrors.push(err5);
 errors++;
 }
 else {
-errors = _errs8;
+errors = _errs9;
 if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
+if(_errs9){
+vErrors.length = _errs9;
 }
 else {
 vErrors = null;
@@ -1247,11 +1477,29 @@ vErrors = null;
 }
 }
 }
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
+var _valid1 = _errs8 === errors;
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
 }
-if(!valid1){
-const err6 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema55.allOf[0].if,parentSchema:schema55.allOf[0],data};
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs12 = errors;
+if(Array.isArray(data)){
+const _errs13 = errors;
+const len2 = data.length;
+let valid6 = false;
+let count0 = 0;
+for(let i2=0; i2<len2; i2++){
+let data4 = data[i2];
+const _errs14 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.buttonType === undefined){
+const err6 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema57.then.then.contains.required,parentSchema:schema57.then.then.contains,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1260,19 +1508,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-const _errs12 = errors;
-let valid6 = true;
-const _errs13 = errors;
-if(Array.isArray(data)){
-const _errs14 = errors;
-const len2 = data.length;
-for(let i2=0; i2<len2; i2++){
-let data4 = data[i2];
-const _errs15 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((data4.buttonType === undefined) && (missing1 = "buttonType")){
-const err7 = {};
+if(data4.buttonType !== undefined){
+let data5 = data4.buttonType;
+if("PHONE" !== data5){
+const err7 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema57.then.then.contains.properties.buttonType,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1281,10 +1520,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-else {
-if(data4.buttonType !== undefined){
-if("PHONE" !== data4.buttonType){
-const err8 = {};
+}
+}
+var _valid2 = _errs14 === errors;
+if(_valid2){
+count0++;
+if(count0 > 1){
+valid6 = false;
+break;
+}
+valid6 = true;
+}
+}
+if(!valid6){
+const err8 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema57.then.then.contains,parentSchema:schema57.then.then,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1293,16 +1542,23 @@ vErrors.push(err8);
 }
 errors++;
 }
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
 }
 }
 }
-var valid7 = _errs15 === errors;
-if(valid7){
-break;
 }
+var _valid1 = _errs12 === errors;
+valid3 = _valid1;
 }
-if(!valid7){
-const err9 = {};
+if(!valid3){
+const err9 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema57.then.if,parentSchema:schema57.then,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1311,41 +1567,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid2 = _errs13 === errors;
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs17 = errors;
 if(Array.isArray(data)){
-const _errs18 = errors;
+const _errs16 = errors;
 const len3 = data.length;
-let valid9 = false;
+let valid8 = false;
 let count1 = 0;
 for(let i3=0; i3<len3; i3++){
 let data6 = data[i3];
-const _errs19 = errors;
+const _errs17 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.buttonType === undefined){
-const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/allOf/1/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema55.allOf[1].then.contains.required,parentSchema:schema55.allOf[1].then.contains,data:data6};
+const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema57.then.contains.required,parentSchema:schema57.then.contains,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1356,8 +1588,8 @@ errors++;
 }
 if(data6.buttonType !== undefined){
 let data7 = data6.buttonType;
-if("PHONE" !== data7){
-const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/allOf/1/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema55.allOf[1].then.contains.properties.buttonType,data:data7};
+if("URL" !== data7){
+const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema57.then.contains.properties.buttonType,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1368,18 +1600,18 @@ errors++;
 }
 }
 }
-var _valid3 = _errs19 === errors;
+var _valid3 = _errs17 === errors;
 if(_valid3){
 count1++;
-if(count1 > 1){
-valid9 = false;
+if(count1 > 2){
+valid8 = false;
 break;
 }
-valid9 = true;
+valid8 = true;
 }
 }
-if(!valid9){
-const err12 = {instancePath,schemaPath:"#/allOf/1/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema55.allOf[1].then.contains,parentSchema:schema55.allOf[1].then,data};
+if(!valid8){
+const err12 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema57.then.contains,parentSchema:schema57.then,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1389,10 +1621,10 @@ vErrors.push(err12);
 errors++;
 }
 else {
-errors = _errs18;
+errors = _errs16;
 if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
+if(_errs16){
+vErrors.length = _errs16;
 }
 else {
 vErrors = null;
@@ -1400,11 +1632,25 @@ vErrors = null;
 }
 }
 }
-var _valid2 = _errs17 === errors;
-valid6 = _valid2;
+var _valid0 = _errs6 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
 }
-if(!valid6){
-const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema55.allOf[1].if,parentSchema:schema55.allOf[1],data};
+else {
+const _errs19 = errors;
+const _errs20 = errors;
+let valid10 = true;
+const _errs21 = errors;
+if(Array.isArray(data)){
+const _errs22 = errors;
+const len4 = data.length;
+for(let i4=0; i4<len4; i4++){
+let data8 = data[i4];
+const _errs23 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((data8.buttonType === undefined) && (missing2 = "buttonType")){
+const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1413,9 +1659,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(Array.isArray(data)){
-if(data.length > 10){
-const err14 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema55,data};
+else {
+if(data8.buttonType !== undefined){
+if("PHONE" !== data8.buttonType){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1424,12 +1671,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len4 = data.length;
-for(let i4=0; i4<len4; i4++){
-let data8 = data[i4];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.buttonType === undefined){
-const err15 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema56.required,parentSchema:schema56,data:data8};
+}
+}
+}
+var valid11 = _errs23 === errors;
+if(valid11){
+break;
+}
+}
+if(!valid11){
+const err15 = {};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1438,10 +1689,41 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data8.text !== undefined){
-let data9 = data8.text;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/" + i4+"/text",schemaPath:"#/components/schemas/KeyboardButton/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.text.type,parentSchema:schema56.properties.text,data:data9};
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs25 = errors;
+if(Array.isArray(data)){
+const _errs26 = errors;
+const len5 = data.length;
+let valid13 = false;
+let count2 = 0;
+for(let i5=0; i5<len5; i5++){
+let data10 = data[i5];
+const _errs27 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.buttonType === undefined){
+const err16 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema57.else.then.contains.required,parentSchema:schema57.else.then.contains,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1450,11 +1732,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data8.buttonType !== undefined){
-let data10 = data8.buttonType;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.buttonType.type,parentSchema:schema56.properties.buttonType,data:data10};
+if(data10.buttonType !== undefined){
+let data11 = data10.buttonType;
+if("PHONE" !== data11){
+const err17 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema57.else.then.contains.properties.buttonType,data:data11};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1463,8 +1744,20 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(((data10 === "URL") || (data10 === "PHONE")) || (data10 === "QUICK_REPLY"))){
-const err18 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/enum",keyword:"enum",params:{allowedValues: schema56.properties.buttonType.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.buttonType.enum,parentSchema:schema56.properties.buttonType,data:data10};
+}
+}
+var _valid5 = _errs27 === errors;
+if(_valid5){
+count2++;
+if(count2 > 1){
+valid13 = false;
+break;
+}
+valid13 = true;
+}
+}
+if(!valid13){
+const err18 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema57.else.then.contains,parentSchema:schema57.else.then,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1473,11 +1766,23 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
 }
-if(data8.url !== undefined){
-let data11 = data8.url;
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/" + i4+"/url",schemaPath:"#/components/schemas/KeyboardButton/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.url.type,parentSchema:schema56.properties.url,data:data11};
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs25 === errors;
+valid10 = _valid4;
+}
+if(!valid10){
+const err19 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema57.else.if,parentSchema:schema57.else,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1486,11 +1791,12 @@ vErrors.push(err19);
 }
 errors++;
 }
+var _valid0 = _errs19 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
 }
-if(data8.phone !== undefined){
-let data12 = data8.phone;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/" + i4+"/phone",schemaPath:"#/components/schemas/KeyboardButton/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.phone.type,parentSchema:schema56.properties.phone,data:data12};
+if(!valid0){
+const err20 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema57.if,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1499,12 +1805,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.payload !== undefined){
-let data13 = data8.payload;
-if(typeof data13 === "string"){
-if(func1(data13) > 128){
-const err21 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema56.properties.payload,data:data13};
+if(Array.isArray(data)){
+if(data.length > 10){
+const err21 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1513,38 +1816,21 @@ vErrors.push(err21);
 }
 errors++;
 }
+const len6 = data.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate39(data[i6], {instancePath:instancePath+"/" + i6,parentData:data,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err22 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.payload.type,parentSchema:schema56.properties.payload,data:data13};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.type,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
-}
-errors++;
-}
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
 }
 errors++;
 }
@@ -1566,7 +1852,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.rows === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'",schema:schema54.required,parentSchema:schema54,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'",schema:schema56.required,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1583,7 +1869,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.buttons === undefined){
-const err1 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buttons"},message:"must have required property '"+"buttons"+"'",schema:schema54.properties.rows.items.required,parentSchema:schema54.properties.rows.items,data:data1};
+const err1 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/required",keyword:"required",params:{missingProperty: "buttons"},message:"must have required property '"+"buttons"+"'",schema:schema56.properties.rows.items.required,parentSchema:schema56.properties.rows.items,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1600,7 +1886,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err2 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.rows.items.type,parentSchema:schema54.properties.rows.items,data:data1};
+const err2 = {instancePath:instancePath+"/rows/" + i0,schemaPath:"#/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.properties.rows.items.type,parentSchema:schema56.properties.rows.items,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1612,7 +1898,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema54.properties.rows.type,parentSchema:schema54.properties.rows,data:data0};
+const err3 = {instancePath:instancePath+"/rows",schemaPath:"#/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema56.properties.rows.type,parentSchema:schema56.properties.rows,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1624,7 +1910,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1649,13 +1935,8 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1664,15 +1945,30 @@ vErrors.push(err0);
 }
 errors++;
 }
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
 const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -1693,12 +1989,12 @@ if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema49.then.required,parentSchema:schema49.then,data};
+const err3 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema49.then.required,parentSchema:schema49.then,data};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err3];
 }
 else {
-vErrors.push(err2);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -1706,12 +2002,12 @@ if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.then.properties.text,data:data1};
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.then.properties.text,data:data1};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err4];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err4);
 }
 errors++;
 }
@@ -1727,23 +2023,23 @@ props0.contentType = true;
 }
 }
 if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.if,parentSchema:schema49,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.if,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err6 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -1755,12 +2051,12 @@ props0.text = true;
 if(data.contentType !== undefined){
 let data2 = data.contentType;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err7];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err7);
 }
 errors++;
 }
@@ -1768,12 +2064,12 @@ errors++;
 if(data.text !== undefined){
 let data3 = data.text;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err8];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err8);
 }
 errors++;
 }
@@ -1785,12 +2081,12 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.contentType === undefined) && (missing1 = "contentType")){
-const err8 = {};
+const err9 = {};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err9];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err9);
 }
 errors++;
 }
@@ -1798,12 +2094,12 @@ else {
 if(data.contentType !== undefined){
 let data4 = data.contentType;
 if(!((((data4 === "IMAGE") || (data4 === "DOCUMENT")) || (data4 === "VIDEO")) || (data4 === "AUDIO"))){
-const err9 = {};
+const err10 = {};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err10];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err10);
 }
 errors++;
 }
@@ -1824,24 +2120,24 @@ if(_valid1){
 const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.attachment === undefined){
-const err10 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema50.allOf[1].then.required,parentSchema:schema50.allOf[1].then,data};
+const err11 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err11];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err11);
 }
 errors++;
 }
 if(data.attachment !== undefined){
 let data5 = data.attachment;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err11 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.allOf[1].then.properties.attachment.type,parentSchema:schema50.allOf[1].then.properties.attachment,data:data5};
+const err12 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[1].then.properties.attachment.type,parentSchema:schema51.allOf[1].then.properties.attachment,data:data5};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err12];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err12);
 }
 errors++;
 }
@@ -1856,12 +2152,12 @@ props1.contentType = true;
 }
 }
 if(!valid6){
-const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[1].if,parentSchema:schema50.allOf[1],data};
+const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err13];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err13);
 }
 errors++;
 }
@@ -1880,24 +2176,24 @@ const _errs21 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.contentType === undefined) && (missing2 = "contentType")){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-if(data.contentType !== undefined){
-if("DOCUMENT" !== data.contentType){
 const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("DOCUMENT" !== data.contentType){
+const err15 = {};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
 }
 errors++;
 }
@@ -1921,24 +2217,24 @@ if(data.attachment !== undefined){
 let data7 = data.attachment;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.name === undefined){
-const err15 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema50.allOf[2].then.properties.attachment.required,parentSchema:schema50.allOf[2].then.properties.attachment,data:data7};
+const err16 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema51.allOf[2].then.properties.attachment.required,parentSchema:schema51.allOf[2].then.properties.attachment,data:data7};
 if(vErrors === null){
-vErrors = [err15];
+vErrors = [err16];
 }
 else {
-vErrors.push(err15);
+vErrors.push(err16);
 }
 errors++;
 }
 if(data7.name !== undefined){
 let data8 = data7.name;
 if(typeof data8 !== "string"){
-const err16 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema50.allOf[2].then.properties.attachment.properties.name,data:data8};
+const err17 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema51.allOf[2].then.properties.attachment.properties.name,data:data8};
 if(vErrors === null){
-vErrors = [err16];
+vErrors = [err17];
 }
 else {
-vErrors.push(err16);
+vErrors.push(err17);
 }
 errors++;
 }
@@ -1955,12 +2251,12 @@ props2.contentType = true;
 }
 }
 if(!valid9){
-const err17 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema50.allOf[2].if,parentSchema:schema50.allOf[2],data};
+const err18 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[2].if,parentSchema:schema51.allOf[2],data};
 if(vErrors === null){
-vErrors = [err17];
+vErrors = [err18];
 }
 else {
-vErrors.push(err17);
+vErrors.push(err18);
 }
 errors++;
 }
@@ -1978,12 +2274,12 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
-const err18 = {};
+const err19 = {};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err19];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err19);
 }
 errors++;
 }
@@ -1991,12 +2287,12 @@ else {
 if(data.messageActivitySharing !== undefined){
 const _errs30 = errors;
 if(true !== data.messageActivitySharing){
-const err19 = {};
+const err20 = {};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err20];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err20);
 }
 errors++;
 }
@@ -2009,12 +2305,12 @@ if(valid14){
 if(data.useMarketingMessagesApi !== undefined){
 const _errs31 = errors;
 if(false !== data.useMarketingMessagesApi){
-const err20 = {};
+const err21 = {};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err21];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err21);
 }
 errors++;
 }
@@ -2028,12 +2324,12 @@ var valid14 = true;
 }
 var valid13 = _errs29 === errors;
 if(valid13){
-const err21 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema50.allOf[3].not,parentSchema:schema50.allOf[3],data};
+const err22 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema51.allOf[3].not,parentSchema:schema51.allOf[3],data};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err22];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err22);
 }
 errors++;
 }
@@ -2049,33 +2345,13 @@ vErrors = null;
 }
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-props0.attachment = true;
-props0.location = true;
-props0.header = true;
-props0.footer = true;
-props0.keyboard = true;
-props0.listPicker = true;
-props0.messageActivitySharing = true;
-props0.useMarketingMessagesApi = true;
-}
 if(data.contentType !== undefined){
 let data11 = data.contentType;
+const _errs34 = errors;
+let valid16 = false;
+const _errs35 = errors;
 if(typeof data11 !== "string"){
-const err22 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.contentType.type,parentSchema:schema50.properties.contentType,data:data11};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
-const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema50.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.contentType.enum,parentSchema:schema50.properties.contentType,data:data11};
+const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2084,11 +2360,8 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data12 = data.text;
-if(typeof data12 !== "string"){
-const err24 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.text.type,parentSchema:schema50.properties.text,data:data12};
+if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
+const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2097,12 +2370,12 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-if(data.attachment !== undefined){
-let data13 = data.attachment;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.url === undefined){
-const err25 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema52.required,parentSchema:schema52,data:data13};
+var _valid3 = _errs35 === errors;
+valid16 = valid16 || _valid3;
+const _errs38 = errors;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2111,11 +2384,9 @@ vErrors.push(err25);
 }
 errors++;
 }
-if(data13.url !== undefined){
-let data14 = data13.url;
-if(typeof data14 === "string"){
-if(!(formats10(data14))){
-const err26 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema52.properties.url,data:data14};
+}
+else {
+const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema51.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2124,9 +2395,10 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.url.type,parentSchema:schema52.properties.url,data:data14};
+var _valid3 = _errs38 === errors;
+valid16 = valid16 || _valid3;
+if(!valid16){
+const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.allOf[4].properties.contentType.anyOf,parentSchema:schema51.allOf[4].properties.contentType,data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2135,12 +2407,22 @@ vErrors.push(err27);
 }
 errors++;
 }
+else {
+errors = _errs34;
+if(vErrors !== null){
+if(_errs34){
+vErrors.length = _errs34;
 }
-if(data13.name !== undefined){
-let data15 = data13.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 70){
-const err28 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema52.properties.name,data:data15};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data12 = data.text;
+if(typeof data12 !== "string"){
+const err28 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.text.type,parentSchema:schema51.allOf[4].properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2149,8 +2431,12 @@ vErrors.push(err28);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err29 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema52.properties.name,data:data15};
+}
+if(data.attachment !== undefined){
+let data13 = data.attachment;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.url === undefined){
+const err29 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema54.required,parentSchema:schema54,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2159,9 +2445,11 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-else {
-const err30 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.name.type,parentSchema:schema52.properties.name,data:data15};
+if(data13.url !== undefined){
+let data14 = data13.url;
+if(typeof data14 === "string"){
+if(!(formats8(data14))){
+const err30 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema54.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2171,10 +2459,8 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data13.size !== undefined){
-let data16 = data13.size;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err31 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.size.type,parentSchema:schema52.properties.size,data:data16};
+else {
+const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.url.type,parentSchema:schema54.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2183,9 +2469,12 @@ vErrors.push(err31);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err32 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema52.properties.size,data:data16};
+}
+if(data13.name !== undefined){
+let data15 = data13.name;
+if(typeof data15 === "string"){
+if(func1(data15) > 70){
+const err32 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema54.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2194,11 +2483,8 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data:data13};
+if(func1(data15) < 1){
+const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2208,11 +2494,8 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data.location !== undefined){
-let data17 = data.location;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.latitude === undefined){
-const err34 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema53.required,parentSchema:schema53,data:data17};
+else {
+const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.name.type,parentSchema:schema54.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2221,8 +2504,11 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(data17.longitude === undefined){
-const err35 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema53.required,parentSchema:schema53,data:data17};
+}
+if(data13.size !== undefined){
+let data16 = data13.size;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err35 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.size.type,parentSchema:schema54.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2231,11 +2517,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(data17.latitude !== undefined){
-let data18 = data17.latitude;
-if(typeof data18 == "number"){
-if(data18 > 90 || isNaN(data18)){
-const err36 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema53.properties.latitude,data:data18};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2244,8 +2528,11 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(data18 < -90 || isNaN(data18)){
-const err37 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema53.properties.latitude,data:data18};
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data13};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2255,8 +2542,11 @@ vErrors.push(err37);
 errors++;
 }
 }
-else {
-const err38 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema53.properties.latitude.type,parentSchema:schema53.properties.latitude,data:data18};
+if(data.location !== undefined){
+let data17 = data.location;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.latitude === undefined){
+const err38 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema55.required,parentSchema:schema55,data:data17};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2265,12 +2555,8 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data17.longitude !== undefined){
-let data19 = data17.longitude;
-if(typeof data19 == "number"){
-if(data19 > 180 || isNaN(data19)){
-const err39 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema53.properties.longitude,data:data19};
+if(data17.longitude === undefined){
+const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema55.required,parentSchema:schema55,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2279,8 +2565,11 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data19 < -180 || isNaN(data19)){
-const err40 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema53.properties.longitude,data:data19};
+if(data17.latitude !== undefined){
+let data18 = data17.latitude;
+if(typeof data18 == "number"){
+if(data18 > 90 || isNaN(data18)){
+const err40 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema55.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2289,9 +2578,8 @@ vErrors.push(err40);
 }
 errors++;
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema53.properties.longitude.type,parentSchema:schema53.properties.longitude,data:data19};
+if(data18 < -90 || isNaN(data18)){
+const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema55.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2301,10 +2589,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data17.address !== undefined){
-let data20 = data17.address;
-if(typeof data20 !== "string"){
-const err42 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.address.type,parentSchema:schema53.properties.address,data:data20};
+else {
+const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema55.properties.latitude.type,parentSchema:schema55.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2314,9 +2600,11 @@ vErrors.push(err42);
 errors++;
 }
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data:data17};
+if(data17.longitude !== undefined){
+let data19 = data17.longitude;
+if(typeof data19 == "number"){
+if(data19 > 180 || isNaN(data19)){
+const err43 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema55.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2325,14 +2613,8 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data.header !== undefined){
-let data21 = data.header;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.text !== undefined){
-let data22 = data21.text;
-if(typeof data22 !== "string"){
-const err44 = {instancePath:instancePath+"/header/text",schemaPath:"#/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.header.properties.text.type,parentSchema:schema50.properties.header.properties.text,data:data22};
+if(data19 < -180 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema55.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2342,9 +2624,8 @@ vErrors.push(err44);
 errors++;
 }
 }
-}
 else {
-const err45 = {instancePath:instancePath+"/header",schemaPath:"#/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.header.type,parentSchema:schema50.properties.header,data:data21};
+const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema55.properties.longitude.type,parentSchema:schema55.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2354,13 +2635,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data.footer !== undefined){
-let data23 = data.footer;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.text !== undefined){
-let data24 = data23.text;
-if(typeof data24 !== "string"){
-const err46 = {instancePath:instancePath+"/footer/text",schemaPath:"#/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.footer.properties.text.type,parentSchema:schema50.properties.footer.properties.text,data:data24};
+if(data17.address !== undefined){
+let data20 = data17.address;
+if(typeof data20 !== "string"){
+const err46 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.address.type,parentSchema:schema55.properties.address,data:data20};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2372,12 +2650,68 @@ errors++;
 }
 }
 else {
-const err47 = {instancePath:instancePath+"/footer",schemaPath:"#/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.footer.type,parentSchema:schema50.properties.footer,data:data23};
+const err47 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data17};
 if(vErrors === null){
 vErrors = [err47];
 }
 else {
 vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.header !== undefined){
+let data21 = data.header;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.text !== undefined){
+let data22 = data21.text;
+if(typeof data22 !== "string"){
+const err48 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.header.properties.text.type,parentSchema:schema51.allOf[4].properties.header.properties.text,data:data22};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[4].properties.header.type,parentSchema:schema51.allOf[4].properties.header,data:data21};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.footer !== undefined){
+let data23 = data.footer;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.text !== undefined){
+let data24 = data23.text;
+if(typeof data24 !== "string"){
+const err50 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.footer.properties.text.type,parentSchema:schema51.allOf[4].properties.footer.properties.text,data:data24};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[4].properties.footer.type,parentSchema:schema51.allOf[4].properties.footer,data:data23};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
 }
 errors++;
 }
@@ -2401,12 +2735,12 @@ if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.title !== undefined){
 let data29 = data28.title;
 if(typeof data29 !== "string"){
-const err48 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.sections.items.properties.title.type,parentSchema:schema57.properties.sections.items.properties.title,data:data29};
+const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.title.type,parentSchema:schema60.properties.sections.items.properties.title,data:data29};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err52];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err52);
 }
 errors++;
 }
@@ -2422,55 +2756,7 @@ if(data31.title !== undefined){
 let data32 = data31.title;
 if(typeof data32 === "string"){
 if(func1(data32) > 24){
-const err49 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema57.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema57.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data31.subtitle !== undefined){
-let data33 = data31.subtitle;
-if(typeof data33 === "string"){
-if(func1(data33) > 24){
-const err51 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema57.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema57.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.sections.items.properties.items.items.type,parentSchema:schema57.properties.sections.items.properties.items.items,data:data31};
+const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema60.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2480,9 +2766,8 @@ vErrors.push(err53);
 errors++;
 }
 }
-}
 else {
-const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.properties.sections.items.properties.items.type,parentSchema:schema57.properties.sections.items.properties.items,data:data30};
+const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema60.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2492,9 +2777,11 @@ vErrors.push(err54);
 errors++;
 }
 }
-}
-else {
-const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.properties.sections.items.type,parentSchema:schema57.properties.sections.items,data:data28};
+if(data31.subtitle !== undefined){
+let data33 = data31.subtitle;
+if(typeof data33 === "string"){
+if(func1(data33) > 24){
+const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema60.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2504,9 +2791,8 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
 else {
-const err56 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.properties.sections.type,parentSchema:schema57.properties.sections,data:data27};
+const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema60.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2518,7 +2804,7 @@ errors++;
 }
 }
 else {
-const err57 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data26};
+const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.sections.items.properties.items.items.type,parentSchema:schema60.properties.sections.items.properties.items.items,data:data31};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2528,10 +2814,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data.messageActivitySharing !== undefined){
-let data34 = data.messageActivitySharing;
-if(typeof data34 !== "boolean"){
-const err58 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.messageActivitySharing.type,parentSchema:schema50.properties.messageActivitySharing,data:data34};
+}
+else {
+const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.sections.items.properties.items.type,parentSchema:schema60.properties.sections.items.properties.items,data:data30};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2541,10 +2826,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.useMarketingMessagesApi !== undefined){
-let data35 = data.useMarketingMessagesApi;
-if(typeof data35 !== "boolean"){
-const err59 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema50.properties.useMarketingMessagesApi.type,parentSchema:schema50.properties.useMarketingMessagesApi,data:data35};
+}
+else {
+const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.sections.items.type,parentSchema:schema60.properties.sections.items,data:data28};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2556,7 +2840,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+const err60 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.sections.type,parentSchema:schema60.properties.sections,data:data27};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2565,31 +2849,80 @@ vErrors.push(err60);
 }
 errors++;
 }
+}
+}
+else {
+const err61 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data26};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.messageActivitySharing !== undefined){
+let data34 = data.messageActivitySharing;
+if(typeof data34 !== "boolean"){
+const err62 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.allOf[4].properties.messageActivitySharing.type,parentSchema:schema51.allOf[4].properties.messageActivitySharing,data:data34};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data.useMarketingMessagesApi !== undefined){
+let data35 = data.useMarketingMessagesApi;
+if(typeof data35 !== "boolean"){
+const err63 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema51.allOf[4].properties.useMarketingMessagesApi,data:data35};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+props0.attachment = true;
+props0.location = true;
+props0.header = true;
+props0.footer = true;
+props0.keyboard = true;
+props0.listPicker = true;
+props0.messageActivitySharing = true;
+props0.useMarketingMessagesApi = true;
+}
 validate36.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
 validate36.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-const schema58 = {"type":"object","description":"Content for the SMS channel [public docs]. The longest allowed text is not specified.","allOf":[{"$ref":"#/components/schemas/TextContentRule"}],"properties":{"contentType":{"type":"string","enum":["TEXT"]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]}}};
+const schema61 = {"type":"object","description":"Content for the SMS channel [public docs]. The content types are an open set (`TEXT` is the\none shown). The longest allowed text is not specified.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownSmsContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]}}}]};
+const schema63 = {"type":"string","description":"The SMS content type the public docs show [public docs].","enum":["TEXT"]};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-const _errs3 = errors;
-let valid2 = true;
-const _errs4 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.contentType === undefined) && (missing0 = "contentType")){
-const err0 = {};
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2598,15 +2931,30 @@ vErrors.push(err0);
 }
 errors++;
 }
-else {
-if(data.contentType !== undefined){
-if("TEXT" !== data.contentType){
+const _errs3 = errors;
+let valid2 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.contentType === undefined) && (missing0 = "contentType")){
 const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
 else {
 vErrors.push(err1);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("TEXT" !== data.contentType){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
 }
 errors++;
 }
@@ -2627,12 +2975,12 @@ if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err2 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema49.then.required,parentSchema:schema49.then,data};
+const err3 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/then/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema49.then.required,parentSchema:schema49.then,data};
 if(vErrors === null){
-vErrors = [err2];
+vErrors = [err3];
 }
 else {
-vErrors.push(err2);
+vErrors.push(err3);
 }
 errors++;
 }
@@ -2640,12 +2988,12 @@ if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 === "string"){
 if(func1(data1) < 1){
-const err3 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.then.properties.text,data:data1};
+const err4 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/then/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema49.then.properties.text,data:data1};
 if(vErrors === null){
-vErrors = [err3];
+vErrors = [err4];
 }
 else {
-vErrors.push(err3);
+vErrors.push(err4);
 }
 errors++;
 }
@@ -2661,23 +3009,23 @@ props0.contentType = true;
 }
 }
 if(!valid2){
-const err4 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.if,parentSchema:schema49,data};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType === undefined){
-const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema49.required,parentSchema:schema49,data};
+const err5 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema49.if,parentSchema:schema49,data};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType === undefined){
+const err6 = {instancePath,schemaPath:"#/components/schemas/TextContentRule/required",keyword:"required",params:{missingProperty: "contentType"},message:"must have required property '"+"contentType"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
 }
 errors++;
 }
@@ -2689,20 +3037,7 @@ props0.text = true;
 if(data.contentType !== undefined){
 let data2 = data.contentType;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2712,17 +3047,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(props0 !== true){
-props0 = props0 || {};
-props0.contentType = true;
-props0.text = true;
-}
-if(data.contentType !== undefined){
-let data4 = data.contentType;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.contentType.type,parentSchema:schema58.properties.contentType,data:data4};
+if(data.text !== undefined){
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2731,8 +3059,16 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!(data4 === "TEXT")){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/properties/contentType/enum",keyword:"enum",params:{allowedValues: schema58.properties.contentType.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.contentType.enum,parentSchema:schema58.properties.contentType,data:data4};
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.contentType !== undefined){
+let data4 = data.contentType;
+const _errs14 = errors;
+let valid7 = false;
+const _errs15 = errors;
+if(typeof data4 !== "string"){
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2741,11 +3077,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.text.type,parentSchema:schema58.properties.text,data:data5};
+if(!(data4 === "TEXT")){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values",schema:schema63.enum,parentSchema:schema63,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2754,10 +3087,12 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+var _valid1 = _errs15 === errors;
+valid7 = valid7 || _valid1;
+const _errs18 = errors;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.allOf[1].properties.contentType.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2766,11 +3101,65 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate42.errors = vErrors;
+}
+else {
+const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema61.allOf[1].properties.contentType.anyOf[1],data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+var _valid1 = _errs18 === errors;
+valid7 = valid7 || _valid1;
+if(!valid7){
+const err13 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema61.allOf[1].properties.contentType.anyOf,parentSchema:schema61.allOf[1].properties.contentType,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.text !== undefined){
+let data5 = data.text;
+if(typeof data5 !== "string"){
+const err14 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.allOf[1].properties.text.type,parentSchema:schema61.allOf[1].properties.text,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.contentType = true;
+props0.text = true;
+}
+validate44.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate42.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate44.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2807,8 +3196,8 @@ errors = vErrors.length;
 }
 }
 if(data.smsContent !== undefined){
-if(!(validate42(data.smsContent, {instancePath:instancePath+"/smsContent",parentData:data,parentDataProperty:"smsContent",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+if(!(validate44(data.smsContent, {instancePath:instancePath+"/smsContent",parentData:data,parentDataProperty:"smsContent",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
 }
@@ -2883,8 +3272,8 @@ errors++;
 if(data.requestId !== undefined){
 let data0 = data.requestId;
 if(typeof data0 === "string"){
-if(!(formats4.test(data0))){
-const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\"",schema:"uuid",parentSchema:schema43,data:data0};
+if(func1(data0) < 1){
+const err4 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema43,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2949,7 +3338,7 @@ errors = vErrors.length;
 if(data.startTime !== undefined){
 let data3 = data.startTime;
 if(typeof data3 === "string"){
-if(!(formats8.validate(data3))){
+if(!(formats6.validate(data3))){
 const err9 = {instancePath:instancePath+"/startTime",schemaPath:"#/properties/startTime/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema42.properties.startTime,data:data3};
 if(vErrors === null){
 vErrors = [err9];
@@ -3013,28 +3402,28 @@ return errors === 0;
 }
 validate29.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-export const v3 = validate46;
-const schema60 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButtons"};
+export const v3 = validate48;
+const schema64 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButtons"};
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
+const evaluated0 = validate49.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs1 = errors;
+let valid0 = true;
 const _errs2 = errors;
-let valid1 = true;
-const _errs3 = errors;
 if(Array.isArray(data)){
-const _errs4 = errors;
+const _errs3 = errors;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
-const _errs5 = errors;
+const _errs4 = errors;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if((data0.buttonType === undefined) && (missing0 = "buttonType")){
@@ -3062,12 +3451,12 @@ errors++;
 }
 }
 }
-var valid2 = _errs5 === errors;
-if(valid2){
+var valid1 = _errs4 === errors;
+if(valid1){
 break;
 }
 }
-if(!valid2){
+if(!valid1){
 const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
@@ -3078,10 +3467,10 @@ vErrors.push(err2);
 errors++;
 }
 else {
-errors = _errs4;
+errors = _errs3;
 if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
+if(_errs3){
+vErrors.length = _errs3;
 }
 else {
 vErrors = null;
@@ -3089,29 +3478,32 @@ vErrors = null;
 }
 }
 }
-var _valid0 = _errs3 === errors;
-errors = _errs2;
+var _valid0 = _errs2 === errors;
+errors = _errs1;
 if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
+if(_errs1){
+vErrors.length = _errs1;
 }
 else {
 vErrors = null;
 }
 }
+let ifClause0;
 if(_valid0){
+const _errs6 = errors;
 const _errs7 = errors;
-if(Array.isArray(data)){
+let valid3 = true;
 const _errs8 = errors;
+if(Array.isArray(data)){
+const _errs9 = errors;
 const len1 = data.length;
-let valid4 = false;
-let count0 = 0;
 for(let i1=0; i1<len1; i1++){
 let data2 = data[i1];
-const _errs9 = errors;
+const _errs10 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-if(data2.buttonType === undefined){
-const err3 = {instancePath:instancePath+"/" + i1,schemaPath:"#/allOf/0/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema55.allOf[0].then.contains.required,parentSchema:schema55.allOf[0].then.contains,data:data2};
+let missing1;
+if((data2.buttonType === undefined) && (missing1 = "buttonType")){
+const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3120,10 +3512,10 @@ vErrors.push(err3);
 }
 errors++;
 }
+else {
 if(data2.buttonType !== undefined){
-let data3 = data2.buttonType;
-if("URL" !== data3){
-const err4 = {instancePath:instancePath+"/" + i1+"/buttonType",schemaPath:"#/allOf/0/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema55.allOf[0].then.contains.properties.buttonType,data:data3};
+if("PHONE" !== data2.buttonType){
+const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3134,18 +3526,14 @@ errors++;
 }
 }
 }
-var _valid1 = _errs9 === errors;
-if(_valid1){
-count0++;
-if(count0 > 2){
-valid4 = false;
-break;
 }
-valid4 = true;
+var valid4 = _errs10 === errors;
+if(valid4){
+break;
 }
 }
 if(!valid4){
-const err5 = {instancePath,schemaPath:"#/allOf/0/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema55.allOf[0].then.contains,parentSchema:schema55.allOf[0].then,data};
+const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3155,10 +3543,10 @@ vErrors.push(err5);
 errors++;
 }
 else {
-errors = _errs8;
+errors = _errs9;
 if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
+if(_errs9){
+vErrors.length = _errs9;
 }
 else {
 vErrors = null;
@@ -3166,11 +3554,29 @@ vErrors = null;
 }
 }
 }
-var _valid0 = _errs7 === errors;
-valid1 = _valid0;
+var _valid1 = _errs8 === errors;
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
 }
-if(!valid1){
-const err6 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema55.allOf[0].if,parentSchema:schema55.allOf[0],data};
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs12 = errors;
+if(Array.isArray(data)){
+const _errs13 = errors;
+const len2 = data.length;
+let valid6 = false;
+let count0 = 0;
+for(let i2=0; i2<len2; i2++){
+let data4 = data[i2];
+const _errs14 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.buttonType === undefined){
+const err6 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema57.then.then.contains.required,parentSchema:schema57.then.then.contains,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3179,19 +3585,10 @@ vErrors.push(err6);
 }
 errors++;
 }
-const _errs12 = errors;
-let valid6 = true;
-const _errs13 = errors;
-if(Array.isArray(data)){
-const _errs14 = errors;
-const len2 = data.length;
-for(let i2=0; i2<len2; i2++){
-let data4 = data[i2];
-const _errs15 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if((data4.buttonType === undefined) && (missing1 = "buttonType")){
-const err7 = {};
+if(data4.buttonType !== undefined){
+let data5 = data4.buttonType;
+if("PHONE" !== data5){
+const err7 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema57.then.then.contains.properties.buttonType,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3200,10 +3597,20 @@ vErrors.push(err7);
 }
 errors++;
 }
-else {
-if(data4.buttonType !== undefined){
-if("PHONE" !== data4.buttonType){
-const err8 = {};
+}
+}
+var _valid2 = _errs14 === errors;
+if(_valid2){
+count0++;
+if(count0 > 1){
+valid6 = false;
+break;
+}
+valid6 = true;
+}
+}
+if(!valid6){
+const err8 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema57.then.then.contains,parentSchema:schema57.then.then,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3212,16 +3619,23 @@ vErrors.push(err8);
 }
 errors++;
 }
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
 }
 }
 }
-var valid7 = _errs15 === errors;
-if(valid7){
-break;
 }
+var _valid1 = _errs12 === errors;
+valid3 = _valid1;
 }
-if(!valid7){
-const err9 = {};
+if(!valid3){
+const err9 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema57.then.if,parentSchema:schema57.then,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3230,41 +3644,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-else {
-errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid2 = _errs13 === errors;
-errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs17 = errors;
 if(Array.isArray(data)){
-const _errs18 = errors;
+const _errs16 = errors;
 const len3 = data.length;
-let valid9 = false;
+let valid8 = false;
 let count1 = 0;
 for(let i3=0; i3<len3; i3++){
 let data6 = data[i3];
-const _errs19 = errors;
+const _errs17 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.buttonType === undefined){
-const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/allOf/1/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema55.allOf[1].then.contains.required,parentSchema:schema55.allOf[1].then.contains,data:data6};
+const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema57.then.contains.required,parentSchema:schema57.then.contains,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3275,8 +3665,8 @@ errors++;
 }
 if(data6.buttonType !== undefined){
 let data7 = data6.buttonType;
-if("PHONE" !== data7){
-const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/allOf/1/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema55.allOf[1].then.contains.properties.buttonType,data:data7};
+if("URL" !== data7){
+const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema57.then.contains.properties.buttonType,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3287,18 +3677,18 @@ errors++;
 }
 }
 }
-var _valid3 = _errs19 === errors;
+var _valid3 = _errs17 === errors;
 if(_valid3){
 count1++;
-if(count1 > 1){
-valid9 = false;
+if(count1 > 2){
+valid8 = false;
 break;
 }
-valid9 = true;
+valid8 = true;
 }
 }
-if(!valid9){
-const err12 = {instancePath,schemaPath:"#/allOf/1/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema55.allOf[1].then.contains,parentSchema:schema55.allOf[1].then,data};
+if(!valid8){
+const err12 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema57.then.contains,parentSchema:schema57.then,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3308,10 +3698,10 @@ vErrors.push(err12);
 errors++;
 }
 else {
-errors = _errs18;
+errors = _errs16;
 if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
+if(_errs16){
+vErrors.length = _errs16;
 }
 else {
 vErrors = null;
@@ -3319,11 +3709,25 @@ vErrors = null;
 }
 }
 }
-var _valid2 = _errs17 === errors;
-valid6 = _valid2;
+var _valid0 = _errs6 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
 }
-if(!valid6){
-const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema55.allOf[1].if,parentSchema:schema55.allOf[1],data};
+else {
+const _errs19 = errors;
+const _errs20 = errors;
+let valid10 = true;
+const _errs21 = errors;
+if(Array.isArray(data)){
+const _errs22 = errors;
+const len4 = data.length;
+for(let i4=0; i4<len4; i4++){
+let data8 = data[i4];
+const _errs23 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((data8.buttonType === undefined) && (missing2 = "buttonType")){
+const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3332,9 +3736,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(Array.isArray(data)){
-if(data.length > 10){
-const err14 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema55,data};
+else {
+if(data8.buttonType !== undefined){
+if("PHONE" !== data8.buttonType){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3343,12 +3748,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-const len4 = data.length;
-for(let i4=0; i4<len4; i4++){
-let data8 = data[i4];
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-if(data8.buttonType === undefined){
-const err15 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema56.required,parentSchema:schema56,data:data8};
+}
+}
+}
+var valid11 = _errs23 === errors;
+if(valid11){
+break;
+}
+}
+if(!valid11){
+const err15 = {};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3357,10 +3766,41 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(data8.text !== undefined){
-let data9 = data8.text;
-if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/" + i4+"/text",schemaPath:"#/components/schemas/KeyboardButton/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.text.type,parentSchema:schema56.properties.text,data:data9};
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs21 === errors;
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs25 = errors;
+if(Array.isArray(data)){
+const _errs26 = errors;
+const len5 = data.length;
+let valid13 = false;
+let count2 = 0;
+for(let i5=0; i5<len5; i5++){
+let data10 = data[i5];
+const _errs27 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.buttonType === undefined){
+const err16 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema57.else.then.contains.required,parentSchema:schema57.else.then.contains,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3369,11 +3809,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-if(data8.buttonType !== undefined){
-let data10 = data8.buttonType;
-if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.buttonType.type,parentSchema:schema56.properties.buttonType,data:data10};
+if(data10.buttonType !== undefined){
+let data11 = data10.buttonType;
+if("PHONE" !== data11){
+const err17 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema57.else.then.contains.properties.buttonType,data:data11};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3382,8 +3821,20 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!(((data10 === "URL") || (data10 === "PHONE")) || (data10 === "QUICK_REPLY"))){
-const err18 = {instancePath:instancePath+"/" + i4+"/buttonType",schemaPath:"#/components/schemas/KeyboardButton/properties/buttonType/enum",keyword:"enum",params:{allowedValues: schema56.properties.buttonType.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.buttonType.enum,parentSchema:schema56.properties.buttonType,data:data10};
+}
+}
+var _valid5 = _errs27 === errors;
+if(_valid5){
+count2++;
+if(count2 > 1){
+valid13 = false;
+break;
+}
+valid13 = true;
+}
+}
+if(!valid13){
+const err18 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema57.else.then.contains,parentSchema:schema57.else.then,data};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3392,11 +3843,23 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
 }
-if(data8.url !== undefined){
-let data11 = data8.url;
-if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/" + i4+"/url",schemaPath:"#/components/schemas/KeyboardButton/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.url.type,parentSchema:schema56.properties.url,data:data11};
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs25 === errors;
+valid10 = _valid4;
+}
+if(!valid10){
+const err19 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema57.else.if,parentSchema:schema57.else,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3405,11 +3868,12 @@ vErrors.push(err19);
 }
 errors++;
 }
+var _valid0 = _errs19 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
 }
-if(data8.phone !== undefined){
-let data12 = data8.phone;
-if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/" + i4+"/phone",schemaPath:"#/components/schemas/KeyboardButton/properties/phone/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.phone.type,parentSchema:schema56.properties.phone,data:data12};
+if(!valid0){
+const err20 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema57.if,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3418,12 +3882,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data8.payload !== undefined){
-let data13 = data8.payload;
-if(typeof data13 === "string"){
-if(func1(data13) > 128){
-const err21 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/maxLength",keyword:"maxLength",params:{limit: 128},message:"must NOT have more than 128 characters",schema:128,parentSchema:schema56.properties.payload,data:data13};
+if(Array.isArray(data)){
+if(data.length > 10){
+const err21 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3432,9 +3893,16 @@ vErrors.push(err21);
 }
 errors++;
 }
+const len6 = data.length;
+for(let i6=0; i6<len6; i6++){
+if(!(validate39(data[i6], {instancePath:instancePath+"/" + i6,parentData:data,parentDataProperty:i6,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err22 = {instancePath:instancePath+"/" + i4+"/payload",schemaPath:"#/components/schemas/KeyboardButton/properties/payload/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.payload.type,parentSchema:schema56.properties.payload,data:data13};
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema57.type,parentSchema:schema57,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3443,54 +3911,30 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-}
-else {
-const err23 = {instancePath:instancePath+"/" + i4,schemaPath:"#/components/schemas/KeyboardButton/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data8};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-}
-else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema55.type,parentSchema:schema55,data};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-validate47.errors = vErrors;
+validate49.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate49.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate47(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
+if(!(validate49(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
 errors = vErrors.length;
 }
-validate46.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validators = {
   "#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema": v0,

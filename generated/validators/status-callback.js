@@ -20,8 +20,8 @@ const runtime0 = function ucs2length(str) {
 
 export const v0 = validate20;
 const schema31 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/StatusCallback"};
-const schema33 = {"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract; a failed delivery (`UNDELIVERED`)\ncarries an error code. Other fields may come; accept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"cascadeStageUUID":{"type":"string","format":"uuid","description":"The stage of the cascade that sent the message."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","format":"date-time"},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}}};
-const schema36 = {"type":"string","format":"uuid","description":"Identifier of the scheduling request, unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
+const schema33 = {"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract **[contract decision]**; a failed\ndelivery (`UNDELIVERED`) carries an error code (the description). Other fields may come;\naccept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"description":"The cascade of the message, as a number or a numeric string (the public docs show both) [public docs].","anyOf":[{"$ref":"#/components/schemas/CascadeId"},{"type":"string","pattern":"^[0-9]+$"}]},"cascadeStageUUID":{"type":"string","format":"uuid","minLength":1,"description":"The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted)."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","minLength":1,"description":"When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not\npublished: a value without one is accepted.\n","examples":["2030-01-15T09:30:04Z"]},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}}};
+const schema36 = {"type":"string","format":"uuid","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty\nstring is accepted), unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
 const schema37 = {"type":"integer","format":"int64","minimum":1,"description":"Identifier of an existing cascade. Some examples of the public docs show it as a numeric\nstring; the service's description says integer, and so does this contract.\n","examples":[1001]};
 const schema34 = {"description":"A delivery error code. Other codes may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryErrorCode"},{"type":"string","minLength":1}]};
 const schema35 = {"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
@@ -202,9 +202,8 @@ return errors === 0;
 }
 validate25.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const formats0 = /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-const formats2 = fullFormats.int64;
-const formats10 = fullFormats["date-time"];
+const formats0 = fullFormats.int64;
+const pattern4 = new RegExp("^[0-9]+$", "u");
 
 function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -346,8 +345,8 @@ let valid4 = false;
 let passing0 = null;
 const _errs8 = errors;
 if(typeof data2 === "string"){
-if(!(formats0.test(data2))){
-const err7 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+if(func1(data2) < 1){
+const err7 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -429,7 +428,7 @@ vErrors.push(err11);
 errors++;
 }
 if(typeof data3 == "number"){
-if(!(formats2.validate(data3))){
+if(!(formats0.validate(data3))){
 const err12 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err12];
@@ -443,6 +442,9 @@ errors++;
 }
 if(data.cascadeId !== undefined){
 let data4 = data.cascadeId;
+const _errs16 = errors;
+let valid6 = false;
+const _errs17 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
 const err13 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
@@ -464,7 +466,7 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(!(formats2.validate(data4))){
+if(!(formats0.validate(data4))){
 const err15 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err15];
@@ -475,12 +477,12 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-if(data.cascadeStageUUID !== undefined){
-let data5 = data.cascadeStageUUID;
-if(typeof data5 === "string"){
-if(!(formats0.test(data5))){
-const err16 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/format",keyword:"format",params:{format: "uuid"},message:"must match format \""+"uuid"+"\""};
+var _valid2 = _errs17 === errors;
+valid6 = valid6 || _valid2;
+const _errs20 = errors;
+if(typeof data4 === "string"){
+if(!pattern4.test(data4)){
+const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -491,7 +493,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err17 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -500,10 +502,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.subject !== undefined){
-if(typeof data.subject !== "string"){
-const err18 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs20 === errors;
+valid6 = valid6 || _valid2;
+if(!valid6){
+const err18 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -512,11 +514,23 @@ vErrors.push(err18);
 }
 errors++;
 }
+else {
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
 }
-if(data.subjectId !== undefined){
-let data7 = data.subjectId;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err19 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.cascadeStageUUID !== undefined){
+let data5 = data.cascadeStageUUID;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err19 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -525,14 +539,50 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(!(formats2.validate(data7))){
-const err20 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+}
+else {
+const err20 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.subject !== undefined){
+if(typeof data.subject !== "string"){
+const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.subjectId !== undefined){
+let data7 = data.subjectId;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err22 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(typeof data7 == "number"){
+if(!(formats0.validate(data7))){
+const err23 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -547,67 +597,8 @@ errors = vErrors.length;
 if(data.statusAt !== undefined){
 let data9 = data.statusAt;
 if(typeof data9 === "string"){
-if(!(formats10.validate(data9))){
-const err21 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data10 = data.error;
-const _errs28 = errors;
-let valid7 = false;
-let passing1 = null;
-const _errs29 = errors;
-if(!(validate23(data10, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var _valid2 = _errs29 === errors;
-if(_valid2){
-valid7 = true;
-passing1 = 0;
-}
-const _errs30 = errors;
-if(data10 !== null){
-const err23 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-var _valid2 = _errs30 === errors;
-if(_valid2 && valid7){
-valid7 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid2){
-valid7 = true;
-passing1 = 1;
-}
-}
-if(!valid7){
-const err24 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(func1(data9) < 1){
+const err24 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -616,11 +607,70 @@ vErrors.push(err24);
 }
 errors++;
 }
+}
 else {
-errors = _errs28;
+const err25 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data10 = data.error;
+const _errs32 = errors;
+let valid8 = false;
+let passing1 = null;
+const _errs33 = errors;
+if(!(validate23(data10, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs33 === errors;
+if(_valid3){
+valid8 = true;
+passing1 = 0;
+}
+const _errs34 = errors;
+if(data10 !== null){
+const err26 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+var _valid3 = _errs34 === errors;
+if(_valid3 && valid8){
+valid8 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid3){
+valid8 = true;
+passing1 = 1;
+}
+}
+if(!valid8){
+const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+else {
+errors = _errs32;
 if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
+if(_errs32){
+vErrors.length = _errs32;
 }
 else {
 vErrors = null;
@@ -631,12 +681,12 @@ vErrors = null;
 if(data.comment !== undefined){
 let data11 = data.comment;
 if((typeof data11 !== "string") && (data11 !== null)){
-const err25 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema33.properties.comment.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema33.properties.comment.type},message:"must be string,null"};
 if(vErrors === null){
-vErrors = [err25];
+vErrors = [err28];
 }
 else {
-vErrors.push(err25);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -646,24 +696,24 @@ let data12 = data.paymentData;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 }
 else {
-const err26 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err29 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err26];
+vErrors = [err29];
 }
 else {
-vErrors.push(err26);
+vErrors.push(err29);
 }
 errors++;
 }
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err30];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err30);
 }
 errors++;
 }

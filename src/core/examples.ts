@@ -84,6 +84,8 @@ export function examplePairs(): ExamplePair[] {
     const firstRequest = requests.values().next().value;
     const responses = (resolvePointer(op.pointer) as Obj).responses as Obj;
     for (const [status, raw] of Object.entries(responses)) {
+      // `default` (any other error) has examples but no request that triggers it.
+      if (!/^\d{3}$/.test(status)) continue;
       const response = deref(raw);
       const media = (response.content as Obj | undefined)?.['application/json'] as Obj | undefined;
       if (!media) continue;

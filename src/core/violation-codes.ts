@@ -20,8 +20,8 @@ const content = '^/content/(viber|whatsapp|sms)Content';
 const rules: Record<string, Record<string, Rule[]>> = {
   scheduleCascade: {
     'content-not-specified': [at(/^\/content$/), at(new RegExp(`${content}/attachment$`), 'required')],
-    'contentType-not-specified': [at(new RegExp(`${content}/contentType$`), 'required')],
-    'matched-template-not-found': [at(new RegExp(`${content}/contentType$`), 'enum')],
+    // Content types are an open set: an empty one is not given; an unknown one is the sandbox's rule.
+    'contentType-not-specified': [at(new RegExp(`${content}/contentType$`), 'required', 'minLength')],
     'text-not-specified': [at(new RegExp(`${content}/text$`), 'required', 'minLength')],
     'caption-not-specified': [at(/^\/content\/viberContent\/caption$/)],
     'action-not-specified': [at(/^\/content\/viberContent\/action$/)],

@@ -12,7 +12,7 @@
 import type { CascadeScheduleRequest, StatusCallback } from '../core/types.ts';
 import { resolvePointer } from '../core/document.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
-import { channelOf, type Accepted } from './operations.ts';
+import { contentKeyOf, type Accepted } from './operations.ts';
 import { templatePattern, type SandboxState } from './state.ts';
 
 export interface Clock {
@@ -42,7 +42,6 @@ export interface CallbackRecord {
 const duplicateWindowMs =
   (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })['x-duplicate-window-seconds'] * 1000;
 export const documentedRetryDelaysMs = (resolvePointer('#/webhooks/messageStatus/post') as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'].map((s) => s * 1000);
-const contentKeyOf = Object.fromEntries(Object.entries(channelOf).map(([key, channel]) => [channel, key]));
 
 export interface DeliveryOptions {
   callbackUrl?: string;
@@ -128,7 +127,7 @@ export class DeliverySimulator {
 
   private failure(request: CascadeScheduleRequest, stage: FixtureStage): string | null {
     const { address, type } = request.subscriberFilter;
-    const entry = request.content[contentKeyOf[stage.channel] as keyof CascadeScheduleRequest['content']] as
+    const entry = request.content[contentKeyOf(stage.channel) as keyof CascadeScheduleRequest['content']] as
       | { text?: string; attachment?: { url: string } }
       | undefined;
     if (type === 'PHONE' && !this.phone.test(address)) return 'error-address-format';

@@ -17,8 +17,34 @@ export const problem = (status: number, title: string, detail?: string): Reply =
   body: { title, status, ...(detail === undefined ? {} : { detail }) } satisfies Problem,
 });
 
-/** Content key -> the cascade stage channel it is for (`x-channels` of CascadeContent). */
-export const channelOf = (resolvePointer('#/components/schemas/CascadeContent') as { 'x-channels': Record<string, string> })['x-channels'];
+type Schema = { $ref?: string; allOf?: Schema[]; anyOf?: Schema[]; properties?: Record<string, Schema>; enum?: string[] };
+const contentSchema = resolvePointer('#/components/schemas/CascadeContent') as Schema & { 'x-channels': Record<string, string> };
+const knownChannels = contentSchema['x-channels'];
+
+/** The channel a content key is for: `x-channels` of CascadeContent, else the key's own name (`telegramContent` -> TELEGRAM). */
+export function channelOf(key: string): string {
+  return Object.hasOwn(knownChannels, key) ? knownChannels[key]! : key.replace(/Content$/, '').toUpperCase();
+}
+
+/** The content key of a channel: the inverse of `channelOf`. */
+export function contentKeyOf(channel: string): string {
+  return Object.keys(knownChannels).find((key) => knownChannels[key] === channel) ?? `${channel.toLowerCase()}Content`;
+}
+
+const deref = (s: Schema): Schema => (s.$ref ? deref(resolvePointer(s.$ref) as Schema) : s);
+
+/** The known values of an open set, `anyOf: [Known..., string]`, given for `property` anywhere in `schema` (its allOf members included). */
+function knownValues(schema: Schema, property: string): string[] | undefined {
+  const s = deref(schema);
+  const own = s.properties?.[property];
+  const known = own && deref(own).anyOf?.map(deref).find((member) => member.enum)?.enum;
+  return known ?? (s.allOf ?? []).map((member) => knownValues(member, property)).find(Boolean);
+}
+
+/** Content key -> the content types the contract knows for its channel. */
+const knownContentTypes = new Map(
+  Object.entries(contentSchema.properties ?? {}).map(([key, schema]) => [key, knownValues(schema, 'contentType') ?? []]),
+);
 /** Ids in violation details carry group separators, as the service writes them. */
 const grouped = (n: number) => n.toLocaleString('en-US');
 
@@ -84,12 +110,13 @@ export function scheduleCascade(state: SandboxState, body: unknown, apiKey: stri
   const cascade = state.cascades.get(request.cascadeId);
   if (!cascade) return problem(400, 'cascade-not-found', `No cascade with id ${request.cascadeId}.`);
 
-  const sent = Object.keys(request.content).filter((key) => key in channelOf);
-  const stageChannels = new Set(cascade.stages.map((s) => s.channel));
-  const foreign = sent.filter((key) => !stageChannels.has(channelOf[key] as never));
-  const missing = cascade.stages.filter((s) => !sent.some((key) => channelOf[key] === s.channel));
+  // Every content key is for a channel, a known one or not: one the cascade has no stage for is a violation.
+  const sent = Object.keys(request.content);
+  const stageChannels = new Set<string>(cascade.stages.map((s) => s.channel));
+  const foreign = sent.filter((key) => !stageChannels.has(channelOf(key)));
+  const missing = cascade.stages.filter((s) => !sent.some((key) => channelOf(key) === s.channel));
   const violations = [
-    ...foreign.map((key) => `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf[key]}]`),
+    ...foreign.map((key) => `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf(key)}]`),
     ...missing.map((s) => `Content is missing for the cascade stage [cascadeTemplateId:${grouped(cascade.id)};stageUUID:${s.uuid};channelType:${s.channel}]`),
   ];
   if (foreign.length > 0) {
@@ -102,9 +129,14 @@ export function scheduleCascade(state: SandboxState, body: unknown, apiKey: stri
   const buttonErrors = allRowsButtonErrors(request);
   if (buttonErrors.length > 0) return problem(400, 'button-validation-error', buttonErrors.join('; '));
   for (const key of sent) {
-    const entry = request.content[key as keyof typeof request.content]!;
-    if (entry.contentType === 'TEXT' && !state.matchesTemplate(channelOf[key]!, entry.text)) {
-      return problem(400, 'matched-template-not-found', `content.${key} matches no ${channelOf[key]} template of the account.`);
+    const entry = request.content[key as keyof typeof request.content] as { contentType: string; text?: string };
+    // Content types are an open set; the sandbox has templates for the known ones only [contract decision].
+    const known = knownContentTypes.get(key);
+    if (known && !known.includes(entry.contentType)) {
+      return problem(400, 'matched-template-not-found', `content.${key}.contentType is ${entry.contentType}; the account has no ${channelOf(key)} template of that type.`);
+    }
+    if (entry.contentType === 'TEXT' && !state.matchesTemplate(channelOf(key), entry.text)) {
+      return problem(400, 'matched-template-not-found', `content.${key} matches no ${channelOf(key)} template of the account.`);
     }
   }
   if ((state.apiKeys.get(apiKey)?.balance ?? 0) <= 0) return problem(400, 'out-of-balance', "The account's balance is insufficient.");

@@ -11,6 +11,7 @@ describe('parseStatusCallback', () => {
     ['from a Buffer', Buffer.from(JSON.stringify({ ...base, status: 'SENT' }))],
     ['an unknown status and code', { ...base, status: 'PAUSED', error: 'brand-new-code' }],
     ['extra fields', { ...base, paymentData: { amount: 1 }, somethingNew: true }],
+    ['ids that are UUID-like but not UUIDs, a numeric-string cascadeId, a time without a zone', { ...base, requestId: 'req-42', cascadeStageUUID: 'stage-7', cascadeId: '1001', statusAt: '2030-01-15T09:30:04' }],
   ])('accepts %s', (_name, body) => {
     const parsed = parseStatusCallback(body);
     expect(parsed.messageId).toBe(700123456);
@@ -19,10 +20,11 @@ describe('parseStatusCallback', () => {
   it.each([
     ['messageId as a string', { ...base, messageId: '700123456' }, 'messageId: got "700123456"; expected it to be of type integer'],
     ['no status', { ...base, status: undefined }, 'status: missing'],
-    ['statusAt not a date-time', { ...base, statusAt: 'yesterday' }, 'statusAt: got "yesterday"; expected it to match format "date-time"'],
+    ['statusAt empty', { ...base, statusAt: '' }, 'statusAt: got ""; expected it to have at least 1 character'],
     ['UNDELIVERED without a code', { ...base, status: 'UNDELIVERED' }, 'error: missing'],
     ['UNDELIVERED with a null code', { ...base, status: 'UNDELIVERED', error: null }, 'error: got null'],
-    ['requestId not a uuid', { ...base, requestId: 'abc' }, 'requestId: got "abc"'],
+    ['requestId empty', { ...base, requestId: '' }, 'requestId: got ""'],
+    ['cascadeId not a number', { ...base, cascadeId: 'abc' }, 'cascadeId: got "abc"'],
     ['a number as status', { ...base, status: 5 }, 'status: got 5'],
     ['an array', [base], '(body): got'],
     ['invalid JSON', '{"messageId": ', '(body): not valid JSON'],

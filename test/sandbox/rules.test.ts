@@ -113,6 +113,28 @@ describe('schedule cascade', () => {
     expect((await schedule(body)).body.title).toBe('requestId-is-not-unique');
   });
 
+  it('takes any non-empty requestId: the description says "UUID-like"', async () => {
+    const body = sms({ requestId: `abc-${++n}` });
+    expect(await schedule(body)).toMatchObject({ status: 200, body: { requestId: body.requestId } });
+    expect((await schedule(body)).body.title).toBe('requestId-is-not-unique');
+    expect((await schedule(sms({ requestId: '' }))).status).toBe(500);
+  });
+
+  it('content for a channel that is no stage of the cascade is a violation naming the channel, a known channel or not', async () => {
+    const res = await schedule(sms({ content: { smsContent: { contentType: 'TEXT', text: 'Hello' }, telegramContent: { contentType: 'TEXT', text: 'Hello' } } }));
+    expect(res.status).toBe(400);
+    expect(res.body.title).toBe('cascade-scheduling-request-not-valid');
+    expect(res.body.detail).toBe('Cascade scheduling request is not valid. Violations: Cascade has no stage for the content channel [cascadeTemplateId:1,003;contentChannelType:TELEGRAM]');
+    expect((await sandbox.state.usedRequestIds.size)).toBe(sandbox.state.fixtures.usedRequestIds.length);
+  });
+
+  it('a content type the contract does not know is accepted by the schema and has no template: matched-template-not-found', async () => {
+    const res = await schedule(sms({ content: { smsContent: { contentType: 'RICH_CARD', text: 'Hello' } } }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ title: 'matched-template-not-found', detail: 'content.smsContent.contentType is RICH_CARD; the account has no SMS template of that type.' });
+    expect((await schedule(sms({ content: { smsContent: { contentType: '', text: 'Hello' } } }))).body.title).toBe('contentType-not-specified');
+  });
+
   it('a rejected request does not use up its requestId', async () => {
     const body = sms({ cascadeId: 9999 });
     expect((await schedule(body)).body.title).toBe('cascade-not-found');

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { openapi } from '../src/core/document.ts';
 import { schemaValidator, validator } from '../src/core/validators/all.ts';
 import { examplePairs, operations, orphanRequestExamples } from '../src/core/examples.ts';
+import { loadFixtures } from '../src/sandbox/fixtures.ts';
+
+const fixtures = loadFixtures();
 
 const pairs = examplePairs();
 const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path']);
@@ -65,6 +68,22 @@ describe('named examples', () => {
       expect(result.valid, pair.name).toBe(false);
       expect(result.errors.some((e) => e.split(':')[0]!.endsWith(field)), `${pair.name}: ${result.errors.join(' | ')}`).toBe(true);
     }
+  });
+
+  it('the callback examples tell one story with the scheduling examples and the sandbox fixtures', () => {
+    const examples = (openapi as any).webhooks.messageStatus.post.requestBody.content['application/json'].examples;
+    const scheduled = new Map(pairs.filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired).map((p) => [(p.requestBody as { requestId: string }).requestId, p.requestBody as { cascadeId: number }]));
+    let told = 0;
+    for (const [name, { value }] of Object.entries<any>(examples)) {
+      if (value.cascadeId === undefined) continue;
+      const cascade = fixtures.cascades.find((c) => c.id === Number(value.cascadeId));
+      const stage = cascade?.stages.find((s) => s.uuid === value.cascadeStageUUID);
+      expect(stage, `${name}: stage ${value.cascadeStageUUID} of cascade ${value.cascadeId}`).toBeDefined();
+      expect(value.subjectId, name).toBe(stage!.subjectId);
+      const request = scheduled.get(value.requestId);
+      if (request) expect(Number(value.cascadeId), `${name}: the cascade its requestId was scheduled on`).toBe(request.cascadeId), told++;
+    }
+    expect(told).toBeGreaterThanOrEqual(1);
   });
 
   it('the webhook examples are valid callbacks', () => {

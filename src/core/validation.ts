@@ -90,8 +90,9 @@ export function describeErrors(errors: SchemaError[], root: unknown): string[] {
     if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
     if (e.keyword === 'dependentRequired') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
     if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
+    if (e.keyword === 'unevaluatedProperties') path += `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`;
     const field = fieldPath(path);
-    const value = e.keyword === 'required' || e.keyword === 'dependentRequired' ? 'missing' : e.keyword === 'additionalProperties' ? 'present' : `got ${shown(valueAt(root, e.instancePath))}`;
+    const value = e.keyword === 'required' || e.keyword === 'dependentRequired' ? 'missing' : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties' ? 'present' : `got ${shown(valueAt(root, e.instancePath))}`;
     lines.add(`${field}: ${value}; expected it ${expectation(e)}`);
   }
   return [...lines];
@@ -101,7 +102,8 @@ function expectation(e: SchemaError): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required': return 'to be present';
-    case 'additionalProperties': return 'not to be there (unknown field)';
+    case 'additionalProperties':
+    case 'unevaluatedProperties': return 'not to be there (unknown field)';
     case 'dependentRequired': return `to be present together with ${String(p.property)}`;
     case 'type': return `to be of type ${String(p.type)}`;
     case 'enum': return `to be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;

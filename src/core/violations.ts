@@ -1,13 +1,15 @@
 // Reads the violations of the cascade validation error's `detail`:
 //   "<sentence>. Violations: <sentence> [key:value;key:value]; <sentence> [...]"
-// `;` separates violations and also attributes inside brackets, numbers may carry group
-// separators ("1,001"), and the sentences are not all published: anything that cannot be read is
-// kept as an `unknown` violation with its raw text, never dropped.
+// `;` separates violations and also attributes inside brackets, and numbers may carry group
+// separators ("1,001"). Each bracket group is one violation, read by its exact keys (those of the
+// service's example); the sentence before it is kept as `text`. The sentences are not all
+// published: anything that cannot be read is kept as an `unknown` violation with its text, never
+// dropped.
 import type { ChannelType } from './types.ts';
 
 export type CascadeViolation =
-  | { kind: 'no-stage-for-content'; cascadeTemplateId: number | string; channel: ChannelType | (string & {}) }
-  | { kind: 'no-content-for-stage'; cascadeTemplateId: number | string; stageId: string; channel: ChannelType | (string & {}) }
+  | { kind: 'no-stage-for-content'; cascadeTemplateId: number | string; channel: ChannelType; text: string }
+  | { kind: 'no-content-for-stage'; cascadeTemplateId: number | string; stageId: string; channel: ChannelType; text: string }
   | { kind: 'unknown'; text: string };
 
 /** Splits on `;` and newlines that are outside brackets. */
@@ -35,32 +37,28 @@ function identifier(value: string): number | string {
   return /^\d+$/.test(digits) && Number.isSafeInteger(Number(digits)) ? Number(digits) : value.trim();
 }
 
-function attributes(text: string): Map<string, string> {
+/** `key:value;key:value` -> entries; null when a pair has no `:` or a key repeats. */
+function attributes(inner: string): Map<string, string> | null {
   const result = new Map<string, string>();
-  for (const [, inner] of text.matchAll(/\[([^\]]*)\]/g)) {
-    for (const pair of (inner ?? '').split(';')) {
-      const at = pair.search(/[:=]/);
-      if (at > 0) result.set(pair.slice(0, at).trim().toLowerCase().replace(/[\s_-]/g, ''), pair.slice(at + 1).trim());
-    }
+  for (const pair of inner.split(';')) {
+    const at = pair.indexOf(':');
+    const key = pair.slice(0, at).trim();
+    if (at <= 0 || result.has(key)) return null;
+    result.set(key, pair.slice(at + 1).trim());
   }
   return result;
 }
 
-function find(attrs: Map<string, string>, test: (key: string) => boolean): string | undefined {
-  for (const [key, value] of attrs) if (test(key)) return value;
-  return undefined;
-}
+const sameKeys = (attrs: Map<string, string>, keys: string[]) => attrs.size === keys.length && keys.every((k) => attrs.has(k));
 
-function violation(text: string): CascadeViolation {
-  const attrs = attributes(text);
-  const template = find(attrs, (k) => k.includes('template') || k === 'cascadeid');
-  const stage = find(attrs, (k) => k.includes('uuid') || k === 'stageid' || k === 'stage');
-  const channel = find(attrs, (k) => k.includes('channel'));
-  if (template !== undefined && channel !== undefined) {
-    const cascadeTemplateId = identifier(template);
-    const channelType = channel.toUpperCase();
-    if (stage !== undefined) return { kind: 'no-content-for-stage', cascadeTemplateId, stageId: stage, channel: channelType };
-    return { kind: 'no-stage-for-content', cascadeTemplateId, channel: channelType };
+function violation(sentence: string, group: string): CascadeViolation {
+  const text = `${sentence} [${group}]`.trim();
+  const attrs = attributes(group);
+  if (attrs && sameKeys(attrs, ['cascadeTemplateId', 'contentChannelType'])) {
+    return { kind: 'no-stage-for-content', cascadeTemplateId: identifier(attrs.get('cascadeTemplateId')!), channel: attrs.get('contentChannelType')!.toUpperCase(), text };
+  }
+  if (attrs && sameKeys(attrs, ['cascadeTemplateId', 'stageUUID', 'channelType'])) {
+    return { kind: 'no-content-for-stage', cascadeTemplateId: identifier(attrs.get('cascadeTemplateId')!), stageId: attrs.get('stageUUID')!, channel: attrs.get('channelType')!.toUpperCase(), text };
   }
   return { kind: 'unknown', text };
 }
@@ -69,5 +67,15 @@ export function parseCascadeViolations(detail: string | null | undefined): Casca
   if (!detail) return [];
   const marker = /violations\s*:/i.exec(detail);
   const list = marker ? detail.slice(marker.index + marker[0].length) : detail;
-  return splitOutsideBrackets(list).map(violation);
+  return splitOutsideBrackets(list).flatMap((segment) => {
+    const groups = [...segment.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!);
+    if (groups.length === 0) return [{ kind: 'unknown' as const, text: segment }];
+    const sentence = segment.replace(/\[[^\]]*\]/g, ' ').replace(/\s+/g, ' ').trim();
+    return groups.map((group) => violation(sentence, group));
+  });
+}
+
+/** What identifies a violation, without its wording: for comparing two servers' answers. */
+export function violationKey(v: CascadeViolation): string {
+  return v.kind === 'unknown' ? `unknown ${v.text}` : JSON.stringify({ ...v, text: undefined });
 }

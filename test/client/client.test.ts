@@ -102,7 +102,7 @@ describe('errors', () => {
       const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
       expect(error.code).toBe('cascade-scheduling-request-is-not-valid');
       expect(error.title).toBe(title);
-      expect(error.violations).toEqual([
+      expect(error.violations).toMatchObject([
         { kind: 'no-stage-for-content', cascadeTemplateId: 1001, channel: 'WHATSAPP' },
         { kind: 'no-content-for-stage', cascadeTemplateId: 1001, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02', channel: 'SMS' },
       ]);

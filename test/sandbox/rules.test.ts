@@ -161,7 +161,7 @@ describe('schedule cascade', () => {
     expect(error).toBeInstanceOf(ApiError);
     // The first call already fails: only content is missing (no foreign channel).
     expect(error.code).toBe('request-doesn’t-contain-content-for-all-cascade-stages');
-    expect(error.violations).toEqual([
+    expect(error.violations).toMatchObject([
       { kind: 'no-content-for-stage', cascadeTemplateId: 1002, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c11', channel: 'WHATSAPP' },
       { kind: 'no-content-for-stage', cascadeTemplateId: 1002, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c12', channel: 'VIBER' },
     ]);
@@ -169,7 +169,7 @@ describe('schedule cascade', () => {
       .scheduleCascade({ cascadeId: 1001, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 1 is on its way.' } } })
       .catch((e: unknown) => e)) as ApiError;
     expect(both.code).toBe('cascade-scheduling-request-is-not-valid');
-    expect(both.violations).toEqual([
+    expect(both.violations).toMatchObject([
       { kind: 'no-stage-for-content', cascadeTemplateId: 1001, channel: 'WHATSAPP' },
       { kind: 'no-content-for-stage', cascadeTemplateId: 1001, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01', channel: 'VIBER' },
       { kind: 'no-content-for-stage', cascadeTemplateId: 1001, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02', channel: 'SMS' },

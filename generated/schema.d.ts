@@ -214,7 +214,7 @@ export interface components {
         };
         ThreadIdList: components["schemas"]["ThreadId"][];
         /** @description Every identifier of `threadIds` is reported in exactly one of the four lists. */
-        CloseThreadsResult: {
+        ThreadsCloseResult: {
             /** @description Threads closed by this call (open -> closed). */
             resolved_threads: components["schemas"]["ThreadIdList"];
             /** @description Identifiers that match no thread. The call still succeeds. */
@@ -274,7 +274,7 @@ export interface components {
          * @description The body of a successful creation is not specified by the service; this schema stays open.
          *     Keep the `EXT_USER_ID` address you sent: it identifies the subscriber from now on.
          */
-        CreateSubscriberResult: {
+        SubscriberCreateResult: {
             [key: string]: unknown;
         };
         /**
@@ -645,13 +645,13 @@ export type KnownErrorCode = components['schemas']['KnownErrorCode'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type Problem = components['schemas']['Problem'];
 export type ThreadIdList = components['schemas']['ThreadIdList'];
-export type CloseThreadsResult = components['schemas']['CloseThreadsResult'];
+export type ThreadsCloseResult = components['schemas']['ThreadsCloseResult'];
 export type AddressType = components['schemas']['AddressType'];
 export type SubscriberAddress = components['schemas']['SubscriberAddress'];
 export type ParameterValue = components['schemas']['ParameterValue'];
 export type TagValue = components['schemas']['TagValue'];
 export type CreateSubscriberRequest = components['schemas']['CreateSubscriberRequest'];
-export type CreateSubscriberResult = components['schemas']['CreateSubscriberResult'];
+export type SubscriberCreateResult = components['schemas']['SubscriberCreateResult'];
 export type RequestId = components['schemas']['RequestId'];
 export type CascadeId = components['schemas']['CascadeId'];
 export type SubscriberFilter = components['schemas']['SubscriberFilter'];
@@ -706,7 +706,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CloseThreadsResult"];
+                    "application/json": components["schemas"]["ThreadsCloseResult"];
                 };
             };
             /**
@@ -765,7 +765,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CreateSubscriberResult"];
+                    "application/json": components["schemas"]["SubscriberCreateResult"];
                 };
             };
             /**

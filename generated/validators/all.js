@@ -935,7 +935,7 @@ return errors === 0;
 validate41.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 export const v7 = validate44;
-const schema55 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CloseThreadsResult"};
+const schema55 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadsCloseResult"};
 const schema56 = {"type":"object","description":"Every identifier of `threadIds` is reported in exactly one of the four lists.\n","required":["resolved_threads","not_existing_threads","already_resolved_threads","not_resolved_due_to_system_error"],"properties":{"resolved_threads":{"description":"Threads closed by this call (open -> closed).","$ref":"#/components/schemas/ThreadIdList"},"not_existing_threads":{"description":"Identifiers that match no thread. The call still succeeds.","$ref":"#/components/schemas/ThreadIdList"},"already_resolved_threads":{"description":"Threads that were already closed when the call was made; they stay closed.","$ref":"#/components/schemas/ThreadIdList"},"not_resolved_due_to_system_error":{"description":"Open threads whose closing failed with a system error; they stay open.","$ref":"#/components/schemas/ThreadIdList"}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2081,7 +2081,7 @@ return errors === 0;
 validate58.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v13 = validate63;
-const schema74 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberResult"};
+const schema74 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SubscriberCreateResult"};
 const schema75 = {"description":"The body of a successful creation is not specified by the service; this schema stays open.\nKeep the `EXT_USER_ID` address you sent: it identifies the subscriber from now on.\n","additionalProperties":true};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -12839,13 +12839,13 @@ export const validators = {
   "#/components/schemas/ErrorCode": v4,
   "#/components/schemas/Problem": v5,
   "#/components/schemas/ThreadIdList": v6,
-  "#/components/schemas/CloseThreadsResult": v7,
+  "#/components/schemas/ThreadsCloseResult": v7,
   "#/components/schemas/AddressType": v8,
   "#/components/schemas/SubscriberAddress": v9,
   "#/components/schemas/ParameterValue": v10,
   "#/components/schemas/TagValue": v11,
   "#/components/schemas/CreateSubscriberRequest": v12,
-  "#/components/schemas/CreateSubscriberResult": v13,
+  "#/components/schemas/SubscriberCreateResult": v13,
   "#/components/schemas/RequestId": v14,
   "#/components/schemas/CascadeId": v15,
   "#/components/schemas/SubscriberFilter": v16,

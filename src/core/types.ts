@@ -5,9 +5,11 @@ export type { paths };
 type Schemas = components['schemas'];
 
 export type CloseThreadsRequest = Schemas['CloseThreadsRequest'];
-export type CloseThreadsResult = Schemas['CloseThreadsResult'];
+/** The result of closeThreads (component `ThreadsCloseResult`: no component name starts with an operationId, which generators use for their own names). */
+export type CloseThreadsResult = Schemas['ThreadsCloseResult'];
 export type CreateSubscriberRequest = Schemas['CreateSubscriberRequest'];
-export type CreateSubscriberResult = Schemas['CreateSubscriberResult'];
+/** The result of createSubscriber (component `SubscriberCreateResult`). */
+export type CreateSubscriberResult = Schemas['SubscriberCreateResult'];
 export type CascadeScheduleRequest = Schemas['CascadeScheduleRequest'];
 export type CascadeScheduleResult = Schemas['CascadeScheduleResult'];
 export type StatusCallback = Schemas['StatusCallback'];

@@ -75,8 +75,8 @@ export const statefulStage: Stage = {
       const request = closeRequest(ids);
       const res = await call(request);
       if (res.status !== 200) return { ok: false, request: describeRequest(request), expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}` };
-      const schema = schemaValidator('CloseThreadsResult')(res.body);
-      if (!schema.valid) return { ok: false, request: describeRequest(request), expected: 'a CloseThreadsResult', actual: schema.errors.join('; ') };
+      const schema = schemaValidator('ThreadsCloseResult')(res.body);
+      if (!schema.valid) return { ok: false, request: describeRequest(request), expected: 'a ThreadsCloseResult', actual: schema.errors.join('; ') };
       firstClose = partition(ids, res.body as CloseResult);
       return { ok: true, request: describeRequest(request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
     }));

@@ -596,7 +596,58 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description The API key (or, for close threads, the integrator token) is wrong or expired. */
+        /**
+         * @description The integrator token is missing, wrong or expired. An expired token gives 401 [public docs];
+         *     the code `auth-error` is **[contract decision]**: the description does not show how close
+         *     threads authenticates.
+         */
+        IntegratorUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description No operation exists at the requested URL: `not-found` **[contract decision]** for this
+         *     operation (the description lists the errors of schedule cascade only).
+         */
+        DecidedNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The URL exists but does not accept this HTTP method: `method-not-allowed`
+         *     **[contract decision]** for this operation (the description lists the errors of schedule
+         *     cascade only).
+         */
+        DecidedMethodNotAllowed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description A server error, or a malformed request (wrong placement, missing or empty properties, a
+         *     body that is not JSON): `system-error` **[contract decision]** for this operation (the
+         *     description lists the errors of schedule cascade only).
+         */
+        DecidedSystemError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The API key is missing, wrong or expired. */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -681,6 +732,10 @@ export type KnownChannelType = components['schemas']['KnownChannelType'];
 export type ChannelType = components['schemas']['ChannelType'];
 export type CascadeStage = components['schemas']['CascadeStage'];
 export type ResponseOtherError = components['responses']['OtherError'];
+export type ResponseIntegratorUnauthorized = components['responses']['IntegratorUnauthorized'];
+export type ResponseDecidedNotFound = components['responses']['DecidedNotFound'];
+export type ResponseDecidedMethodNotAllowed = components['responses']['DecidedMethodNotAllowed'];
+export type ResponseDecidedSystemError = components['responses']['DecidedSystemError'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
@@ -721,28 +776,10 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /**
-             * @description The integrator token is missing, wrong or expired: an expired token gives 401
-             *     [public docs]. The code `auth-error` on this path is **[contract decision]**: the
-             *     description does not show how close threads authenticates.
-             */
-            401: components["responses"]["Unauthorized"];
-            /**
-             * @description No operation at this URL: `not-found` **[contract decision]** (the description lists the
-             *     errors of schedule cascade only).
-             */
-            404: components["responses"]["NotFound"];
-            /**
-             * @description A method other than POST: `method-not-allowed` **[contract decision]** (the description
-             *     lists the errors of schedule cascade only).
-             */
-            405: components["responses"]["MethodNotAllowed"];
-            /**
-             * @description A server error, or a malformed request: `system-error` **[contract decision]** (the
-             *     description lists the errors of schedule cascade only; close threads reports a thread
-             *     whose closing failed in `not_resolved_due_to_system_error` with 200).
-             */
-            500: components["responses"]["SystemError"];
+            401: components["responses"]["IntegratorUnauthorized"];
+            404: components["responses"]["DecidedNotFound"];
+            405: components["responses"]["DecidedMethodNotAllowed"];
+            500: components["responses"]["DecidedSystemError"];
             default: components["responses"]["OtherError"];
         };
     };
@@ -781,23 +818,10 @@ export interface operations {
                     "application/json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A wrong or expired API key gives 401 `auth-error` (the description, section 5). */
             401: components["responses"]["Unauthorized"];
-            /**
-             * @description No operation at this URL: `not-found` **[contract decision]** (the description lists the
-             *     errors of schedule cascade only).
-             */
-            404: components["responses"]["NotFound"];
-            /**
-             * @description A method other than POST: `method-not-allowed` **[contract decision]** (the description
-             *     lists the errors of schedule cascade only).
-             */
-            405: components["responses"]["MethodNotAllowed"];
-            /**
-             * @description A server error, or a malformed request: `system-error` **[contract decision]** (the
-             *     description lists the errors of schedule cascade only).
-             */
-            500: components["responses"]["SystemError"];
+            404: components["responses"]["DecidedNotFound"];
+            405: components["responses"]["DecidedMethodNotAllowed"];
+            500: components["responses"]["DecidedSystemError"];
             default: components["responses"]["OtherError"];
         };
     };

@@ -10643,7 +10643,7 @@ return errors === 0;
 validate169.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v47 = validate173;
-const schema189 = {"$ref":"urn:messaging-contract:openapi#/components/responses/Unauthorized/content/application~1json/schema"};
+const schema189 = {"$ref":"urn:messaging-contract:openapi#/components/responses/IntegratorUnauthorized/content/application~1json/schema"};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10767,7 +10767,7 @@ return errors === 0;
 validate173.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v48 = validate177;
-const schema191 = {"$ref":"urn:messaging-contract:openapi#/components/responses/NotFound/content/application~1json/schema"};
+const schema191 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedNotFound/content/application~1json/schema"};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10891,7 +10891,7 @@ return errors === 0;
 validate177.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v49 = validate181;
-const schema193 = {"$ref":"urn:messaging-contract:openapi#/components/responses/MethodNotAllowed/content/application~1json/schema"};
+const schema193 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedMethodNotAllowed/content/application~1json/schema"};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11015,7 +11015,7 @@ return errors === 0;
 validate181.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v50 = validate185;
-const schema195 = {"$ref":"urn:messaging-contract:openapi#/components/responses/SystemError/content/application~1json/schema"};
+const schema195 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedSystemError/content/application~1json/schema"};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11281,97 +11281,12 @@ return errors === 0;
 validate190.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v53 = validate194;
-const schema201 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema"};
+const schema201 = {"$ref":"urn:messaging-contract:openapi#/components/responses/Unauthorized/content/application~1json/schema"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate195.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.requestId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema147.required,parentSchema:schema147,data};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(data.requestId !== undefined){
-let data0 = data.requestId;
-if(typeof data0 === "string"){
-if(func1(data0) < 1){
-const err1 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data0};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-else {
-const err2 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema147.type,parentSchema:schema147,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-validate195.errors = vErrors;
-return errors === 0;
-}
-validate195.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
-
-
-function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate194.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
-if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
-errors = vErrors.length;
-}
-validate194.errors = vErrors;
-return errors === 0;
-}
-validate194.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
-
-export const v54 = validate197;
-const schema204 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema"};
-
-function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
-let errors = 0;
-const evaluated0 = validate198.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11464,39 +11379,620 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate198.errors = vErrors;
+validate195.errors = vErrors;
 return errors === 0;
 }
-validate198.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate195.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate197(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate194(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate197.evaluated;
+const evaluated0 = validate194.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate198(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate198.errors : vErrors.concat(validate198.errors);
+if(!(validate195(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate195.errors : vErrors.concat(validate195.errors);
 errors = vErrors.length;
 }
-validate197.errors = vErrors;
+validate194.errors = vErrors;
 return errors === 0;
 }
-validate197.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+validate194.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v54 = validate198;
+const schema203 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema"};
+
+function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate199.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.requestId === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestId"},message:"must have required property '"+"requestId"+"'",schema:schema147.required,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.requestId !== undefined){
+let data0 = data.requestId;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema147.type,parentSchema:schema147,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate199.errors = vErrors;
+return errors === 0;
+}
+validate199.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate198(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate198.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate199(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate199.errors : vErrors.concat(validate199.errors);
+errors = vErrors.length;
+}
+validate198.errors = vErrors;
+return errors === 0;
+}
+validate198.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v55 = validate201;
-const schema206 = {"type":"object","additionalProperties":false,"required":["apiKeys","integratorTokens","cascades","threads","parameters","tags","subscribers","usedRequestIds","templates","delivery"],"properties":{"apiKeys":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","balance"],"properties":{"key":{"type":"string","minLength":1},"balance":{"type":"number"}}}},"integratorTokens":{"type":"array","items":{"type":"string","minLength":1}},"cascades":{"type":"array","items":{"allOf":[{"$ref":"urn:messaging-contract:openapi#/components/schemas/Cascade"}],"type":"object","properties":{"stages":{"type":"array","items":{"type":"object","required":["subject","subjectId"],"properties":{"subject":{"type":"string"},"subjectId":{"type":"integer"},"subjectActive":{"type":"boolean"},"templates":{"type":"array","items":{"type":"string","minLength":1}}}}}}}},"threads":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","state"],"properties":{"id":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"},"state":{"enum":["open","closed"]},"failOnClose":{"type":"boolean"}}}},"parameters":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","type"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["STRING","ENUM","DATE"]},"values":{"type":"array","items":{"type":"string","minLength":1}}},"if":{"properties":{"type":{"const":"ENUM"}}},"then":{"required":["values"]}}},"tags":{"type":"array","items":{"type":"string","minLength":1}},"subscribers":{"type":"array","items":{"type":"string","minLength":1}},"usedRequestIds":{"type":"array","items":{"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"}},"templates":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"delivery":{"type":"object","additionalProperties":false,"required":["phonePattern","unreachableMediaHostSuffixes","maxTextLength"],"properties":{"phonePattern":{"type":"string","format":"regex"},"unreachableMediaHostSuffixes":{"type":"array","items":{"type":"string","minLength":1}},"maxTextLength":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"integer","minimum":1}}}}}};
-const func64 = Object.prototype.hasOwnProperty;
+const schema206 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema"};
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate202.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate202.errors = vErrors;
+return errors === 0;
+}
+validate202.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate201.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate202(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+errors = vErrors.length;
+}
+validate201.errors = vErrors;
+return errors === 0;
+}
+validate201.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v56 = validate205;
+const schema208 = {"$ref":"urn:messaging-contract:openapi#/components/responses/NotFound/content/application~1json/schema"};
+
+function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate206.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate206.errors = vErrors;
+return errors === 0;
+}
+validate206.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate205.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate206(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate206.errors : vErrors.concat(validate206.errors);
+errors = vErrors.length;
+}
+validate205.errors = vErrors;
+return errors === 0;
+}
+validate205.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v57 = validate209;
+const schema210 = {"$ref":"urn:messaging-contract:openapi#/components/responses/MethodNotAllowed/content/application~1json/schema"};
+
+function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate210.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate210.errors = vErrors;
+return errors === 0;
+}
+validate210.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate209(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate209.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate210(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
+errors = vErrors.length;
+}
+validate209.errors = vErrors;
+return errors === 0;
+}
+validate209.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v58 = validate213;
+const schema212 = {"$ref":"urn:messaging-contract:openapi#/components/responses/SystemError/content/application~1json/schema"};
+
+function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate214.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.title === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema49.required,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.title !== undefined){
+if(!(validate38(data.title, {instancePath:instancePath+"/title",parentData:data,parentDataProperty:"title",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+errors = vErrors.length;
+}
+}
+if(data.status !== undefined){
+let data1 = data.status;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema49.properties.status.type,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 599 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data1 < 400 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/minimum",keyword:"minimum",params:{comparison: ">=", limit: 400},message:"must be >= 400",schema:400,parentSchema:schema49.properties.status,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.detail !== undefined){
+let data2 = data.detail;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.detail.type,parentSchema:schema49.properties.detail,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate214.errors = vErrors;
+return errors === 0;
+}
+validate214.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate213(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate213.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(validate214(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate214.errors : vErrors.concat(validate214.errors);
+errors = vErrors.length;
+}
+validate213.errors = vErrors;
+return errors === 0;
+}
+validate213.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+export const v59 = validate217;
+const schema214 = {"type":"object","additionalProperties":false,"required":["apiKeys","integratorTokens","cascades","threads","parameters","tags","subscribers","usedRequestIds","templates","delivery"],"properties":{"apiKeys":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","balance"],"properties":{"key":{"type":"string","minLength":1},"balance":{"type":"number"}}}},"integratorTokens":{"type":"array","items":{"type":"string","minLength":1}},"cascades":{"type":"array","items":{"allOf":[{"$ref":"urn:messaging-contract:openapi#/components/schemas/Cascade"}],"type":"object","properties":{"stages":{"type":"array","items":{"type":"object","required":["subject","subjectId"],"properties":{"subject":{"type":"string"},"subjectId":{"type":"integer"},"subjectActive":{"type":"boolean"},"templates":{"type":"array","items":{"type":"string","minLength":1}}}}}}}},"threads":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","state"],"properties":{"id":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"},"state":{"enum":["open","closed"]},"failOnClose":{"type":"boolean"}}}},"parameters":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","type"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["STRING","ENUM","DATE"]},"values":{"type":"array","items":{"type":"string","minLength":1}}},"if":{"properties":{"type":{"const":"ENUM"}}},"then":{"required":["values"]}}},"tags":{"type":"array","items":{"type":"string","minLength":1}},"subscribers":{"type":"array","items":{"type":"string","minLength":1}},"usedRequestIds":{"type":"array","items":{"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"}},"templates":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"delivery":{"type":"object","additionalProperties":false,"required":["phonePattern","unreachableMediaHostSuffixes","maxTextLength"],"properties":{"phonePattern":{"type":"string","format":"regex"},"unreachableMediaHostSuffixes":{"type":"array","items":{"type":"string","minLength":1}},"maxTextLength":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"integer","minimum":1}}}}}};
+const func64 = Object.prototype.hasOwnProperty;
+
+function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate218.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11602,16 +12098,16 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate202.errors = vErrors;
+validate218.errors = vErrors;
 return errors === 0;
 }
-validate202.evaluated = {"props":{"id":true,"stages":true},"dynamicProps":false,"dynamicItems":false};
+validate218.evaluated = {"props":{"id":true,"stages":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate205(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate221(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate205.evaluated;
+const evaluated0 = validate221.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11689,17 +12185,17 @@ vErrors = null;
 }
 }
 }
-validate205.errors = vErrors;
+validate221.errors = vErrors;
 return errors === 0;
 }
-validate205.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate221.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const formats44 = fullFormats.regex;
 
-function validate201(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate217(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate201.evaluated;
+const evaluated0 = validate217.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -11708,7 +12204,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeys === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKeys"},message:"must have required property '"+"apiKeys"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKeys"},message:"must have required property '"+"apiKeys"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -11718,7 +12214,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.integratorTokens === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "integratorTokens"},message:"must have required property '"+"integratorTokens"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "integratorTokens"},message:"must have required property '"+"integratorTokens"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -11728,7 +12224,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.cascades === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascades"},message:"must have required property '"+"cascades"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascades"},message:"must have required property '"+"cascades"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -11738,7 +12234,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.threads === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threads"},message:"must have required property '"+"threads"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threads"},message:"must have required property '"+"threads"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -11748,7 +12244,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.parameters === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -11758,7 +12254,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.tags === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -11768,7 +12264,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.subscribers === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscribers"},message:"must have required property '"+"subscribers"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscribers"},message:"must have required property '"+"subscribers"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -11778,7 +12274,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.usedRequestIds === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usedRequestIds"},message:"must have required property '"+"usedRequestIds"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usedRequestIds"},message:"must have required property '"+"usedRequestIds"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -11788,7 +12284,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.templates === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -11798,7 +12294,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.delivery === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'",schema:schema206.required,parentSchema:schema206,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'",schema:schema214.required,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -11808,8 +12304,8 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func64.call(schema206.properties, key0))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema206,data};
+if(!(func64.call(schema214.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -11827,7 +12323,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.key === undefined){
-const err11 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema206.properties.apiKeys.items.required,parentSchema:schema206.properties.apiKeys.items,data:data1};
+const err11 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema214.properties.apiKeys.items.required,parentSchema:schema214.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -11837,7 +12333,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data1.balance === undefined){
-const err12 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema206.properties.apiKeys.items.required,parentSchema:schema206.properties.apiKeys.items,data:data1};
+const err12 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema214.properties.apiKeys.items.required,parentSchema:schema214.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -11848,7 +12344,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!((key1 === "key") || (key1 === "balance"))){
-const err13 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.apiKeys.items,data:data1};
+const err13 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -11862,7 +12358,7 @@ if(data1.key !== undefined){
 let data2 = data1.key;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err14 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.apiKeys.items.properties.key,data:data2};
+const err14 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.apiKeys.items.properties.key,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -11873,7 +12369,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.apiKeys.items.properties.key.type,parentSchema:schema206.properties.apiKeys.items.properties.key,data:data2};
+const err15 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.apiKeys.items.properties.key.type,parentSchema:schema214.properties.apiKeys.items.properties.key,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -11886,7 +12382,7 @@ errors++;
 if(data1.balance !== undefined){
 let data3 = data1.balance;
 if(!(typeof data3 == "number")){
-const err16 = {instancePath:instancePath+"/apiKeys/" + i0+"/balance",schemaPath:"#/properties/apiKeys/items/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema206.properties.apiKeys.items.properties.balance.type,parentSchema:schema206.properties.apiKeys.items.properties.balance,data:data3};
+const err16 = {instancePath:instancePath+"/apiKeys/" + i0+"/balance",schemaPath:"#/properties/apiKeys/items/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema214.properties.apiKeys.items.properties.balance.type,parentSchema:schema214.properties.apiKeys.items.properties.balance,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -11898,7 +12394,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.apiKeys.items.type,parentSchema:schema206.properties.apiKeys.items,data:data1};
+const err17 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.apiKeys.items.type,parentSchema:schema214.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -11910,7 +12406,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/apiKeys",schemaPath:"#/properties/apiKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.apiKeys.type,parentSchema:schema206.properties.apiKeys,data:data0};
+const err18 = {instancePath:instancePath+"/apiKeys",schemaPath:"#/properties/apiKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.apiKeys.type,parentSchema:schema214.properties.apiKeys,data:data0};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -11928,7 +12424,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err19 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.integratorTokens.items,data:data5};
+const err19 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.integratorTokens.items,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -11939,7 +12435,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.integratorTokens.items.type,parentSchema:schema206.properties.integratorTokens.items,data:data5};
+const err20 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.integratorTokens.items.type,parentSchema:schema214.properties.integratorTokens.items,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -11951,7 +12447,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/integratorTokens",schemaPath:"#/properties/integratorTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.integratorTokens.type,parentSchema:schema206.properties.integratorTokens,data:data4};
+const err21 = {instancePath:instancePath+"/integratorTokens",schemaPath:"#/properties/integratorTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.integratorTokens.type,parentSchema:schema214.properties.integratorTokens,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -11967,8 +12463,8 @@ if(Array.isArray(data6)){
 const len2 = data6.length;
 for(let i2=0; i2<len2; i2++){
 let data7 = data6[i2];
-if(!(validate202(data7, {instancePath:instancePath+"/cascades/" + i2,parentData:data6,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
+if(!(validate218(data7, {instancePath:instancePath+"/cascades/" + i2,parentData:data6,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
 errors = vErrors.length;
 }
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
@@ -11980,7 +12476,7 @@ for(let i3=0; i3<len3; i3++){
 let data9 = data8[i3];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.subject === undefined){
-const err22 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subject"},message:"must have required property '"+"subject"+"'",schema:schema206.properties.cascades.items.properties.stages.items.required,parentSchema:schema206.properties.cascades.items.properties.stages.items,data:data9};
+const err22 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subject"},message:"must have required property '"+"subject"+"'",schema:schema214.properties.cascades.items.properties.stages.items.required,parentSchema:schema214.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -11990,7 +12486,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data9.subjectId === undefined){
-const err23 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subjectId"},message:"must have required property '"+"subjectId"+"'",schema:schema206.properties.cascades.items.properties.stages.items.required,parentSchema:schema206.properties.cascades.items.properties.stages.items,data:data9};
+const err23 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subjectId"},message:"must have required property '"+"subjectId"+"'",schema:schema214.properties.cascades.items.properties.stages.items.required,parentSchema:schema214.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12002,7 +12498,7 @@ errors++;
 if(data9.subject !== undefined){
 let data10 = data9.subject;
 if(typeof data10 !== "string"){
-const err24 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subject",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.cascades.items.properties.stages.items.properties.subject.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.subject,data:data10};
+const err24 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subject",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.cascades.items.properties.stages.items.properties.subject.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.subject,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12015,7 +12511,7 @@ errors++;
 if(data9.subjectId !== undefined){
 let data11 = data9.subjectId;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err25 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectId",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema206.properties.cascades.items.properties.stages.items.properties.subjectId.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.subjectId,data:data11};
+const err25 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectId",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.cascades.items.properties.stages.items.properties.subjectId.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.subjectId,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12028,7 +12524,7 @@ errors++;
 if(data9.subjectActive !== undefined){
 let data12 = data9.subjectActive;
 if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectActive",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.cascades.items.properties.stages.items.properties.subjectActive.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.subjectActive,data:data12};
+const err26 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectActive",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.cascades.items.properties.stages.items.properties.subjectActive.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.subjectActive,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12046,7 +12542,7 @@ for(let i4=0; i4<len4; i4++){
 let data14 = data13[i4];
 if(typeof data14 === "string"){
 if(func1(data14) < 1){
-const err27 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
+const err27 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12057,7 +12553,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.cascades.items.properties.stages.items.properties.templates.items.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
+const err28 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.cascades.items.properties.stages.items.properties.templates.items.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12069,7 +12565,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.cascades.items.properties.stages.items.properties.templates.type,parentSchema:schema206.properties.cascades.items.properties.stages.items.properties.templates,data:data13};
+const err29 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.cascades.items.properties.stages.items.properties.templates.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.templates,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12081,7 +12577,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.cascades.items.properties.stages.items.type,parentSchema:schema206.properties.cascades.items.properties.stages.items,data:data9};
+const err30 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.cascades.items.properties.stages.items.type,parentSchema:schema214.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12093,7 +12589,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/cascades/" + i2+"/stages",schemaPath:"#/properties/cascades/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.cascades.items.properties.stages.type,parentSchema:schema206.properties.cascades.items.properties.stages,data:data8};
+const err31 = {instancePath:instancePath+"/cascades/" + i2+"/stages",schemaPath:"#/properties/cascades/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.cascades.items.properties.stages.type,parentSchema:schema214.properties.cascades.items.properties.stages,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12105,7 +12601,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/cascades/" + i2,schemaPath:"#/properties/cascades/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.cascades.items.type,parentSchema:schema206.properties.cascades.items,data:data7};
+const err32 = {instancePath:instancePath+"/cascades/" + i2,schemaPath:"#/properties/cascades/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.cascades.items.type,parentSchema:schema214.properties.cascades.items,data:data7};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12117,7 +12613,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/cascades",schemaPath:"#/properties/cascades/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.cascades.type,parentSchema:schema206.properties.cascades,data:data6};
+const err33 = {instancePath:instancePath+"/cascades",schemaPath:"#/properties/cascades/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.cascades.type,parentSchema:schema214.properties.cascades,data:data6};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12135,7 +12631,7 @@ for(let i5=0; i5<len5; i5++){
 let data16 = data15[i5];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.id === undefined){
-const err34 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema206.properties.threads.items.required,parentSchema:schema206.properties.threads.items,data:data16};
+const err34 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema214.properties.threads.items.required,parentSchema:schema214.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12145,7 +12641,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.state === undefined){
-const err35 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema206.properties.threads.items.required,parentSchema:schema206.properties.threads.items,data:data16};
+const err35 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema214.properties.threads.items.required,parentSchema:schema214.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12156,7 +12652,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!(((key2 === "id") || (key2 === "state")) || (key2 === "failOnClose"))){
-const err36 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.threads.items,data:data16};
+const err36 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12194,7 +12690,7 @@ errors++;
 if(data16.state !== undefined){
 let data18 = data16.state;
 if(!((data18 === "open") || (data18 === "closed"))){
-const err39 = {instancePath:instancePath+"/threads/" + i5+"/state",schemaPath:"#/properties/threads/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema206.properties.threads.items.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema206.properties.threads.items.properties.state.enum,parentSchema:schema206.properties.threads.items.properties.state,data:data18};
+const err39 = {instancePath:instancePath+"/threads/" + i5+"/state",schemaPath:"#/properties/threads/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema214.properties.threads.items.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema214.properties.threads.items.properties.state.enum,parentSchema:schema214.properties.threads.items.properties.state,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12207,7 +12703,7 @@ errors++;
 if(data16.failOnClose !== undefined){
 let data19 = data16.failOnClose;
 if(typeof data19 !== "boolean"){
-const err40 = {instancePath:instancePath+"/threads/" + i5+"/failOnClose",schemaPath:"#/properties/threads/items/properties/failOnClose/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema206.properties.threads.items.properties.failOnClose.type,parentSchema:schema206.properties.threads.items.properties.failOnClose,data:data19};
+const err40 = {instancePath:instancePath+"/threads/" + i5+"/failOnClose",schemaPath:"#/properties/threads/items/properties/failOnClose/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.threads.items.properties.failOnClose.type,parentSchema:schema214.properties.threads.items.properties.failOnClose,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12219,7 +12715,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.threads.items.type,parentSchema:schema206.properties.threads.items,data:data16};
+const err41 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.threads.items.type,parentSchema:schema214.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12231,7 +12727,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.threads.type,parentSchema:schema206.properties.threads,data:data15};
+const err42 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.threads.type,parentSchema:schema214.properties.threads,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12278,7 +12774,7 @@ if(_valid0){
 const _errs52 = errors;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.values === undefined){
-const err44 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema206.properties.parameters.items.then.required,parentSchema:schema206.properties.parameters.items.then,data:data21};
+const err44 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema214.properties.parameters.items.then.required,parentSchema:schema214.properties.parameters.items.then,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -12292,7 +12788,7 @@ var _valid0 = _errs52 === errors;
 valid21 = _valid0;
 }
 if(!valid21){
-const err45 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema206.properties.parameters.items.if,parentSchema:schema206.properties.parameters.items,data:data21};
+const err45 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema214.properties.parameters.items.if,parentSchema:schema214.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -12303,7 +12799,7 @@ errors++;
 }
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.name === undefined){
-const err46 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema206.properties.parameters.items.required,parentSchema:schema206.properties.parameters.items,data:data21};
+const err46 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema214.properties.parameters.items.required,parentSchema:schema214.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -12313,7 +12809,7 @@ vErrors.push(err46);
 errors++;
 }
 if(data21.type === undefined){
-const err47 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema206.properties.parameters.items.required,parentSchema:schema206.properties.parameters.items,data:data21};
+const err47 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema214.properties.parameters.items.required,parentSchema:schema214.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -12324,7 +12820,7 @@ errors++;
 }
 for(const key3 in data21){
 if(!(((key3 === "name") || (key3 === "type")) || (key3 === "values"))){
-const err48 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.parameters.items,data:data21};
+const err48 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -12338,7 +12834,7 @@ if(data21.name !== undefined){
 let data23 = data21.name;
 if(typeof data23 === "string"){
 if(func1(data23) < 1){
-const err49 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.parameters.items.properties.name,data:data23};
+const err49 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.parameters.items.properties.name,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -12349,7 +12845,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.parameters.items.properties.name.type,parentSchema:schema206.properties.parameters.items.properties.name,data:data23};
+const err50 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.parameters.items.properties.name.type,parentSchema:schema214.properties.parameters.items.properties.name,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -12362,7 +12858,7 @@ errors++;
 if(data21.type !== undefined){
 let data24 = data21.type;
 if(!(((data24 === "STRING") || (data24 === "ENUM")) || (data24 === "DATE"))){
-const err51 = {instancePath:instancePath+"/parameters/" + i6+"/type",schemaPath:"#/properties/parameters/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema206.properties.parameters.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema206.properties.parameters.items.properties.type.enum,parentSchema:schema206.properties.parameters.items.properties.type,data:data24};
+const err51 = {instancePath:instancePath+"/parameters/" + i6+"/type",schemaPath:"#/properties/parameters/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema214.properties.parameters.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema214.properties.parameters.items.properties.type.enum,parentSchema:schema214.properties.parameters.items.properties.type,data:data24};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -12380,7 +12876,7 @@ for(let i7=0; i7<len7; i7++){
 let data26 = data25[i7];
 if(typeof data26 === "string"){
 if(func1(data26) < 1){
-const err52 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.parameters.items.properties.values.items,data:data26};
+const err52 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.parameters.items.properties.values.items,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -12391,7 +12887,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.parameters.items.properties.values.items.type,parentSchema:schema206.properties.parameters.items.properties.values.items,data:data26};
+const err53 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.parameters.items.properties.values.items.type,parentSchema:schema214.properties.parameters.items.properties.values.items,data:data26};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -12403,7 +12899,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/parameters/" + i6+"/values",schemaPath:"#/properties/parameters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.parameters.items.properties.values.type,parentSchema:schema206.properties.parameters.items.properties.values,data:data25};
+const err54 = {instancePath:instancePath+"/parameters/" + i6+"/values",schemaPath:"#/properties/parameters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.parameters.items.properties.values.type,parentSchema:schema214.properties.parameters.items.properties.values,data:data25};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -12415,7 +12911,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.parameters.items.type,parentSchema:schema206.properties.parameters.items,data:data21};
+const err55 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.parameters.items.type,parentSchema:schema214.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12427,7 +12923,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.parameters.type,parentSchema:schema206.properties.parameters,data:data20};
+const err56 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.parameters.type,parentSchema:schema214.properties.parameters,data:data20};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -12445,7 +12941,7 @@ for(let i8=0; i8<len8; i8++){
 let data28 = data27[i8];
 if(typeof data28 === "string"){
 if(func1(data28) < 1){
-const err57 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.tags.items,data:data28};
+const err57 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.tags.items,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -12456,7 +12952,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.tags.items.type,parentSchema:schema206.properties.tags.items,data:data28};
+const err58 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.tags.items.type,parentSchema:schema214.properties.tags.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -12468,7 +12964,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.tags.type,parentSchema:schema206.properties.tags,data:data27};
+const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.tags.type,parentSchema:schema214.properties.tags,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -12486,7 +12982,7 @@ for(let i9=0; i9<len9; i9++){
 let data30 = data29[i9];
 if(typeof data30 === "string"){
 if(func1(data30) < 1){
-const err60 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.subscribers.items,data:data30};
+const err60 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.subscribers.items,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -12497,7 +12993,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.subscribers.items.type,parentSchema:schema206.properties.subscribers.items,data:data30};
+const err61 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.subscribers.items.type,parentSchema:schema214.properties.subscribers.items,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -12509,7 +13005,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/subscribers",schemaPath:"#/properties/subscribers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.subscribers.type,parentSchema:schema206.properties.subscribers,data:data29};
+const err62 = {instancePath:instancePath+"/subscribers",schemaPath:"#/properties/subscribers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.subscribers.type,parentSchema:schema214.properties.subscribers,data:data29};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -12550,7 +13046,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/usedRequestIds",schemaPath:"#/properties/usedRequestIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.usedRequestIds.type,parentSchema:schema206.properties.usedRequestIds,data:data31};
+const err65 = {instancePath:instancePath+"/usedRequestIds",schemaPath:"#/properties/usedRequestIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.usedRequestIds.type,parentSchema:schema214.properties.usedRequestIds,data:data31};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -12565,13 +13061,13 @@ let data33 = data.templates;
 if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 for(const key4 in data33){
 const _errs76 = errors;
-if(!(validate205(key4, {instancePath:instancePath+"/templates",parentData:data33,parentDataProperty:"templates",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate221(key4, {instancePath:instancePath+"/templates",parentData:data33,parentDataProperty:"templates",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 var valid33 = _errs76 === errors;
 if(!valid33){
-const err66 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema206.properties.templates.propertyNames,parentSchema:schema206.properties.templates,data:data33};
+const err66 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema214.properties.templates.propertyNames,parentSchema:schema214.properties.templates,data:data33};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -12589,7 +13085,7 @@ for(let i11=0; i11<len11; i11++){
 let data35 = data34[i11];
 if(typeof data35 === "string"){
 if(func1(data35) < 1){
-const err67 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.templates.additionalProperties.items,data:data35};
+const err67 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.templates.additionalProperties.items,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -12600,7 +13096,7 @@ errors++;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.templates.additionalProperties.items.type,parentSchema:schema206.properties.templates.additionalProperties.items,data:data35};
+const err68 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.templates.additionalProperties.items.type,parentSchema:schema214.properties.templates.additionalProperties.items,data:data35};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -12612,7 +13108,7 @@ errors++;
 }
 }
 else {
-const err69 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/templates/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.templates.additionalProperties.type,parentSchema:schema206.properties.templates.additionalProperties,data:data34};
+const err69 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/templates/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.templates.additionalProperties.type,parentSchema:schema214.properties.templates.additionalProperties,data:data34};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -12624,7 +13120,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.templates.type,parentSchema:schema206.properties.templates,data:data33};
+const err70 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.templates.type,parentSchema:schema214.properties.templates,data:data33};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -12638,7 +13134,7 @@ if(data.delivery !== undefined){
 let data36 = data.delivery;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.phonePattern === undefined){
-const err71 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "phonePattern"},message:"must have required property '"+"phonePattern"+"'",schema:schema206.properties.delivery.required,parentSchema:schema206.properties.delivery,data:data36};
+const err71 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "phonePattern"},message:"must have required property '"+"phonePattern"+"'",schema:schema214.properties.delivery.required,parentSchema:schema214.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -12648,7 +13144,7 @@ vErrors.push(err71);
 errors++;
 }
 if(data36.unreachableMediaHostSuffixes === undefined){
-const err72 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "unreachableMediaHostSuffixes"},message:"must have required property '"+"unreachableMediaHostSuffixes"+"'",schema:schema206.properties.delivery.required,parentSchema:schema206.properties.delivery,data:data36};
+const err72 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "unreachableMediaHostSuffixes"},message:"must have required property '"+"unreachableMediaHostSuffixes"+"'",schema:schema214.properties.delivery.required,parentSchema:schema214.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -12658,7 +13154,7 @@ vErrors.push(err72);
 errors++;
 }
 if(data36.maxTextLength === undefined){
-const err73 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "maxTextLength"},message:"must have required property '"+"maxTextLength"+"'",schema:schema206.properties.delivery.required,parentSchema:schema206.properties.delivery,data:data36};
+const err73 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "maxTextLength"},message:"must have required property '"+"maxTextLength"+"'",schema:schema214.properties.delivery.required,parentSchema:schema214.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -12669,7 +13165,7 @@ errors++;
 }
 for(const key6 in data36){
 if(!(((key6 === "phonePattern") || (key6 === "unreachableMediaHostSuffixes")) || (key6 === "maxTextLength"))){
-const err74 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema206.properties.delivery,data:data36};
+const err74 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -12683,7 +13179,7 @@ if(data36.phonePattern !== undefined){
 let data37 = data36.phonePattern;
 if(typeof data37 === "string"){
 if(!(formats44(data37))){
-const err75 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/format",keyword:"format",params:{format: "regex"},message:"must match format \""+"regex"+"\"",schema:"regex",parentSchema:schema206.properties.delivery.properties.phonePattern,data:data37};
+const err75 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/format",keyword:"format",params:{format: "regex"},message:"must match format \""+"regex"+"\"",schema:"regex",parentSchema:schema214.properties.delivery.properties.phonePattern,data:data37};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -12694,7 +13190,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.delivery.properties.phonePattern.type,parentSchema:schema206.properties.delivery.properties.phonePattern,data:data37};
+const err76 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.delivery.properties.phonePattern.type,parentSchema:schema214.properties.delivery.properties.phonePattern,data:data37};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -12712,7 +13208,7 @@ for(let i12=0; i12<len12; i12++){
 let data39 = data38[i12];
 if(typeof data39 === "string"){
 if(func1(data39) < 1){
-const err77 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+const err77 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -12723,7 +13219,7 @@ errors++;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.items.type,parentSchema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+const err78 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.items.type,parentSchema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -12735,7 +13231,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes",schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes.type,parentSchema:schema206.properties.delivery.properties.unreachableMediaHostSuffixes,data:data38};
+const err79 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes",schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.type,parentSchema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -12750,13 +13246,13 @@ let data40 = data36.maxTextLength;
 if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
 for(const key7 in data40){
 const _errs93 = errors;
-if(!(validate205(key7, {instancePath:instancePath+"/delivery/maxTextLength",parentData:data40,parentDataProperty:"maxTextLength",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate205.errors : vErrors.concat(validate205.errors);
+if(!(validate221(key7, {instancePath:instancePath+"/delivery/maxTextLength",parentData:data40,parentDataProperty:"maxTextLength",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate221.errors : vErrors.concat(validate221.errors);
 errors = vErrors.length;
 }
 var valid40 = _errs93 === errors;
 if(!valid40){
-const err80 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema206.properties.delivery.properties.maxTextLength.propertyNames,parentSchema:schema206.properties.delivery.properties.maxTextLength,data:data40};
+const err80 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema214.properties.delivery.properties.maxTextLength.propertyNames,parentSchema:schema214.properties.delivery.properties.maxTextLength,data:data40};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -12769,7 +13265,7 @@ errors++;
 for(const key8 in data40){
 let data41 = data40[key8];
 if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err81 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema206.properties.delivery.properties.maxTextLength.additionalProperties.type,parentSchema:schema206.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
+const err81 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.delivery.properties.maxTextLength.additionalProperties.type,parentSchema:schema214.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -12780,7 +13276,7 @@ errors++;
 }
 if(typeof data41 == "number"){
 if(data41 < 1 || isNaN(data41)){
-const err82 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema206.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
+const err82 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema214.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -12793,7 +13289,7 @@ errors++;
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.delivery.properties.maxTextLength.type,parentSchema:schema206.properties.delivery.properties.maxTextLength,data:data40};
+const err83 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.delivery.properties.maxTextLength.type,parentSchema:schema214.properties.delivery.properties.maxTextLength,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -12805,7 +13301,7 @@ errors++;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.properties.delivery.type,parentSchema:schema206.properties.delivery,data:data36};
+const err84 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.delivery.type,parentSchema:schema214.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -12817,7 +13313,7 @@ errors++;
 }
 }
 else {
-const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema206.type,parentSchema:schema206,data};
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -12826,10 +13322,10 @@ vErrors.push(err85);
 }
 errors++;
 }
-validate201.errors = vErrors;
+validate217.errors = vErrors;
 return errors === 0;
 }
-validate201.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate217.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const validators = {
   "#/components/schemas/Cascade": v0,
@@ -12879,13 +13375,17 @@ export const validators = {
   "#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema": v44,
   "#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema": v45,
   "#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema": v46,
-  "#/components/responses/Unauthorized/content/application~1json/schema": v47,
-  "#/components/responses/NotFound/content/application~1json/schema": v48,
-  "#/components/responses/MethodNotAllowed/content/application~1json/schema": v49,
-  "#/components/responses/SystemError/content/application~1json/schema": v50,
+  "#/components/responses/IntegratorUnauthorized/content/application~1json/schema": v47,
+  "#/components/responses/DecidedNotFound/content/application~1json/schema": v48,
+  "#/components/responses/DecidedMethodNotAllowed/content/application~1json/schema": v49,
+  "#/components/responses/DecidedSystemError/content/application~1json/schema": v50,
   "#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema": v51,
   "#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema": v52,
-  "#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema": v53,
-  "#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema": v54,
-  "sandbox-fixtures": v55,
+  "#/components/responses/Unauthorized/content/application~1json/schema": v53,
+  "#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema": v54,
+  "#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema": v55,
+  "#/components/responses/NotFound/content/application~1json/schema": v56,
+  "#/components/responses/MethodNotAllowed/content/application~1json/schema": v57,
+  "#/components/responses/SystemError/content/application~1json/schema": v58,
+  "sandbox-fixtures": v59,
 };

@@ -56,6 +56,13 @@ describe('docs page (file://, offline)', () => {
     await page.screenshot({ path: join(resultsDir, `docs-${summary.toLowerCase().replace(/\s+/g, '-')}.png`) });
   });
 
+  it('shows the [contract decision] mark on a response the description does not list', async () => {
+    await open('Threads', 'Close threads');
+    await page.getByText('401', { exact: true }).first().click();
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('the code auth-error is [contract decision]: the description does not show how close threads authenticates');
+  });
+
   it('search finds an error code and the operation that returns it', async () => {
     await page.getByText('Search', { exact: false }).first().click();
     const input = page.getByPlaceholder(/search/i).first();

@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { bundleEntries, entryImports, installProject, packPackages } from '../test/helpers/packages.ts';
 
 const budgets: Record<string, string> = {
-  '@messaging-contract/client (createMessagingClient)': 'target <= 14 kB',
+  '@messaging-contract/client (createMessagingClient)': 'target <= 15.5 kB',
   '@messaging-contract/client/webhooks (parseStatusCallback)': 'target <= 30 kB',
   '@messaging-contract/client/preflight (createValidatingClient)': 'no target',
 };

@@ -30,9 +30,11 @@ export function clientMeta() {
   return {
     operations: Object.fromEntries(
       operations().map((op) => {
-        const success = resolvePointer(`${op.pointer}/responses/200/content/application~1json/schema`) as { $ref?: string };
-        const schema = (success.$ref ? resolvePointer(success.$ref) : success) as { required?: string[] };
-        return [op.operationId, { method: op.method, path: op.path, security: op.security, successBodyRequired: (schema.required ?? []).length > 0 }];
+        const deref = (s: { $ref?: string }) => (s.$ref ? resolvePointer(s.$ref) : s) as { required?: string[]; properties?: Record<string, { $ref?: string }>; type?: string };
+        const schema = deref(resolvePointer(`${op.pointer}/responses/200/content/application~1json/schema`) as { $ref?: string });
+        // The success body's required fields and the JSON type of each (null where the schema gives none).
+        const successRequired = Object.fromEntries((schema.required ?? []).map((field) => [field, deref(schema.properties?.[field] ?? {}).type ?? null]));
+        return [op.operationId, { method: op.method, path: op.path, security: op.security, successRequired }];
       }),
     ),
     securitySchemes: Object.fromEntries(

@@ -2,7 +2,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { normalizeErrorCode } from '../core/codes.ts';
 import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
-import { ApiError, MessagingError, MissingCredentialError, NetworkError, TimeoutError } from './errors.ts';
+import { ApiError, MessagingError, MissingCredentialError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.ts';
 import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
 import type {
   CascadeScheduleRequest,
@@ -26,6 +26,8 @@ export interface MessagingClientOptions {
   timeoutMs?: number;
   /** Retry policy for the calls that are safe to repeat; `false` for none. */
   retry?: RetryOptions | false;
+  /** Largest response body read (default 10 MB); a larger one rejects with ResponseTooLargeError. */
+  maxResponseBytes?: number;
 }
 
 export interface CallOptions {
@@ -132,7 +134,12 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const baseFetch = options.fetch ?? globalThis.fetch;
   const credentials = credentialHeaders(options);
-  const raw = createClient<paths>({ baseUrl, fetch: baseFetch });
+  const maxResponseBytes = options.maxResponseBytes ?? 10_000_000;
+  // Redirects are never followed: the credentials go to baseUrl's origin only, and a 3xx answer
+  // is an ApiError that names where it pointed.
+  const send = (request: Request, signal: AbortSignal | null | undefined, operation: string) =>
+    baseFetch(request, { signal: signal ?? request.signal, redirect: 'manual' }).then((response) => capped(response, maxResponseBytes, operation));
+  const raw = createClient<paths>({ baseUrl, fetch: (request: Request) => send(request, undefined, request.url) });
   raw.use(credentialsMiddleware(credentials));
   // The methods send through a client without middleware: they pass credentials and map errors
   // themselves. The attempt's signal rides on the Request (openapi-fetch copies unknown init keys
@@ -140,7 +147,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   // signal costs a second AbortController and listeners per call.
   const core = createClient<paths>({
     baseUrl,
-    fetch: (request: Request & { attemptSignal?: AbortSignal }) => baseFetch(request, { signal: request.attemptSignal ?? null }),
+    fetch: (request: Request & { attemptSignal?: AbortSignal; operation?: string }) => send(request, request.attemptSignal ?? null, request.operation ?? request.url),
   });
 
   async function call<T>(id: OperationId, body: unknown, callOptions: CallOptions | undefined, onRetryError?: (e: ApiError) => T | undefined): Promise<T> {
@@ -152,11 +159,12 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
       try {
         // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
-        const { data, error, response } = await (core.POST as Function)(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal });
+        const { data, error, response } = await (core.POST as Function)(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal, operation: id });
         if (response.ok) {
-          outcome = { value: parseSuccess<T>(id, response, data as string | undefined, operationMeta[id].successBodyRequired) };
+          outcome = { value: parseSuccess<T>(id, response, data as string | undefined, operationMeta[id].successRequired) };
         } else {
-          const apiError = new ApiError(id, response, error);
+          const redirect = response.status >= 300 && response.status < 400 ? `${response.status} redirect to ${JSON.stringify(response.headers.get('location'))} not followed` : undefined;
+          const apiError = new ApiError(id, response, error, redirect);
           const recovered = attempt > 0 && onRetryError ? onRetryError(apiError) : undefined;
           outcome = recovered !== undefined
             ? { value: recovered }
@@ -189,17 +197,52 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   };
 }
 
-function parseSuccess<T>(operation: string, response: Response, text: string | undefined, bodyRequired: boolean): T {
+/**
+ * A response whose body is cut off past `maxBytes`. A declared length is checked at once; a body
+ * of undeclared length is counted while it is read (undici never reads past a declared length).
+ */
+async function capped(response: Response, maxBytes: number, operation: string): Promise<Response> {
+  const declared = response.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) {
+    await response.body?.cancel();
+    throw new ResponseTooLargeError(operation, maxBytes, Number(declared));
+  }
+  if (declared !== null || !response.body) return response;
+  let seen = 0;
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > maxBytes) controller.error(new ResponseTooLargeError(operation, maxBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+
+function parseSuccess<T>(operation: string, response: Response, text: string | undefined, required: Record<string, string | null>): T {
+  const fields = Object.entries(required);
   if (text === undefined || text === '') {
     // Where the contract leaves the success body open, an empty one is a success too.
-    if (!bodyRequired) return {} as T;
+    if (fields.length === 0) return {} as T;
     throw new ApiError(operation, response, text, `${response.status} with an empty body; the contract requires one`);
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as T;
+    value = JSON.parse(text);
   } catch {
     throw new ApiError(operation, response, text, `${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
   }
+  for (const [field, type] of fields) {
+    const actual = jsonType(value) === 'object' && Object.hasOwn(value as object, field) ? jsonType((value as Record<string, unknown>)[field]) : 'missing';
+    if (actual === 'missing' || (type !== null && actual !== (type === 'integer' ? 'number' : type))) {
+      throw new ApiError(operation, response, value, `${response.status} with ${field} ${actual}; the contract requires it${type ? ` (${type})` : ''}`);
+    }
+  }
+  return value as T;
 }
 
 export type { RetryOptions };

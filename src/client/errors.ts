@@ -58,6 +58,14 @@ export class TimeoutError extends MessagingError {
   }
 }
 
+/** The response body was larger than the client's `maxResponseBytes`; it was not read further. */
+export class ResponseTooLargeError extends MessagingError {
+  override name = 'ResponseTooLargeError';
+  constructor(operation: string, readonly maxBytes: number, declaredBytes?: number) {
+    super(operation, `response body ${declaredBytes ?? 'is'} larger than maxResponseBytes ${maxBytes}`);
+  }
+}
+
 /** The operation needs a credential the client was not given; nothing was sent. */
 export class MissingCredentialError extends MessagingError {
   override name = 'MissingCredentialError';

@@ -14,6 +14,13 @@ export interface SchemaError {
   parentSchema?: unknown;
 }
 
+/** A string's length as JSON Schema's `maxLength` counts it: in code points, not UTF-16 units. */
+export function codePointLength(text: string): number {
+  let length = 0;
+  for (const _ of text) length++;
+  return length;
+}
+
 /** A precompiled validator as ajv's standalone code exports it. */
 export interface CompiledValidator {
   (value: unknown): boolean;

@@ -69,11 +69,15 @@ export function schemaViolation(operationId: string, body: unknown): SchemaOutco
   for (const e of errors) {
     const v = violationOf(e);
     const code = Object.entries(rules[operationId] ?? {}).find(([, tests]) => tests.some((t) => t(v)))?.[0] ?? 'system-error';
-    byCode.set(code, [...(byCode.get(code) ?? []), e]);
+    const group = byCode.get(code);
+    if (group) group.push(e);
+    else byCode.set(code, [e]);
   }
   const specific = [...byCode.keys()].filter((c) => c !== 'system-error').sort((a, b) => precedence.indexOf(a) - precedence.indexOf(b));
   const code = specific[0] ?? 'system-error';
-  const lines = describeErrors(byCode.get(code)!, body);
+  // A detail names at most 20 problems: a request with 80,000 bad identifiers gets a readable answer.
+  const all = describeErrors(byCode.get(code)!, body);
+  const lines = all.length > 20 ? [...all.slice(0, 20), `and ${all.length - 20} more`] : all;
   return {
     code,
     status: code === 'system-error' ? 500 : 400,

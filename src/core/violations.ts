@@ -49,16 +49,24 @@ function attributes(inner: string): Map<string, string> | null {
   return result;
 }
 
-const sameKeys = (attrs: Map<string, string>, keys: string[]) => attrs.size === keys.length && keys.every((k) => attrs.has(k));
+/** Each known kind by its exact keys: the service's key -> the field it fills. */
+const kinds: Array<[kind: 'no-stage-for-content' | 'no-content-for-stage', keys: Record<string, string>]> = [
+  ['no-stage-for-content', { cascadeTemplateId: 'cascadeTemplateId', contentChannelType: 'channel' }],
+  ['no-content-for-stage', { cascadeTemplateId: 'cascadeTemplateId', stageUUID: 'stageId', channelType: 'channel' }],
+];
 
 function violation(sentence: string, group: string): CascadeViolation {
   const text = `${sentence} [${group}]`.trim();
   const attrs = attributes(group);
-  if (attrs && sameKeys(attrs, ['cascadeTemplateId', 'contentChannelType'])) {
-    return { kind: 'no-stage-for-content', cascadeTemplateId: identifier(attrs.get('cascadeTemplateId')!), channel: attrs.get('contentChannelType')!.toUpperCase(), text };
-  }
-  if (attrs && sameKeys(attrs, ['cascadeTemplateId', 'stageUUID', 'channelType'])) {
-    return { kind: 'no-content-for-stage', cascadeTemplateId: identifier(attrs.get('cascadeTemplateId')!), stageId: attrs.get('stageUUID')!, channel: attrs.get('channelType')!.toUpperCase(), text };
+  for (const [kind, keys] of kinds) {
+    const names = Object.keys(keys);
+    if (attrs?.size !== names.length || !names.every((k) => attrs.has(k))) continue;
+    const v: Record<string, unknown> = { kind };
+    for (const k of names) v[keys[k]!] = attrs.get(k);
+    v.cascadeTemplateId = identifier(v.cascadeTemplateId as string);
+    v.channel = (v.channel as string).toUpperCase();
+    v.text = text;
+    return v as CascadeViolation;
   }
   return { kind: 'unknown', text };
 }

@@ -11,7 +11,9 @@
 // stage without a failure reports DELIVERED.
 import type { CascadeScheduleRequest, StatusCallback } from '../core/types.ts';
 import { resolvePointer } from '../core/document.ts';
+import { codePointLength } from '../core/validation.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
+import { RecentKeys } from './recent-keys.ts';
 import { contentKeyOf, type Accepted } from './operations.ts';
 import { templatePattern, type SandboxState } from './state.ts';
 
@@ -48,6 +50,8 @@ export interface DeliveryOptions {
   clock?: Clock;
   /** Waits before each repeat of a callback the receiver did not answer with 200. */
   retryDelaysMs?: number[];
+  /** How many messages the duplicate window remembers at most (default 100,000). */
+  duplicateKeyLimit?: number;
   /** How many callbacks the log keeps, newest last (default 10 000). */
   callbackLogSize?: number;
   fetch?: typeof fetch;
@@ -55,7 +59,8 @@ export interface DeliveryOptions {
 
 export class DeliverySimulator {
   readonly callbacks: CallbackRecord[] = [];
-  private recent = new Map<string, number>();
+  /** Messages sent within the duplicate window, as hashes. */
+  private readonly recent: RecentKeys;
   private nextMessageId = 700_000_001;
   private pending = 0;
   private idleWaiters: Array<() => void> = [];
@@ -67,6 +72,7 @@ export class DeliverySimulator {
     this.clock = options.clock ?? realClock;
     this.retryDelaysMs = options.retryDelaysMs ?? documentedRetryDelaysMs;
     this.phone = new RegExp(delivery.phonePattern);
+    this.recent = new RecentKeys({ windowMs: duplicateWindowMs, limit: options.duplicateKeyLimit ?? 100_000 });
   }
 
   reset(): void {
@@ -100,13 +106,8 @@ export class DeliverySimulator {
     const messageId = this.nextMessageId++;
     const fingerprint = JSON.stringify([request.cascadeId, request.subscriberFilter.type, request.subscriberFilter.address, request.content]);
     const now = this.clock.now();
-    // `recent` is in time order, so expired entries are at its front.
-    for (const [key, at] of this.recent) {
-      if (now - at < duplicateWindowMs) break;
-      this.recent.delete(key);
-    }
-    const duplicate = this.recent.has(fingerprint);
-    if (!duplicate) this.recent.set(fingerprint, now);
+    const duplicate = this.recent.addedAt(fingerprint, now) !== undefined;
+    if (!duplicate) this.recent.add(fingerprint, now);
     for (const stage of cascade.stages) {
       const error = duplicate ? 'duplicated' : this.failure(request, stage);
       this.post({
@@ -135,7 +136,7 @@ export class DeliverySimulator {
     const url = entry?.attachment?.url;
     if (url && this.delivery.unreachableMediaHostSuffixes.some((s) => hostOf(url).endsWith(s))) return 'media-request-failed';
     const max = this.delivery.maxTextLength[stage.channel];
-    if (max !== undefined && (entry?.text?.length ?? 0) > max) return 'too-long-message';
+    if (max !== undefined && codePointLength(entry?.text ?? '') > max) return 'too-long-message';
     if (stage.templates && !stage.templates.some((t) => templatePattern(t).test(entry?.text ?? ''))) return 'not-template-match';
     return null;
   }

@@ -17,8 +17,7 @@ const routes: Record<string, { file: string; type: string }> = {
 };
 
 /** Answers GET/HEAD for the docs routes and returns true; returns false for any other URL. */
-export async function serveDocs(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
-  const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+export async function serveDocs(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const route = Object.hasOwn(routes, path) ? routes[path]! : undefined;
   if (!route || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
   let body: Buffer;

@@ -2,6 +2,7 @@
 import type { CallbackRecord } from './delivery.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { createSandbox, type SandboxOptions, type SandboxSnapshot } from './server.ts';
+import { defaultRequestIdWindow } from './state.ts';
 
 export type { CallbackRecord, Fixtures, SandboxSnapshot };
 export type { Thread } from './state.ts';
@@ -19,6 +20,8 @@ export interface StartSandboxOptions {
   callbackRetryDelaysMs?: number[];
   /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
   bodyLimitBytes?: number;
+  /** Memory bounds: requestIds are remembered for `requestIdWindowMs` (default a day), at most `requestIds` of them (default 100,000); the duplicate window remembers at most `duplicateKeys` messages (default 100,000). */
+  limits?: { requestIdWindowMs?: number; requestIds?: number; duplicateKeys?: number };
 }
 
 export interface RunningSandbox extends AsyncDisposable {
@@ -49,7 +52,14 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw new TypeError(`startSandbox: callbackUrl must be an http(s) URL, got ${JSON.stringify(options.callbackUrl)}`);
   }
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures) : options.fixtures;
-  const sandboxOptions: SandboxOptions = { fixtures, callbackUrl: options.callbackUrl, retryDelaysMs: options.callbackRetryDelaysMs, bodyLimitBytes: options.bodyLimitBytes };
+  const sandboxOptions: SandboxOptions = {
+    fixtures,
+    callbackUrl: options.callbackUrl,
+    retryDelaysMs: options.callbackRetryDelaysMs,
+    bodyLimitBytes: options.bodyLimitBytes,
+    requestIdWindow: { windowMs: options.limits?.requestIdWindowMs ?? defaultRequestIdWindow.windowMs, limit: options.limits?.requestIds ?? defaultRequestIdWindow.limit },
+    duplicateKeyLimit: options.limits?.duplicateKeys,
+  };
   const sandbox = createSandbox(sandboxOptions);
   const url = await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return {

@@ -104,7 +104,7 @@ export function scheduleCascade(state: SandboxState, body: unknown, apiKey: stri
   const invalid = schemaViolation('scheduleCascade', body);
   if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const request = body as CascadeScheduleRequest;
-  if (state.usedRequestIds.has(request.requestId)) {
+  if (state.requestIdTaken(request.requestId, now)) {
     return problem(400, 'requestId-is-not-unique', `requestId ${request.requestId} was used before.`);
   }
   const cascade = state.cascades.get(request.cascadeId);
@@ -141,7 +141,7 @@ export function scheduleCascade(state: SandboxState, body: unknown, apiKey: stri
   }
   if ((state.apiKeys.get(apiKey)?.balance ?? 0) <= 0) return problem(400, 'out-of-balance', "The account's balance is insufficient.");
 
-  state.usedRequestIds.add(request.requestId);
+  state.takeRequestId(request.requestId, now);
   accept({ request, acceptedAt: now });
   return { status: 200, body: { requestId: request.requestId } };
 }

@@ -10,10 +10,13 @@ import { DeliverySimulator, type DeliveryOptions } from './delivery.ts';
 import { checkFixtures, loadFixtures, type Fixtures } from './fixtures.ts';
 import * as rules from './operations.ts';
 import { problem, type Reply } from './operations.ts';
+import type { Window } from './recent-keys.ts';
 import { SandboxState, type Thread } from './state.ts';
 
 export interface SandboxOptions extends DeliveryOptions {
   fixtures?: Fixtures;
+  /** How long and how many requestIds are remembered (default a day, 100,000). */
+  requestIdWindow?: Window;
   /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
   bodyLimitBytes?: number;
   /** Time to receive a request's headers (default 10 s) and the whole request (default 30 s). */
@@ -80,23 +83,64 @@ function jsonDepth(text: string): number {
   return max;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/** The body, refused as soon as it passes `limit` (declared or counted while reading). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return reject(new BodyTooLarge());
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
+        req.off('data', onData);
         reject(new BodyTooLarge());
       } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+/**
+ * Answers 413 while the client is still sending, then reads the rest into nothing, so that a
+ * client that writes its whole body before reading gets the answer (closing at once loses it to
+ * EPIPE or a reset in the client). The connection then stays usable: closing it after the body
+ * would race a client that reuses it for its next request. A client that sends more than 4x the
+ * limit is cut off.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, reply: Reply, limit: number): void {
+  send(res, reply);
+  let drained = 0;
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > 4 * limit) req.socket.destroy();
+  });
+  req.resume();
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The first integer in `value` that a JavaScript number cannot hold exactly (JSON.parse has rounded it), with its path. */
+function unsafeInteger(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? path || '(body)' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const found = unsafeInteger(item, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** The path of an origin-form request target (`/api/...`, dot segments resolved), or null for anything else. */
+function requestPath(target: string | undefined): string | null {
+  if (!target?.startsWith('/') || target.startsWith('//')) return null;
+  try {
+    return new URL(target, 'http://sandbox').pathname;
+  } catch {
+    return null;
+  }
 }
 
 function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
@@ -108,17 +152,20 @@ function send(res: ServerResponse, reply: Reply, headers: Record<string, string>
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const fixtures = options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
-  const state = new SandboxState(fixtures);
+  const state = new SandboxState(fixtures, options.requestIdWindow);
   const delivery = new DeliverySimulator(state, fixtures.delivery, options);
   const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
   const now = () => (options.clock ?? { now: Date.now }).now();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
-    const path = url.pathname;
+    const path = requestPath(req.url);
+    if (path === null) {
+      req.resume();
+      return send(res, problem(404, 'not-found', 'The request target is not a path of this server.'));
+    }
 
     if (path.startsWith('/_sandbox/')) return control(req, res, path);
-    if (await serveDocs(req, res)) return;
+    if (await serveDocs(path, req, res)) return;
 
     const op = routes.get(path);
     if (!op) return send(res, problem(404, 'not-found', `No operation at ${path}.`));
@@ -142,18 +189,34 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       req.resume();
       return send(res, problem(500, 'system-error', `The request is malformed: Content-Type is ${JSON.stringify(type)}; expected application/json.`));
     }
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
+    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+      req.resume();
+      return send(res, problem(400, 'body-is-not-utf-8', `The request body must be UTF-8 (JSON's encoding); Content-Type says charset=${charset}.`));
+    }
     let body: unknown;
     try {
-      const text = await readBody(req, bodyLimit);
+      const bytes = await readBody(req, bodyLimit);
+      let text: string;
+      try {
+        text = utf8.decode(bytes);
+      } catch {
+        return send(res, problem(400, 'body-is-not-utf-8', 'The request body is not valid UTF-8 (JSON must be UTF-8); it was not read as any other encoding.'));
+      }
       if (jsonDepth(text) > maxJsonDepth) {
         return send(res, problem(500, 'system-error', `The request is malformed: it nests arrays and objects deeper than ${maxJsonDepth} levels.`));
       }
       body = JSON.parse(text);
     } catch (error) {
       if (error instanceof BodyTooLarge) {
-        return send(res, problem(413, 'payload-too-large', `The request body is larger than the sandbox's limit of ${bodyLimit} bytes.`), { connection: 'close' });
+        return refuseBody(req, res, problem(413, 'payload-too-large', `The request body is larger than the sandbox's limit of ${bodyLimit} bytes.`), bodyLimit);
       }
       return send(res, problem(500, 'system-error', `The request body is not valid JSON: ${(error as Error).message}`));
+    }
+    // Identifiers are int64; the sandbox holds numbers as JavaScript numbers, exact up to 2^53 - 1.
+    const inexact = unsafeInteger(body);
+    if (inexact) {
+      return send(res, problem(400, 'number-out-of-range', `${inexact} is an integer beyond 2^53 - 1 (9007199254740991), which the sandbox cannot hold exactly; it was not rounded.`));
     }
 
     switch (op.operationId) {
@@ -174,7 +237,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   function snapshot(): SandboxSnapshot {
-    return { threads: [...state.threads.values()], subscribers: [...state.subscribers.keys()], usedRequestIds: state.usedRequestIds.size };
+    return { threads: [...state.threads.values()], subscribers: [...state.subscribers.keys()], usedRequestIds: state.usedRequestIds };
   }
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
@@ -191,8 +254,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const server = createServer({ headersTimeout, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req, res) => {
     handle(req, res).catch((error: unknown) => {
-      // Never crash and never echo headers (they hold credentials): answer the documented catch-all.
-      process.stderr.write(`sandbox: ${req.method} ${req.url?.split('?')[0]}: ${(error as Error)?.stack ?? String(error)}\n`);
+      // Never crash and never echo headers (they hold credentials): one log line, and the documented catch-all.
+      process.stderr.write(`sandbox: ${req.method} ${JSON.stringify(req.url?.split('?')[0]?.slice(0, 200))}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`);
       send(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
     });
   });

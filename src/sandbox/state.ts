@@ -1,5 +1,9 @@
 // The sandbox's in-memory state, built from fixtures and reset to them on demand.
 import type { Fixtures, FixtureStage } from './fixtures.ts';
+import { RecentKeys, type Window } from './recent-keys.ts';
+
+/** requestIds are remembered for a day, at most 100,000 of them (README: "Limits"). */
+export const defaultRequestIdWindow: Window = { windowMs: 24 * 60 * 60 * 1000, limit: 100_000 };
 
 export interface Thread {
   id: number;
@@ -23,22 +27,39 @@ export interface Cascade {
 export class SandboxState {
   threads = new Map<number, Thread>();
   subscribers = new Map<string, Subscriber>();
-  usedRequestIds = new Set<string>();
+  /** requestIds taken by accepted requests, within the window; the fixtures' used ones are taken for good. */
+  private readonly requestIds: RecentKeys;
+  private fixtureRequestIds = new Set<string>();
   cascades = new Map<number, Cascade>();
   apiKeys = new Map<string, { balance: number }>();
   parameters = new Map<string, Fixtures['parameters'][number]>();
   tags = new Set<string>();
   templates: Array<{ channel: string; pattern: RegExp }> = [];
 
-  constructor(readonly fixtures: Fixtures) {
+  constructor(readonly fixtures: Fixtures, requestIdWindow: Window = defaultRequestIdWindow) {
+    this.requestIds = new RecentKeys(requestIdWindow);
     this.reset();
+  }
+
+  requestIdTaken(requestId: string, now: number): boolean {
+    return this.fixtureRequestIds.has(requestId) || this.requestIds.addedAt(requestId, now) !== undefined;
+  }
+
+  takeRequestId(requestId: string, now: number): void {
+    this.requestIds.add(requestId, now);
+  }
+
+  /** How many requestIds are taken now. */
+  get usedRequestIds(): number {
+    return this.fixtureRequestIds.size + this.requestIds.size;
   }
 
   reset(): void {
     const f = this.fixtures;
     this.threads = new Map(f.threads.map((t) => [t.id, { id: t.id, state: t.state, failOnClose: t.failOnClose ?? false }]));
     this.subscribers = new Map(f.subscribers.map((id) => [id, { extUserId: id, request: null }]));
-    this.usedRequestIds = new Set(f.usedRequestIds);
+    this.fixtureRequestIds = new Set(f.usedRequestIds);
+    this.requestIds.clear();
     this.cascades = new Map(f.cascades.map((c) => [c.id, c]));
     this.apiKeys = new Map(f.apiKeys.map((k) => [k.key, { balance: k.balance }]));
     this.parameters = new Map(f.parameters.map((p) => [p.name, p]));

@@ -66,9 +66,9 @@ describe('robustness', () => {
       await raw('/api/v1/threads/close', body);
     }
     expect(JSON.stringify([...sandbox.state.threads.values()])).toBe(before);
-    const usedBefore = sandbox.state.usedRequestIds.size;
+    const usedBefore = sandbox.state.usedRequestIds;
     await raw('/api/cascade/schedule', '{"requestId":"aaaaaaaa-0000-4000-8000-00000000000f","cascadeId":1003,"subscriberFilter":{"address":"7","type":"PHONE"},"content":{"smsContent":{"contentType":"TEXT","text":""}}}');
-    expect(sandbox.state.usedRequestIds.size).toBe(usedBefore);
+    expect(sandbox.state.usedRequestIds).toBe(usedBefore);
   });
 
   it('a failure inside a handler is a system-error and never logs credentials', async () => {

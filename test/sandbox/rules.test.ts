@@ -125,7 +125,7 @@ describe('schedule cascade', () => {
     expect(res.status).toBe(400);
     expect(res.body.title).toBe('cascade-scheduling-request-not-valid');
     expect(res.body.detail).toBe('Cascade scheduling request is not valid. Violations: Cascade has no stage for the content channel [cascadeTemplateId:1,003;contentChannelType:TELEGRAM]');
-    expect((await sandbox.state.usedRequestIds.size)).toBe(sandbox.state.fixtures.usedRequestIds.length);
+    expect(sandbox.state.usedRequestIds).toBe(sandbox.state.fixtures.usedRequestIds.length);
   });
 
   it('a content type the contract does not know is accepted by the schema and has no template: matched-template-not-found', async () => {

@@ -1,6 +1,7 @@
 // npm run bench: every benchmark of the project, each measured side by side in one run.
 import { clientBenchmark } from './client.ts';
 import { conformanceBenchmark } from './conformance.ts';
+import { hostileBenchmark } from './hostile.ts';
 import { packagesBenchmark } from './packages.ts';
 import { sandboxBenchmark } from './sandbox.ts';
 
@@ -9,6 +10,7 @@ const sections: Array<[string, () => Promise<Record<string, string | number>>]> 
   ['packages', packagesBenchmark],
   ['sandbox', sandboxBenchmark],
   ['conformance', conformanceBenchmark],
+  ['hostile input', hostileBenchmark],
 ];
 
 for (const [name, run] of sections) {

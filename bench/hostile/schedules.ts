@@ -1,0 +1,18 @@
+// Child of bench/hostile.ts: the sandbox's rules and state take N distinct schedules (no HTTP,
+// so a million fit in the bench's time), then print the resident memory after a full GC.
+import { loadFixtures } from '../../src/sandbox/fixtures.ts';
+import { scheduleCascade } from '../../src/sandbox/operations.ts';
+import { createSandbox } from '../../src/sandbox/server.ts';
+
+const count = Number(process.argv[2]);
+const fixtures = loadFixtures();
+const apiKey = fixtures.apiKeys.find((k) => k.balance > 0)!.key;
+// A clock whose timers never fire: deliveries are not simulated, the requestIds are what grows.
+const sandbox = createSandbox({ fixtures, clock: { now: () => 0, setTimeout: () => {} } });
+let accepted = 0;
+for (let i = 0; i < count; i++) {
+  const body = { requestId: `bench-${i}`, cascadeId: 1003, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { smsContent: { contentType: 'TEXT', text: `Message ${i}` } } };
+  if (scheduleCascade(sandbox.state, body, apiKey, () => {}, i).status === 200) accepted++;
+}
+globalThis.gc?.();
+console.log(JSON.stringify({ accepted, rssMiB: Math.round(process.memoryUsage().rss / 2 ** 20), requestIds: sandbox.state.usedRequestIds }));

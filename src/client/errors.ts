@@ -62,7 +62,7 @@ export class TimeoutError extends MessagingError {
 export class ResponseTooLargeError extends MessagingError {
   override name = 'ResponseTooLargeError';
   constructor(operation: string, readonly maxBytes: number, declaredBytes?: number) {
-    super(operation, `response body ${declaredBytes ?? 'is'} larger than maxResponseBytes ${maxBytes}`);
+    super(operation, `response body ${declaredBytes === undefined ? '' : `of ${declaredBytes} bytes `}exceeds maxResponseBytes (${maxBytes})`);
   }
 }
 

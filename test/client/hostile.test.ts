@@ -38,10 +38,10 @@ describe('redirects', () => {
 
 describe('success bodies of the wrong shape', () => {
   it.each([
-    ['a 200 without requestId', {}, '200 without the required field requestId'],
-    ['requestId of the wrong type', { requestId: 42 }, '200 with requestId of type number; the contract says string'],
-    ['an array', [], '200 with a body that is array, not the documented object'],
-    ['null', null, '200 with a body that is null, not the documented object'],
+    ['a 200 without requestId', {}, '200 with requestId missing; the contract requires it (string)'],
+    ['requestId of the wrong type', { requestId: 42 }, '200 with requestId number; the contract requires it (string)'],
+    ['an array', [], '200 with requestId missing'],
+    ['null', null, '200 with requestId missing'],
   ])('%s is an ApiError naming the field', async (_name, body, message) => {
     const server = await stub((_req, res) => json(res, 200, body));
     const client = createMessagingClient({ baseUrl: server.url, apiKey: 'k', retry: false });
@@ -53,7 +53,7 @@ describe('success bodies of the wrong shape', () => {
   it('closeThreads checks all four lists', async () => {
     const server = await stub((_req, res) => json(res, 200, { resolved_threads: [1], not_existing_threads: [], already_resolved_threads: [] }));
     const client = createMessagingClient({ baseUrl: server.url, integratorToken: 't', retry: false });
-    await expect(client.closeThreads({ threadIds: [1] })).rejects.toThrow('200 without the required field not_resolved_due_to_system_error');
+    await expect(client.closeThreads({ threadIds: [1] })).rejects.toThrow('200 with not_resolved_due_to_system_error missing; the contract requires it (array)');
   });
 });
 
@@ -85,7 +85,7 @@ describe('response size', () => {
       const client = createMessagingClient({ baseUrl: server.url, apiKey: 'k', retry: false, maxResponseBytes: 1_000_000 });
       const error = await client.scheduleCascade(schedule).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
-      expect((error as Error).message).toContain('larger than maxResponseBytes (1000000)');
+      expect((error as Error).message).toContain('response body exceeds maxResponseBytes (1000000)');
     } finally {
       await server.close();
     }
@@ -99,7 +99,7 @@ describe('response size', () => {
     const client = createMessagingClient({ baseUrl: big.url, apiKey: 'k', retry: false });
     const error = await client.scheduleCascade(schedule).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect((error as Error).message).toContain('declares 20000000 bytes');
+    expect((error as Error).message).toContain('response body of 20000000 bytes exceeds maxResponseBytes (10000000)');
   });
 });
 

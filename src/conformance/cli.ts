@@ -5,20 +5,23 @@ import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
 import { conformanceStages, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
-import { selectStages } from './suite.ts';
+import { redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
          [--reporter junit --output <file>]
 
   Checks a live implementation of the messaging service against the contract.
-  Exit 0 only when every check passes, 1 when one fails, 2 for bad arguments or a server that
-  does not answer.
+  Exit 0 only when every selected check ran and passed, 1 when a check failed, 2 for bad
+  arguments, a server that does not answer, or a run that could not finish. Credentials are
+  written as *** in everything the suite prints or writes.
 
   --server              base URL of the implementation
-  --api-key             an API key of an account with balance
-  --api-key-no-balance  an API key of an account without balance (for out-of-balance)
-  --integrator-token    a token of a user with the INTEGRATOR permission
+  --api-key             an API key of an account with balance       (or env MESSAGING_API_KEY)
+  --api-key-no-balance  an API key of an account without balance    (or env MESSAGING_API_KEY_NO_BALANCE)
+  --integrator-token    a token of a user with the INTEGRATOR permission (or env MESSAGING_INTEGRATOR_TOKEN)
+  --timeout             seconds to wait for one answer, body included (default 10)
+  --deadline            seconds for the whole run (default 300); past it the run stops: exit 2
   --vars                a JSON file: credentials and deployment values for the examples' values
   --only, --skip        stage names (repeat them or separate with commas)
   --seed                order of the generated bad inputs (default 1)
@@ -29,6 +32,15 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
 
   stages: ${conformanceStages.map((s) => s.name).join(', ')}
 `;
+
+/** Until the run has reported, the process must not end quietly with exit 0 (a fetch pending on a dead connection keeps nothing alive). */
+let finished = false;
+let redact = (text: string) => text;
+process.on('beforeExit', () => {
+  if (finished || process.exitCode !== undefined) return;
+  process.stderr.write('messaging-conformance: the run ended before it finished (work was still pending when nothing was left to wait on); the verdict is not a pass\n');
+  process.exitCode = 2;
+});
 
 runCli('messaging-conformance', usage, async (args) => {
   const o = parse(args, {
@@ -44,7 +56,15 @@ runCli('messaging-conformance', usage, async (args) => {
     list: { type: 'boolean', default: false },
     reporter: { type: 'string' },
     output: { type: 'string' },
+    timeout: { type: 'string', default: '10' },
+    deadline: { type: 'string', default: '300' },
   });
+  const seconds = (flag: string, value: string) => {
+    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
+    return Number(value) * 1000;
+  };
+  const timeoutMs = seconds('timeout', o.timeout);
+  const deadlineMs = seconds('deadline', o.deadline);
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
   const only = split(o.only);
   const skip = split(o.skip);
@@ -56,6 +76,7 @@ runCli('messaging-conformance', usage, async (args) => {
   }
   if (o.list) {
     for (const s of selected) console.log(`${s.name.padEnd(10)} ${s.description}`);
+    finished = true;
     return;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
@@ -77,33 +98,44 @@ runCli('messaging-conformance', usage, async (args) => {
     if (error instanceof VarsError) throw new UsageError(error.message);
     throw error;
   }
-  const apiKey = o['api-key'] ?? vars.apiKey;
-  const integratorToken = o['integrator-token'] ?? vars.integratorToken;
+  const env = process.env;
+  const apiKey = o['api-key'] ?? vars.apiKey ?? env.MESSAGING_API_KEY;
+  const integratorToken = o['integrator-token'] ?? vars.integratorToken ?? env.MESSAGING_INTEGRATOR_TOKEN;
+  const apiKeyNoBalance = o['api-key-no-balance'] ?? vars.apiKeyNoBalance ?? env.MESSAGING_API_KEY_NO_BALANCE;
   if (!apiKey || !integratorToken) {
-    throw new UsageError('conformance needs credentials: --api-key and --integrator-token (or "apiKey" and "integratorToken" in --vars)');
+    throw new UsageError('conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment');
   }
+  // Every credential given any way is written as *** in all the suite prints and writes.
+  redact = redactor([apiKey, integratorToken, apiKeyNoBalance, vars.apiKey, vars.integratorToken, vars.apiKeyNoBalance, env.MESSAGING_API_KEY, env.MESSAGING_INTEGRATOR_TOKEN, env.MESSAGING_API_KEY_NO_BALANCE, o['api-key'], o['integrator-token'], o['api-key-no-balance']]);
   let report;
   try {
     report = await runConformance({
       server: httpUrl('--server', o.server),
       apiKey,
       integratorToken,
-      apiKeyNoBalance: o['api-key-no-balance'] ?? vars.apiKeyNoBalance,
+      apiKeyNoBalance,
+      timeoutMs,
+      deadlineMs,
       values: vars.values,
       only,
       skip,
       seed: Number(o.seed),
       mock: o.mock,
-      log: (line) => console.log(line),
+      log: (line) => console.log(redact(line)),
     });
   } catch (error) {
     if (error instanceof UnreachableError) throw new UsageError(error.message);
     throw error;
   }
-  console.log(formatSummary(report));
+  console.log(redact(formatSummary(report)));
   if (o.reporter === 'junit') {
-    writeFileSync(o.output!, formatJUnit(report));
+    writeFileSync(o.output!, redact(formatJUnit(report)));
     console.log(`JUnit XML: ${o.output}`);
   }
-  process.exitCode = report.ok ? 0 : 1;
-});
+  if (!report.finished) {
+    process.stderr.write(`messaging-conformance: the run could not finish: ${redact(report.unfinished ?? '')}\n`);
+    process.exitCode = 2;
+  } else process.exitCode = report.ok ? 0 : 1;
+  finished = true;
+}, (message) => redact(message));
+

@@ -1,6 +1,5 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
-import type { SuiteContext } from './context.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
 
 export type { CheckResult } from './context.ts';
@@ -29,6 +28,10 @@ export interface ConformanceOptions {
   mock?: boolean;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
+  /** Longest wait for one answer, body included (default 10 s). */
+  timeoutMs?: number;
+  /** Longest time for the whole run (default 5 min); past it the run stops, unfinished and not passed. */
+  deadlineMs?: number;
 }
 
 /** The names and descriptions of the stages, in the order they run. */
@@ -43,13 +46,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
     throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
   }
   if (!options.apiKey || !options.integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
-  const ctx: SuiteContext = {
-    server: options.server.replace(/\/+$/, ''),
-    credentials: { apiKey: options.apiKey, apiKeyNoBalance: options.apiKeyNoBalance, integratorToken: options.integratorToken },
-    values: options.values ?? {},
-    seed: options.seed ?? 1,
-    mock: options.mock ?? false,
-    log: options.log ?? (() => {}),
-  };
-  return runSuite(ctx, selectStages(options.only, options.skip));
+  return runSuite(
+    {
+      server: options.server,
+      credentials: { apiKey: options.apiKey, apiKeyNoBalance: options.apiKeyNoBalance, integratorToken: options.integratorToken },
+      values: options.values ?? {},
+      seed: options.seed ?? 1,
+      mock: options.mock ?? false,
+      log: options.log ?? (() => {}),
+      timeoutMs: options.timeoutMs,
+      deadlineMs: options.deadlineMs,
+    },
+    selectStages(options.only, options.skip),
+  );
 }

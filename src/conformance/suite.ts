@@ -3,7 +3,7 @@ import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import type { CheckResult, Stage, SuiteContext } from './context.ts';
+import { requestSignal, StageStopped, type CheckResult, type Stage, type SuiteContext } from './context.ts';
 
 export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, badInputStage];
 
@@ -12,6 +12,10 @@ export class UnreachableError extends Error {}
 export interface SuiteReport {
   results: CheckResult[];
   stageMs: Record<string, number>;
+  /** False when the run could not finish (its deadline passed); `unfinished` says why. */
+  finished: boolean;
+  unfinished?: string;
+  /** True only when the run finished and every check of every selected stage ran and passed. */
   ok: boolean;
 }
 
@@ -25,35 +29,98 @@ export function selectStages(only: string[] = [], skip: string[] = []): Stage[] 
   return selected;
 }
 
-/** Resets the sandbox when the server is one (it answers POST /_sandbox/reset); a no-op elsewhere. */
+/**
+ * Resets the sandbox when the server proves it is one: its control API answers the reset with
+ * `{"reset": true}`. Anything else is not a sandbox, and is left alone.
+ */
 async function resetIfSandbox(ctx: SuiteContext): Promise<void> {
   try {
-    const res = await fetch(`${ctx.server.replace(/\/+$/, '')}/_sandbox/reset`, { method: 'POST', signal: AbortSignal.timeout(5_000) });
-    await res.body?.cancel();
-    if (res.status === 200) ctx.log('  (the server is a sandbox: its state was reset)');
+    const res = await fetch(`${ctx.server}/_sandbox/reset`, { method: 'POST', signal: requestSignal(ctx, Math.min(5_000, ctx.timeoutMs)) });
+    const body = res.headers.get('content-type')?.startsWith('application/json') ? await res.json() : (await res.body?.cancel(), undefined);
+    if (res.status === 200 && (body as { reset?: unknown } | undefined)?.reset === true) ctx.log('  (the server is a sandbox: its control API reset its state)');
   } catch {
     // not a sandbox
   }
 }
 
-export async function runSuite(ctx: SuiteContext, selected: Stage[] = stages): Promise<SuiteReport> {
+export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage'> & {
+  /** Longest wait for one answer, body included (default 10 s). */
+  timeoutMs?: number;
+  /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
+  deadlineMs?: number;
+  /** Values to replace with `***` in everything the report holds (credentials). */
+  secrets?: string[];
+};
+
+/**
+ * Replaces every secret in `text` with `***`; longer secrets first, so one inside another goes
+ * whole. Values under 4 characters are not secrets anyone could keep: replacing them would only
+ * garble the text.
+ */
+export function redactor(secrets: Array<string | undefined>): (text: string) => string {
+  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  return (text) => list.reduce((t, secret) => t.split(secret).join('***'), text);
+}
+
+/** The context the stages run in: the options with their defaults, the deadline started now. */
+export function suiteContext(options: SuiteOptions): SuiteContext {
+  const deadlineMs = options.deadlineMs ?? 5 * 60_000;
+  return {
+    ...options,
+    server: options.server.replace(/\/+$/, ''),
+    timeoutMs: options.timeoutMs ?? 10_000,
+    deadline: AbortSignal.timeout(deadlineMs),
+    deadlineAt: Date.now() + deadlineMs,
+    stage: { answered: 0, networkFailures: 0, checks: [] },
+  };
+}
+
+export async function runSuite(options: SuiteOptions, selected: Stage[] = stages): Promise<SuiteReport> {
+  const deadlineMs = options.deadlineMs ?? 5 * 60_000;
+  const ctx = suiteContext(options);
+  const redact = redactor([...(options.secrets ?? []), options.credentials.apiKey, options.credentials.apiKeyNoBalance, options.credentials.integratorToken]);
+  const log = ctx.log;
+  ctx.log = (line) => log(redact(line));
   try {
-    const res = await fetch(ctx.server, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(ctx.server, { signal: requestSignal(ctx) });
     await res.body?.cancel();
   } catch (error) {
-    throw new UnreachableError(`the server ${ctx.server} does not answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`);
+    throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`));
   }
   const results: CheckResult[] = [];
   const stageMs: Record<string, number> = {};
+  let unfinished: string | undefined;
   for (const stage of selected) {
+    if (ctx.deadline.aborted) {
+      unfinished = `the run's deadline (${deadlineMs} ms) passed before stage ${stage.name}`;
+      results.push({ stage: stage.name, name: 'stage ran', ok: false, ms: 0, expected: 'the stage to run', actual: unfinished });
+      continue;
+    }
     ctx.log(`stage ${stage.name}: ${stage.description}`);
+    ctx.stage = { answered: 0, networkFailures: 0, checks: [] };
     await resetIfSandbox(ctx);
     const start = performance.now();
-    const stageResults = await stage.run(ctx);
+    let stageResults: CheckResult[];
+    try {
+      stageResults = await stage.run(ctx);
+      if (stageResults.length === 0) throw new StageStopped('the stage ran no check', false);
+    } catch (error) {
+      // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
+      const reason = error instanceof StageStopped ? error.message : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
+      if (error instanceof StageStopped && error.runOver) unfinished = reason;
+      stageResults = [...ctx.stage.checks, { stage: stage.name, name: 'stage ran to the end', ok: false, ms: 0, expected: 'every check of the stage to run', actual: reason }];
+    }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
     ctx.log(`  ${stageResults.length - failed} passed, ${failed} failed (${(stageMs[stage.name]! / 1000).toFixed(1)} s)`);
     results.push(...stageResults);
   }
-  return { results, stageMs, ok: results.length > 0 && results.every((r) => r.ok) };
+  const redacted = results.map((r) => ({
+    ...r,
+    name: redact(r.name),
+    ...(r.request === undefined ? {} : { request: redact(r.request) }),
+    ...(r.expected === undefined ? {} : { expected: redact(r.expected) }),
+    ...(r.actual === undefined ? {} : { actual: redact(r.actual) }),
+  }));
+  return { results: redacted, stageMs, finished: unfinished === undefined, unfinished, ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok) };
 }

@@ -33,19 +33,27 @@ export function stopOnSignal(stop: () => Promise<void>): void {
   process.once('SIGTERM', handler);
 }
 
-/** Runs a command's main: `--help` prints usage (exit 0); a usage error prints it with the message (exit 2); anything else prints the message (exit 1). */
-export function runCli(name: string, usage: string, main: (args: string[]) => Promise<void>): void {
+/**
+ * Runs a command's main: `--help` prints usage (exit 0); a usage error prints it with the message
+ * (exit 2); anything else, an unhandled rejection or exception included, prints the message (exit
+ * 1), passed through `clean` (which hides secrets), never a stack trace.
+ */
+export function runCli(name: string, usage: string, main: (args: string[]) => Promise<void>, clean: (message: string) => string = (m) => m): void {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(usage);
+    process.exitCode = 0;
     return;
   }
-  main(args).catch((error: unknown) => {
+  const fail = (error: unknown) => {
     if (error instanceof UsageError) {
-      process.stderr.write(`${name}: ${error.message}\n\n${usage}`);
+      process.stderr.write(`${name}: ${clean(error.message)}\n\n${usage}`);
       process.exit(2);
     }
-    process.stderr.write(`${name}: ${(error as Error)?.message ?? String(error)}\n`);
+    process.stderr.write(`${name}: ${clean(String((error as Error)?.message ?? error))}\n`);
     process.exit(1);
-  });
+  };
+  process.on('unhandledRejection', fail);
+  process.on('uncaughtException', fail);
+  main(args).catch(fail);
 }

@@ -2,7 +2,7 @@
 // of the sandbox breaks it one way at a time, and the whole suite runs against each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from '../../src/conformance/context.ts';
-import { runSuite } from '../../src/conformance/suite.ts';
+import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
 import { credentials, startSandbox } from '../helpers/sandbox.ts';
 import { startMutatingProxy, type Mutation } from '../helpers/mutating-proxy.ts';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const context = (server: string): SuiteContext => ({ server, credentials, values: {}, seed: 1, mock: false, log: () => {} });
+const context = (server: string): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, log: () => {} });
 const killed: string[] = [];
 
 describe('mutation test', () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from '../../src/conformance/context.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
-import { runSuite, selectStages } from '../../src/conformance/suite.ts';
+import { runSuite, selectStages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { usePrismMock } from '../helpers/prism.ts';
 import { credentials, startSandbox } from '../helpers/sandbox.ts';
@@ -27,7 +27,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const context = (server: string, extra: Partial<SuiteContext> = {}): SuiteContext => ({ server, credentials, values: {}, seed: 1, mock: false, log: () => {}, ...extra });
+const context = (server: string, extra: Partial<SuiteOptions> = {}): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, log: () => {}, ...extra });
 
 describe('against the sandbox', () => {
   it('every stage passes, with at least 200 bad inputs and every Dredd transaction', async () => {

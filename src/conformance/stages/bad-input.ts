@@ -150,9 +150,9 @@ export const badInputStage: Stage = {
     const batch = 50;
     for (let start = 0; start < inputs.length; start += batch) {
       for (const input of inputs.slice(start, start + batch)) {
-        results.push(await check('bad-input', input.name, async () => {
+        results.push(await check(ctx, 'bad-input', input.name, async () => {
           const expected = `${input.status.join(' or ')}${input.code ? ` ${input.code}` : ''} with a problem body`;
-          const { response, error } = await send(input.request);
+          const { response, error } = await send(ctx, input.request);
           if (!response) return { ok: false, request: describeRequest(input.request), expected, actual: `no answer: ${error}` };
           const text = await response.text();
           let body: any;
@@ -172,10 +172,10 @@ export const badInputStage: Stage = {
         }));
       }
       // The server must still answer a valid request after each batch.
-      results.push(await check('bad-input', `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`, async () => {
+      results.push(await check(ctx, 'bad-input', `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`, async () => {
         const probe = examplePairs().find((p) => p.operation.operationId === 'closeThreads' && p.name === 'notExisting')!;
         const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);
-        const { response, error } = await send(request);
+        const { response, error } = await send(ctx, request);
         return { ok: response?.status === 200, request: describeRequest(request), expected: '200', actual: response ? `${response.status}` : `no answer: ${error}` };
       }));
     }

@@ -115,7 +115,8 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
       execFile(
         process.execPath,
         [dreddBin(), documentPath, ctx.server, `--hookfiles=${hooksPath}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
-        { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 },
+        // Dredd has no timeout of its own: it gets what is left of the run's deadline.
+        { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: Math.max(1_000, ctx.deadlineAt - Date.now()), killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
         (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, text: `${stdout}${stderr}` }),
       );
     });

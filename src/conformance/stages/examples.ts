@@ -12,7 +12,7 @@ export const examplesStage: Stage = {
     const results: CheckResult[] = [];
     for (const pair of examplePairs()) {
       results.push(
-        await check('examples', `${pair.operation.operationId} ${pair.status} ${pair.name}`, async () => {
+        await check(ctx, 'examples', `${pair.operation.operationId} ${pair.status} ${pair.name}`, async () => {
           // A mock is asked for the example by name, with a request it accepts (the operation's own
           // path, method, credentials and a valid body), and answers the example as written.
           const { body, expected } = ctx.mock ? { body: validRequestBody(pair), expected: pair.response } : prepare(pair, ctx.values);
@@ -20,7 +20,7 @@ export const examplesStage: Stage = {
             ? pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, () => body)
             : pairRequest(ctx.server, pair, ctx.credentials, () => body);
           const prefer: Record<string, string> = ctx.mock ? { prefer: `code=${pair.status}, example=${pair.name}` } : {};
-          const { response, error } = await send(request, prefer);
+          const { response, error } = await send(ctx, request, prefer);
           if (!response) return { ok: false, request: describeRequest(request), expected: `${pair.status}`, actual: `no answer: ${error}` };
           const verdict = await judgePair(pair, response, expected);
           return {

@@ -16,8 +16,8 @@ function pair(operationId: string, name: string): ExamplePair {
   return found;
 }
 
-async function call(request: PairRequest): Promise<{ status: number; body: any; text: string }> {
-  const { response, error } = await send(request);
+async function call(ctx: SuiteContext, request: PairRequest): Promise<{ status: number; body: any; text: string }> {
+  const { response, error } = await send(ctx, request);
   if (!response) throw new Error(`no answer from ${request.method} ${request.url}: ${error}`);
   const text = await response.text();
   let body: unknown;
@@ -59,21 +59,21 @@ export const statefulStage: Stage = {
       (name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds,
     );
 
-    results.push(await check(stage, 'a reused requestId is rejected with requestId-is-not-unique', async () => {
+    results.push(await check(ctx, stage, 'a reused requestId is rejected with requestId-is-not-unique', async () => {
       const scheduled = pair('scheduleCascade', 'scheduled');
       const { body } = prepare(scheduled, ctx.values);
       const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => body);
-      const first = await call(request);
-      const second = await call(request);
+      const first = await call(ctx, request);
+      const second = await call(ctx, request);
       const ok = first.status === 200 && second.status === 400 && normalizeErrorCode(second.body?.title ?? '') === 'requestId-is-not-unique';
       return { ok, request: describeRequest(request), expected: 'first 200, then 400 requestId-is-not-unique', actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
     }));
 
     let firstClose: Map<number, string> | undefined;
-    results.push(await check(stage, 'every identifier is reported in exactly one of the four lists', async () => {
+    results.push(await check(ctx, stage, 'every identifier is reported in exactly one of the four lists', async () => {
       const ids = [...threadIds, threadIds[0]!];
       const request = closeRequest(ids);
-      const res = await call(request);
+      const res = await call(ctx, request);
       if (res.status !== 200) return { ok: false, request: describeRequest(request), expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}` };
       const schema = schemaValidator('ThreadsCloseResult')(res.body);
       if (!schema.valid) return { ok: false, request: describeRequest(request), expected: 'a ThreadsCloseResult', actual: schema.errors.join('; ') };
@@ -81,10 +81,10 @@ export const statefulStage: Stage = {
       return { ok: true, request: describeRequest(request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
     }));
 
-    results.push(await check(stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', async () => {
+    results.push(await check(ctx, stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', async () => {
       if (!firstClose) throw new Error('the first close failed');
       const request = closeRequest(threadIds);
-      const res = await call(request);
+      const res = await call(ctx, request);
       const second = partition(threadIds, res.body as CloseResult);
       const wrong = [...firstClose]
         .filter(([, list]) => list !== 'not_resolved_due_to_system_error')
@@ -98,12 +98,12 @@ export const statefulStage: Stage = {
       };
     }));
 
-    results.push(await check(stage, 'a subscriber created twice is rejected the second time', async () => {
+    results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', async () => {
       const created = pair('createSubscriber', 'createdBlacklisted');
       const body = { ...(substitute(created.requestBody, ctx.values) as object), addresses: [{ address: `conformance-${randomUUID()}`, type: 'EXT_USER_ID' }] };
       const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
-      const first = await call(request);
-      const second = await call(request);
+      const first = await call(ctx, request);
+      const second = await call(ctx, request);
       return {
         ok: first.status === 200 && second.status === 400 && second.body?.title === 'subscriber-already-exists',
         request: describeRequest(request),

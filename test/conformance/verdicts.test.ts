@@ -1,0 +1,118 @@
+// The suite's verdict against servers that misbehave: no path exits 0, every run ends within its
+// deadline with a message, and no credential reaches anything the suite writes.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'mc-verdicts-'));
+const servers: Server[] = [];
+afterAll(async () => {
+  for (const s of servers) {
+    (s as { closeAllConnections?: () => void }).closeAllConnections?.();
+    s.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+const http = (handler: (req: IncomingMessage, res: ServerResponse) => void) => listen(createHttpServer(handler));
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; ms: number }> {
+  const start = performance.now();
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}`, ms: performance.now() - start }),
+    );
+  });
+}
+const keys = ['--api-key', 'verdict-api-key', '--integrator-token', 'verdict-token'];
+
+describe('hostile servers: the right exit code and a message, within the deadline; never 0', () => {
+  it('a server that destroys every connection: 2, it does not answer', async () => {
+    const url = await listen(createNetServer((socket) => socket.destroy()));
+    const result = await cli(['--server', url, ...keys, '--deadline', '20']);
+    expect(result.code, result.out).toBe(2);
+    // Node's fetch can be left pending forever by a destroyed connection, with nothing keeping the
+    // process alive: the guard reports that instead of the process ending with 0 and no output.
+    expect(result.out).toMatch(/does not answer|the run ended before it finished/);
+  }, 30_000);
+
+  it('a server that answers, then resets mid-body: 1, with failed checks', async () => {
+    const url = await http((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"resolved_threads": [');
+      if (req.url !== '/') setTimeout(() => res.destroy(), 5);
+      else res.end(' '.repeat(978));
+    });
+    const result = await cli(['--server', url, ...keys, '--only', 'examples,stateful', '--deadline', '30']);
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toMatch(/FAIL examples/);
+  }, 40_000);
+
+  it('a server that stalls every API request: each stage stops after its first requests time out: 1', async () => {
+    const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
+    const result = await cli(['--server', url, ...keys, '--only', 'examples,stateful,bad-input', '--timeout', '0.5', '--deadline', '60']);
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toContain('got no answer; the server is not answering');
+    expect(result.ms).toBeLessThan(20_000); // three stages x three timeouts of 0.5 s, not hundreds of checks
+  }, 40_000);
+
+  it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, within the deadline + 5 s', async () => {
+    const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
+    const result = await cli(['--server', url, ...keys, '--deadline', '4']);
+    expect(result.code, result.out).toBe(2);
+    expect(result.out).toContain('the run could not finish');
+    expect(result.ms).toBeLessThan(4_000 + 5_000 + 2_000); // + tsx start-up
+  }, 30_000);
+
+  it.each([
+    ['HTML to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>')],
+    ['200 {} to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')],
+  ])('a server that answers %s: 1', async (_name, handler) => {
+    const url = await http((req, res) => {
+      req.resume();
+      handler(req, res);
+    });
+    const result = await cli(['--server', url, ...keys, '--only', 'examples,stateful,bad-input']);
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toMatch(/\d+ passed, [1-9]\d* failed/);
+    expect(result.out).not.toContain('the server is a sandbox');
+  }, 40_000);
+});
+
+describe('secrets', () => {
+  it('a distinctive key and token reach no output and no file, given by flag or by environment', async () => {
+    const key = 'KEY-7f3c9e1d-4b2a-leak-check';
+    const token = 'TOKEN-2b8e6a4f-leak-check';
+    // A server that fails every check and echoes what it was sent, headers included.
+    const url = await http((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c) => chunks.push(c)).on('end', () => {
+        res.writeHead(400, { 'content-type': 'application/json', 'x-echo': `${req.headers['x-api-key']} ${req.headers.authorization}` });
+        res.end(JSON.stringify({ title: `echo ${req.headers['x-api-key']}`, status: 400, detail: `${req.headers.authorization} ${Buffer.concat(chunks)}` }));
+      });
+    });
+    const byFlag = join(dir, 'flag.xml');
+    const flags = await cli(['--server', url, '--api-key', key, '--integrator-token', token, '--reporter', 'junit', '--output', byFlag]);
+    const byEnv = join(dir, 'env.xml');
+    const envs = await cli(['--server', url, '--reporter', 'junit', '--output', byEnv], { MESSAGING_API_KEY: key, MESSAGING_INTEGRATOR_TOKEN: token });
+    for (const [run, file] of [[flags, byFlag], [envs, byEnv]] as const) {
+      expect(run.code, run.out.slice(-2000)).toBe(1);
+      const written = `${run.out}\n${readFileSync(file, 'utf8')}`;
+      expect(written.includes(key), 'the key leaked').toBe(false);
+      expect(written.includes(token), 'the token leaked').toBe(false);
+      expect(written).toContain('***');
+    }
+  }, 60_000);
+});

@@ -19,6 +19,7 @@ export async function conformanceBenchmark(): Promise<Record<string, string | nu
       values: {},
       seed: 1,
       mock: false,
+      profile: 'strict',
       log: () => {},
     });
     const total = performance.now() - start;

@@ -4,7 +4,7 @@
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
-import { conformanceStages, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
+import { conformanceStages, formatJson, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
 import { redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
@@ -23,11 +23,13 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --timeout             seconds to wait for one answer, body included (default 10)
   --deadline            seconds for the whole run (default 300); past it the run stops: exit 2
   --vars                a JSON file: credentials and deployment values for the examples' values
+  --profile             described (default): only what the service's description states;
+                        strict: this contract's decisions too (what its sandbox is held to)
   --only, --skip        stage names (repeat them or separate with commas)
   --seed                order of the generated bad inputs (default 1)
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
-  --reporter junit      also write JUnit XML to --output
+  --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output
   --help                this text
 
   stages: ${conformanceStages.map((s) => s.name).join(', ')}
@@ -57,6 +59,7 @@ runCli('messaging-conformance', usage, async (args) => {
     reporter: { type: 'string' },
     output: { type: 'string' },
     timeout: { type: 'string', default: '10' },
+    profile: { type: 'string', default: 'described' },
     deadline: { type: 'string', default: '300' },
   });
   const seconds = (flag: string, value: string) => {
@@ -80,8 +83,9 @@ runCli('messaging-conformance', usage, async (args) => {
     return;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
-  if (o.reporter !== undefined && o.reporter !== 'junit') throw new UsageError(`--reporter must be junit, got "${o.reporter}"`);
-  if (o.reporter === 'junit' && o.output === undefined) throw new UsageError('--reporter junit needs --output <file>');
+  if (o.reporter !== undefined && o.reporter !== 'junit' && o.reporter !== 'json') throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
+  if (o.reporter !== undefined && o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
+  if (o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
   // A report that cannot be written is found before the run, not after it.
   if (o.output !== undefined) {
     try {
@@ -116,6 +120,7 @@ runCli('messaging-conformance', usage, async (args) => {
       apiKeyNoBalance,
       timeoutMs,
       deadlineMs,
+      profile: o.profile,
       values: vars.values,
       only,
       skip,
@@ -128,9 +133,9 @@ runCli('messaging-conformance', usage, async (args) => {
     throw error;
   }
   console.log(redact(formatSummary(report)));
-  if (o.reporter === 'junit') {
-    writeFileSync(o.output!, redact(formatJUnit(report)));
-    console.log(`JUnit XML: ${o.output}`);
+  if (o.reporter !== undefined) {
+    writeFileSync(o.output!, redact(o.reporter === 'json' ? formatJson(report) : formatJUnit(report)));
+    console.log(`${o.reporter === 'json' ? 'JSON report' : 'JUnit XML'}: ${o.output}`);
   }
   if (!report.finished) {
     process.stderr.write(`messaging-conformance: the run could not finish: ${redact(report.unfinished ?? '')}\n`);

@@ -1,4 +1,5 @@
 // What every stage gets, and what it reports.
+import type { ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';
 
@@ -9,6 +10,11 @@ export interface SuiteContext {
   seed: number;
   /** Against a mock: ask for each example with `Prefer: code=..., example=...`. */
   mock: boolean;
+  /**
+   * `described` (the default): only checks whose expectation the service's description (or its
+   * public docs) states. `strict`: the contract's own decisions too (this repository's sandbox).
+   */
+  profile: Profile;
   log(line: string): void;
   /** Longest wait for one answer, body included. */
   timeoutMs: number;
@@ -36,12 +42,21 @@ export class StageStopped extends Error {
   }
 }
 
+export type Profile = 'described' | 'strict';
+
+/** Whether a check of `kind` runs under the context's profile. */
+export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
+
 export interface CheckResult {
   stage: string;
   name: string;
+  /** Where the expectation comes from: the description, or a [contract decision] of this contract. */
+  kind: ExpectationKind;
   ok: boolean;
   ms: number;
   request?: string;
+  /** The request as a ready curl command, credentials as environment references. */
+  replay?: string;
   expected?: string;
   actual?: string;
 }
@@ -50,6 +65,26 @@ export interface Stage {
   name: string;
   description: string;
   run(ctx: SuiteContext): Promise<CheckResult[]>;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The request as a curl command to replay it: each credential is written as the environment
+ * variable that holds it (`"$MESSAGING_API_KEY"`), never as its value.
+ */
+export function replay(ctx: SuiteContext, r: PairRequest): string {
+  const refs: Array<[string | undefined, string]> = [
+    [ctx.credentials.apiKeyNoBalance, '$MESSAGING_API_KEY_NO_BALANCE'],
+    [ctx.credentials.apiKey, '$MESSAGING_API_KEY'],
+    [ctx.credentials.integratorToken, '$MESSAGING_INTEGRATOR_TOKEN'],
+  ];
+  const header = ([name, value]: [string, string]) => {
+    const secret = refs.find(([v]) => v && value.includes(v));
+    return secret ? `-H "${name}: ${value.split(secret[0]!).join(secret[1])}"` : `-H ${shellQuote(`${name}: ${value}`)}`;
+  };
+  const body = r.body === undefined ? '' : ` --data-raw ${shellQuote(r.body.length > 2000 ? `${r.body.slice(0, 2000)}...` : r.body)}`;
+  return `curl -sS -X ${r.method} ${shellQuote(r.url)} ${Object.entries(r.headers).map(header).join(' ')}${body}`;
 }
 
 /** One line per request, as a person would write it with curl. */
@@ -101,7 +136,7 @@ export async function send(ctx: SuiteContext, r: PairRequest, extraHeaders: Reco
  * Before running, it stops the run when the deadline has passed, and the stage when its first
  * requests all failed at the network level: hundreds of checks against a dead server say nothing more.
  */
-export async function check(ctx: SuiteContext, stage: string, name: string, fn: () => Promise<Omit<CheckResult, 'stage' | 'name' | 'ms'>>): Promise<CheckResult> {
+export async function check(ctx: SuiteContext, stage: string, name: string, kind: ExpectationKind, fn: () => Promise<Omit<CheckResult, 'stage' | 'name' | 'ms' | 'kind'>>): Promise<CheckResult> {
   if (ctx.deadline.aborted) throw new StageStopped("the run's deadline passed before every check ran", true);
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
     throw new StageStopped(`the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`, false);
@@ -109,9 +144,9 @@ export async function check(ctx: SuiteContext, stage: string, name: string, fn: 
   const start = performance.now();
   let result: CheckResult;
   try {
-    result = { stage, name, ...(await fn()), ms: performance.now() - start };
+    result = { stage, name, kind, ...(await fn()), ms: performance.now() - start };
   } catch (error) {
-    result = { stage, name, ok: false, ms: performance.now() - start, expected: 'the check to run', actual: (error as Error).message };
+    result = { stage, name, kind, ok: false, ms: performance.now() - start, expected: 'the check to run', actual: (error as Error).message };
   }
   ctx.stage.checks.push(result);
   return result;

@@ -1,11 +1,13 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
+import type { Profile } from './context.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
 
 export type { CheckResult } from './context.ts';
 export type { SuiteReport as ConformanceReport } from './suite.ts';
 export { UnreachableError } from './suite.ts';
-export { junit as formatJUnit, summary as formatSummary } from './report.ts';
+export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
+export type { Profile } from './context.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 
 export interface ConformanceOptions {
@@ -26,6 +28,8 @@ export interface ConformanceOptions {
   seed?: number;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
+  /** `described` (default): only what the service's description states. `strict`: this contract's decisions too (its sandbox). */
+  profile?: Profile;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
   /** Longest wait for one answer, body included (default 10 s). */
@@ -53,6 +57,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       values: options.values ?? {},
       seed: options.seed ?? 1,
       mock: options.mock ?? false,
+      profile: options.profile,
       log: options.log ?? (() => {}),
       timeoutMs: options.timeoutMs,
       deadlineMs: options.deadlineMs,

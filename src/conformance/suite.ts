@@ -3,13 +3,15 @@ import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { requestSignal, StageStopped, type CheckResult, type Stage, type SuiteContext } from './context.ts';
+import { requestSignal, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
 
 export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, badInputStage];
 
 export class UnreachableError extends Error {}
 
 export interface SuiteReport {
+  /** Which checks ran: `described` only, or `strict` (the contract's decisions too). */
+  profile: Profile;
   results: CheckResult[];
   stageMs: Record<string, number>;
   /** False when the run could not finish (its deadline passed); `unfinished` says why. */
@@ -43,7 +45,9 @@ async function resetIfSandbox(ctx: SuiteContext): Promise<void> {
   }
 }
 
-export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage'> & {
+export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile'> & {
+  /** `described` (default) or `strict` (the contract's decisions too). */
+  profile?: Profile;
   /** Longest wait for one answer, body included (default 10 s). */
   timeoutMs?: number;
   /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
@@ -68,6 +72,7 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
   return {
     ...options,
     server: options.server.replace(/\/+$/, ''),
+    profile: options.profile ?? 'described',
     timeoutMs: options.timeoutMs ?? 10_000,
     deadline: AbortSignal.timeout(deadlineMs),
     deadlineAt: Date.now() + deadlineMs,
@@ -93,7 +98,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   for (const stage of selected) {
     if (ctx.deadline.aborted) {
       unfinished = `the run's deadline (${deadlineMs} ms) passed before stage ${stage.name}`;
-      results.push({ stage: stage.name, name: 'stage ran', ok: false, ms: 0, expected: 'the stage to run', actual: unfinished });
+      results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: unfinished });
       continue;
     }
     ctx.log(`stage ${stage.name}: ${stage.description}`);
@@ -108,7 +113,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
       const reason = error instanceof StageStopped ? error.message : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
       if (error instanceof StageStopped && error.runOver) unfinished = reason;
-      stageResults = [...ctx.stage.checks, { stage: stage.name, name: 'stage ran to the end', ok: false, ms: 0, expected: 'every check of the stage to run', actual: reason }];
+      stageResults = [...ctx.stage.checks, { stage: stage.name, name: 'stage ran to the end', kind: 'described', ok: false, ms: 0, expected: 'every check of the stage to run', actual: reason }];
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
@@ -119,8 +124,9 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     ...r,
     name: redact(r.name),
     ...(r.request === undefined ? {} : { request: redact(r.request) }),
+    ...(r.replay === undefined ? {} : { replay: redact(r.replay) }),
     ...(r.expected === undefined ? {} : { expected: redact(r.expected) }),
     ...(r.actual === undefined ? {} : { actual: redact(r.actual) }),
   }));
-  return { results: redacted, stageMs, finished: unfinished === undefined, unfinished, ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok) };
+  return { profile: ctx.profile, results: redacted, stageMs, finished: unfinished === undefined, unfinished, ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok) };
 }

@@ -38,6 +38,20 @@ export interface ExamplePair {
   /** True when the body comes from a same-named request example. */
   paired: boolean;
   trigger: ExampleTrigger;
+  /** `decision` when the response or the example is marked [contract decision]: the description does not state it. */
+  kind: ExpectationKind;
+}
+
+/** Where an expectation comes from: the service's description (or its public docs), or a choice of this contract. */
+export type ExpectationKind = 'described' | 'decision';
+
+const decisionMark = '[contract decision]';
+const marked = (node: Obj | undefined) => [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));
+
+/** Whether the document marks the operation's response of `status` as a decision of this contract. */
+export function responseKind(op: Operation, status: number | string): ExpectationKind {
+  const raw = ((resolvePointer(op.pointer) as Obj).responses as Obj)[String(status)];
+  return raw !== undefined && marked(deref(raw)) ? 'decision' : 'described';
 }
 
 type Obj = Record<string, unknown>;
@@ -97,6 +111,7 @@ export function examplePairs(): ExamplePair[] {
         const paired = requests.has(name);
         pairs.push({
           operation: op,
+          kind: marked(response) || marked(example) ? 'decision' : 'described',
           name,
           status: Number(status),
           response: example.value,

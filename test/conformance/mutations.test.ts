@@ -39,7 +39,7 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const context = (server: string): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, log: () => {} });
+const context = (server: string): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, profile: 'strict', log: () => {} });
 const killed: string[] = [];
 
 describe('mutation test', () => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/codes.ts';
 import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, describeRequest, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { check, describeRequest, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, substitute } from '../vars.ts';
 
@@ -59,29 +59,30 @@ export const statefulStage: Stage = {
       (name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds,
     );
 
-    results.push(await check(ctx, stage, 'a reused requestId is rejected with requestId-is-not-unique', async () => {
+    results.push(await check(ctx, stage, 'a reused requestId is rejected with requestId-is-not-unique', 'described', async () => {
       const scheduled = pair('scheduleCascade', 'scheduled');
       const { body } = prepare(scheduled, ctx.values);
       const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => body);
       const first = await call(ctx, request);
       const second = await call(ctx, request);
       const ok = first.status === 200 && second.status === 400 && normalizeErrorCode(second.body?.title ?? '') === 'requestId-is-not-unique';
-      return { ok, request: describeRequest(request), expected: 'first 200, then 400 requestId-is-not-unique', actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
+      return { ok, request: describeRequest(request), replay: replay(ctx, request), expected: 'first 200, then 400 requestId-is-not-unique', actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
     }));
 
     let firstClose: Map<number, string> | undefined;
-    results.push(await check(ctx, stage, 'every identifier is reported in exactly one of the four lists', async () => {
-      const ids = [...threadIds, threadIds[0]!];
+    // Distinct identifiers: how a repeated one is reported is a decision (the repeatedId example).
+    results.push(await check(ctx, stage, 'every identifier is reported in exactly one of the four lists', 'described', async () => {
+      const ids = [...new Set(threadIds)];
       const request = closeRequest(ids);
       const res = await call(ctx, request);
-      if (res.status !== 200) return { ok: false, request: describeRequest(request), expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}` };
+      if (res.status !== 200) return { ok: false, request: describeRequest(request), replay: replay(ctx, request), expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}` };
       const schema = schemaValidator('ThreadsCloseResult')(res.body);
-      if (!schema.valid) return { ok: false, request: describeRequest(request), expected: 'a ThreadsCloseResult', actual: schema.errors.join('; ') };
+      if (!schema.valid) return { ok: false, request: describeRequest(request), replay: replay(ctx, request), expected: 'a ThreadsCloseResult', actual: schema.errors.join('; ') };
       firstClose = partition(ids, res.body as CloseResult);
-      return { ok: true, request: describeRequest(request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
+      return { ok: true, request: describeRequest(request), replay: replay(ctx, request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
     }));
 
-    results.push(await check(ctx, stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', async () => {
+    results.push(await check(ctx, stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', 'described', async () => {
       if (!firstClose) throw new Error('the first close failed');
       const request = closeRequest(threadIds);
       const res = await call(ctx, request);
@@ -92,13 +93,13 @@ export const statefulStage: Stage = {
         .filter(([, want, got]) => want !== got);
       return {
         ok: res.status === 200 && wrong.length === 0,
-        request: describeRequest(request),
+        request: describeRequest(request), replay: replay(ctx, request),
         expected: 'closed threads in already_resolved_threads, unknown ones in not_existing_threads',
         actual: wrong.length ? wrong.map(([id, want, got]) => `${id} in ${got}, expected ${want}`).join('; ') : JSON.stringify(res.body),
       };
     }));
 
-    results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', async () => {
+    if (runs(ctx, 'decision')) results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', 'decision', async () => {
       const created = pair('createSubscriber', 'createdBlacklisted');
       const body = { ...(substitute(created.requestBody, ctx.values) as object), addresses: [{ address: `conformance-${randomUUID()}`, type: 'EXT_USER_ID' }] };
       const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
@@ -106,8 +107,8 @@ export const statefulStage: Stage = {
       const second = await call(ctx, request);
       return {
         ok: first.status === 200 && second.status === 400 && second.body?.title === 'subscriber-already-exists',
-        request: describeRequest(request),
-        expected: 'first 200, then 400 subscriber-already-exists [contract decision]',
+        request: describeRequest(request), replay: replay(ctx, request),
+        expected: 'first 200, then 400 subscriber-already-exists',
         actual: `first ${first.status}, then ${second.status} ${second.text.slice(0, 200)}`,
       };
     }));

@@ -89,7 +89,7 @@ try {
     bin.once('exit', (code) => reject(new Error(`messaging-sandbox exited with ${code}: ${binOut.text}`)));
     setTimeout(() => reject(new Error(`messaging-sandbox did not start: ${binOut.text}`)), 20_000).unref();
   });
-  const suite = spawn(npx, ['--no-install', 'messaging-conformance', '--server', url, '--api-key', 'sandbox-api-key', '--api-key-no-balance', 'sandbox-api-key-no-balance', '--integrator-token', 'sandbox-integrator-token'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const suite = spawn(npx, ['--no-install', 'messaging-conformance', '--server', url, '--api-key', 'sandbox-api-key', '--api-key-no-balance', 'sandbox-api-key-no-balance', '--integrator-token', 'sandbox-integrator-token', '--profile', 'strict'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const suiteOut = output(suite);
   facts.conformanceExit = await suiteOut.exit;
   facts.conformanceSummary = suiteOut.text.trim().split('\n').at(-1);

@@ -4,7 +4,7 @@
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
-import { conformanceStages, formatJson, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
+import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
 import { redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
@@ -33,7 +33,27 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --help                this text
 
   stages: ${conformanceStages.map((s) => s.name).join(', ')}
+
+usage: messaging-conformance webhook --url <receiver> [--timeout S] [--reporter junit|json --output <file>]
+
+  Checks your status-callback receiver: every documented callback (each status and delivery
+  code), values this contract does not know yet, extra fields, a duplicate and out-of-order
+  events must get 2xx; malformed JSON, a wrong content type and an oversized body anything but
+  a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
 `;
+
+/** messaging-conformance webhook --url U: the receiver check. */
+async function webhook(args: string[]): Promise<void> {
+  const o = parse(args, { url: { type: 'string' }, timeout: { type: 'string', default: '10' }, reporter: { type: 'string' }, output: { type: 'string' } });
+  if (o.url === undefined) throw new UsageError('webhook needs --url <receiver>');
+  if (!/^\d+(\.\d+)?$/.test(o.timeout) || Number(o.timeout) <= 0) throw new UsageError(`--timeout must be a number of seconds above 0, got "${o.timeout}"`);
+  if (o.reporter !== undefined && o.reporter !== 'junit' && o.reporter !== 'json') throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
+  if (o.reporter !== undefined && o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
+  const report = await checkWebhookReceiver({ url: httpUrl('--url', o.url), timeoutMs: Number(o.timeout) * 1000, log: (line) => console.log(line) });
+  console.log(formatSummary(report));
+  if (o.reporter !== undefined) writeFileSync(o.output!, o.reporter === 'json' ? formatJson(report) : formatJUnit(report));
+  process.exitCode = report.ok ? 0 : 1;
+}
 
 /** Until the run has reported, the process must not end quietly with exit 0 (a fetch pending on a dead connection keeps nothing alive). */
 let finished = false;
@@ -45,6 +65,11 @@ process.on('beforeExit', () => {
 });
 
 runCli('messaging-conformance', usage, async (args) => {
+  if (args[0] === 'webhook') {
+    await webhook(args.slice(1));
+    finished = true;
+    return;
+  }
   const o = parse(args, {
     server: { type: 'string' },
     'api-key': { type: 'string' },

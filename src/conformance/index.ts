@@ -9,6 +9,7 @@ export { UnreachableError } from './suite.ts';
 export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
 export type { Profile } from './context.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
+export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
 
 export interface ConformanceOptions {
   /** Base URL of the implementation, e.g. https://staging.example.org. */

@@ -1,0 +1,91 @@
+// messaging-conformance webhook: checks a customer's status-callback receiver. It posts every
+// documented callback (each status, each delivery error code, the document's examples), callbacks
+// with values this contract does not know yet, extra fields, a duplicate and out-of-order events:
+// each must be answered 2xx (the service retries anything else). Then malformed posts (bad JSON,
+// a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
+import { openapi, resolvePointer } from '../core/document.ts';
+import type { CheckResult } from './context.ts';
+import type { SuiteReport } from './suite.ts';
+
+interface Case {
+  name: string;
+  body: string;
+  contentType: string;
+  /** Well-formed callbacks must get 2xx; the others anything but a 5xx or no answer. */
+  wellFormed: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const enumOf = (name: string) => (resolvePointer(`#/components/schemas/${name}`) as { enum: string[] }).enum;
+
+/** The posts to make, in order. */
+export function webhookCases(): Case[] {
+  const examples = (((openapi.webhooks as Obj).messageStatus as Obj).post as { requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> } }).requestBody.content['application/json']!.examples;
+  const base = { ...examples.delivered!.value };
+  const json = (name: string, value: unknown): Case => ({ name, body: JSON.stringify(value), contentType: 'application/json', wellFormed: true });
+  let messageId = 900_000_000;
+  const fresh = (extra: Obj) => ({ ...base, messageId: ++messageId, ...extra });
+  const duplicate = fresh({ status: 'DELIVERED' });
+  const later = fresh({ status: 'READ', statusAt: '2030-01-15T09:40:00Z' });
+  return [
+    ...Object.entries(examples).map(([name, { value }]) => json(`the document's example ${name}`, value)),
+    ...enumOf('KnownDeliveryStatus').map((status) => json(`status ${status}`, fresh(status === 'UNDELIVERED' ? { status, error: 'error-address-format', comment: 'x' } : { status }))),
+    ...enumOf('KnownDeliveryErrorCode').map((error) => json(`UNDELIVERED with ${error}`, fresh({ status: 'UNDELIVERED', error, comment: null }))),
+    json('a status this contract does not know yet', fresh({ status: 'PAUSED' })),
+    json('a delivery error code this contract does not know yet', fresh({ status: 'UNDELIVERED', error: 'a-code-added-later' })),
+    json('fields this contract does not know yet', fresh({ status: 'DELIVERED', paymentData: { amount: 1 }, somethingNew: { nested: true } })),
+    json('a message not sent by this API (requestId null)', fresh({ status: 'READ', requestId: null })),
+    json('a callback, once', duplicate),
+    json('the same callback again (the service retries)', duplicate),
+    json('a later status first', later),
+    json('then an earlier status of the same message (out of order)', { ...later, status: 'DELIVERED', statusAt: '2030-01-15T09:30:00Z' }),
+    { name: 'malformed JSON', body: '{"messageId": 1, "status": ', contentType: 'application/json', wellFormed: false },
+    { name: 'a JSON array', body: '[]', contentType: 'application/json', wellFormed: false },
+    { name: 'a wrong content type', body: 'status=DELIVERED', contentType: 'application/x-www-form-urlencoded', wellFormed: false },
+    { name: 'an oversized body (2 MiB)', body: JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) }), contentType: 'application/json', wellFormed: false },
+  ];
+}
+
+export interface WebhookOptions {
+  url: string;
+  timeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+/** Posts every case to the receiver and judges each answer. */
+export async function checkWebhookReceiver(options: WebhookOptions): Promise<SuiteReport> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const log = options.log ?? (() => {});
+  const results: CheckResult[] = [];
+  const start = performance.now();
+  log(`webhook receiver ${options.url}: ${webhookCases().length} posts`);
+  for (const c of webhookCases()) {
+    const began = performance.now();
+    let actual: string;
+    let ok: boolean;
+    try {
+      const res = await fetch(options.url, { method: 'POST', headers: { 'content-type': c.contentType }, body: c.body, signal: AbortSignal.timeout(timeoutMs) });
+      const text = (await res.text()).slice(0, 200);
+      actual = `${res.status}${text ? ` ${text}` : ''}`;
+      ok = c.wellFormed ? res.status >= 200 && res.status < 300 : res.status < 500;
+    } catch (error) {
+      actual = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
+      ok = false;
+    }
+    results.push({
+      stage: 'webhook',
+      name: c.name,
+      // 200 to every callback, unknown values included, is the service's rule [public docs]; how
+      // a receiver treats what is not a callback is this contract's expectation.
+      kind: c.wellFormed ? 'described' : 'decision',
+      ok,
+      ms: performance.now() - began,
+      request: `POST ${options.url} [content-type: ${c.contentType}] ${String(c.body).slice(0, 200)}`,
+      expected: c.wellFormed ? '2xx (anything else makes the service retry)' : 'an answer that is not a 5xx',
+      actual,
+    });
+  }
+  const failed = results.filter((r) => !r.ok).length;
+  log(`  ${results.length - failed} passed, ${failed} failed`);
+  return { profile: 'strict', results, stageMs: { webhook: performance.now() - start }, finished: true, ok: failed === 0 };
+}

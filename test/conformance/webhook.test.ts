@@ -1,0 +1,93 @@
+// messaging-conformance webhook: a receiver built on parseStatusCallback passes; receivers that
+// reject what the service may send, crash on bad input or hang, fail with the post that broke them.
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseStatusCallback, StatusCallbackError } from '../../src/client/webhooks.ts';
+import { checkWebhookReceiver } from '../../src/conformance/webhook.ts';
+import { projectRoot } from '../../src/paths.ts';
+
+const run = promisify(execFile);
+const servers: Array<ReturnType<typeof createServer>> = [];
+afterEach(() => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+async function receiver(handle: (body: Buffer, req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => handle(Buffer.concat(chunks), req, res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/status`;
+}
+
+/** The README's receiver: 200 for a callback, 400 naming the fields for anything else. */
+const goodReceiver = () =>
+  receiver((body, _req, res) => {
+    try {
+      parseStatusCallback(body);
+      res.writeHead(200).end();
+    } catch (error) {
+      if (!(error instanceof StatusCallbackError)) throw error;
+      res.writeHead(400, { 'content-type': 'text/plain' }).end(error.message);
+    }
+  });
+
+describe('webhook receiver check', () => {
+  it('a receiver built on parseStatusCallback passes every post: exit 0', async () => {
+    const url = await goodReceiver();
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url], { cwd: projectRoot });
+    expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(Number(/^(\d+) passed/m.exec(stdout)![1])).toBeGreaterThanOrEqual(25);
+  }, 30_000);
+
+  it('a receiver that rejects statuses it does not know fails those posts', async () => {
+    const known = ['DELIVERED', 'UNDELIVERED', 'READ', 'SENT'];
+    const url = await receiver((body, _req, res) => {
+      let status: unknown;
+      try {
+        status = JSON.parse(body.toString()).status;
+      } catch {
+        return void res.writeHead(400).end();
+      }
+      res.writeHead(known.includes(status as string) ? 200 : 422).end();
+    });
+    const report = await checkWebhookReceiver({ url });
+    expect(report.ok).toBe(false);
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(expect.arrayContaining(['a status this contract does not know yet', 'status FAILED']));
+    expect(report.results.find((r) => r.name === 'malformed JSON')?.ok).toBe(true);
+  });
+
+  it('a receiver that answers 500 to malformed JSON fails that post, and the CLI exits 1', async () => {
+    const url = await receiver((body, _req, res) => {
+      try {
+        JSON.parse(body.toString());
+        res.writeHead(200).end();
+      } catch {
+        res.writeHead(500).end('boom');
+      }
+    });
+    const result = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url], { cwd: projectRoot }).then(
+      () => ({ code: 0, out: '' }),
+      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
+    );
+    expect(result.code).toBe(1);
+    expect(result.out).toContain('FAIL webhook [decision]: malformed JSON');
+  }, 30_000);
+
+  it('a receiver that hangs on an oversized body fails it within the timeout', async () => {
+    const url = await receiver((body, _req, res) => {
+      if (body.length < 1024 * 1024) res.writeHead(200).end();
+    });
+    const report = await checkWebhookReceiver({ url, timeoutMs: 500 });
+    expect(report.results.find((r) => r.name === 'an oversized body (2 MiB)')).toMatchObject({ ok: false, actual: 'no answer within 500 ms' });
+    expect(report.results.filter((r) => !r.ok)).toHaveLength(1);
+  });
+});

@@ -44,6 +44,14 @@ export class StageStopped extends Error {
 
 export type Profile = 'described' | 'strict';
 
+/** An operation's documented status, error code or named example that a check exercises. */
+export interface Coverage {
+  operationId: string;
+  status?: number;
+  code?: string;
+  example?: string;
+}
+
 /** Whether a check of `kind` runs under the context's profile. */
 export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
 
@@ -57,6 +65,8 @@ export interface CheckResult {
   request?: string;
   /** The request as a ready curl command, credentials as environment references. */
   replay?: string;
+  /** What of the document the check exercises, for the coverage scorecard. */
+  covers?: Coverage;
   expected?: string;
   actual?: string;
 }
@@ -136,7 +146,14 @@ export async function send(ctx: SuiteContext, r: PairRequest, extraHeaders: Reco
  * Before running, it stops the run when the deadline has passed, and the stage when its first
  * requests all failed at the network level: hundreds of checks against a dead server say nothing more.
  */
-export async function check(ctx: SuiteContext, stage: string, name: string, kind: ExpectationKind, fn: () => Promise<Omit<CheckResult, 'stage' | 'name' | 'ms' | 'kind'>>): Promise<CheckResult> {
+export async function check(
+  ctx: SuiteContext,
+  stage: string,
+  name: string,
+  kind: ExpectationKind,
+  covers: Coverage | undefined,
+  fn: () => Promise<Omit<CheckResult, 'stage' | 'name' | 'ms' | 'kind' | 'covers'>>,
+): Promise<CheckResult> {
   if (ctx.deadline.aborted) throw new StageStopped("the run's deadline passed before every check ran", true);
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
     throw new StageStopped(`the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`, false);
@@ -144,9 +161,9 @@ export async function check(ctx: SuiteContext, stage: string, name: string, kind
   const start = performance.now();
   let result: CheckResult;
   try {
-    result = { stage, name, kind, ...(await fn()), ms: performance.now() - start };
+    result = { stage, name, kind, ...(covers ? { covers } : {}), ...(await fn()), ms: performance.now() - start };
   } catch (error) {
-    result = { stage, name, kind, ok: false, ms: performance.now() - start, expected: 'the check to run', actual: (error as Error).message };
+    result = { stage, name, kind, ...(covers ? { covers } : {}), ok: false, ms: performance.now() - start, expected: 'the check to run', actual: (error as Error).message };
   }
   ctx.stage.checks.push(result);
   return result;

@@ -21,10 +21,22 @@ export function summary(report: SuiteReport): string {
     line(header),
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
+    ...coverageTable(report),
     '',
     `profile ${report.profile}: ${report.profile === 'strict' ? 'the description\'s facts and this contract\'s decisions' : 'the description\'s facts only (--profile strict adds the contract\'s decisions)'}`,
     `${passed} passed, ${report.results.length - passed} failed`,
   ].join('\n');
+}
+
+/** The coverage scorecard: per operation, statuses, codes and examples exercised, then what was not and why. */
+function coverageTable(report: SuiteReport): string[] {
+  if (!report.coverage) return [];
+  const rows = report.coverage.map((c) => [c.operationId, `${c.statuses.covered}/${c.statuses.of}`, `${c.codes.covered}/${c.codes.of}`, `${c.examples.covered}/${c.examples.of}`]);
+  const header = ['coverage', 'statuses', 'codes', 'examples'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const missed = report.coverage.flatMap((c) => c.missed.map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`));
+  return ['', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...missed];
 }
 
 /** The whole report as JSON: every check with its kind, timing and replay command. */
@@ -44,5 +56,9 @@ export function junit(report: SuiteReport): string {
     return `  <testsuite name="${escape(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   const failures = report.results.filter((r) => !r.ok).length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const properties = (report.coverage ?? []).flatMap((c) =>
+    (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escape(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`),
+  );
+  const head = properties.length ? `  <properties>\n    <property name="profile" value="${report.profile}"/>\n${properties.join('\n')}\n  </properties>\n` : '';
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n${head}${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -1,4 +1,7 @@
 // Runs the selected stages against a server and collects every check.
+import { normalizeErrorCode } from '../core/codes.ts';
+import { resolvePointer } from '../core/document.ts';
+import { examplePairs, operations } from '../core/examples.ts';
 import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
@@ -14,6 +17,8 @@ export interface SuiteReport {
   profile: Profile;
   results: CheckResult[];
   stageMs: Record<string, number>;
+  /** Per operation, what of the document the run exercised (absent for the webhook check). */
+  coverage?: CoverageRow[];
   /** False when the run could not finish (its deadline passed); `unfinished` says why. */
   finished: boolean;
   unfinished?: string;
@@ -128,5 +133,49 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     ...(r.expected === undefined ? {} : { expected: redact(r.expected) }),
     ...(r.actual === undefined ? {} : { actual: redact(r.actual) }),
   }));
-  return { profile: ctx.profile, results: redacted, stageMs, finished: unfinished === undefined, unfinished, ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok) };
+  return { profile: ctx.profile, results: redacted, stageMs, coverage: coverage(redacted, selected, ctx.profile), finished: unfinished === undefined, unfinished, ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok) };
+}
+
+/** Per operation: how much of what the document states for it this run exercised. */
+export interface CoverageRow {
+  operationId: string;
+  statuses: { covered: number; of: number };
+  codes: { covered: number; of: number };
+  examples: { covered: number; of: number };
+  /** What no check reached, and why. */
+  missed: Array<{ what: string; why: string }>;
+}
+
+/** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */
+export function coverage(results: CheckResult[], selected: Stage[], profile: Profile): CoverageRow[] {
+  const ran = new Set(selected.map((s) => s.name));
+  const covered = results.map((r) => r.covers).filter((c) => c !== undefined);
+  return operations().map((op) => {
+    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
+    const mine = covered.filter((c) => c.operationId === op.operationId);
+    const missed: CoverageRow['missed'] = [];
+    /** Why the pairs behind an item ran no check. */
+    const why = (behind: typeof pairs) => {
+      if (!ran.has('examples') && !ran.has('dredd')) return 'the examples and dredd stages were not selected';
+      if (profile === 'described' && behind.length > 0 && behind.every((p) => p.kind === 'decision')) return 'a decision of this contract: --profile strict runs it';
+      return 'no check reached it';
+    };
+    const tally = <T>(items: T[], isCovered: (item: T) => boolean, label: (item: T) => string, behind: (item: T) => typeof pairs) => {
+      let count = 0;
+      for (const item of items) {
+        if (isCovered(item)) count++;
+        else missed.push({ what: label(item), why: why(behind(item)) });
+      }
+      return { covered: count, of: items.length };
+    };
+    const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses).filter((s) => /^\d{3}$/.test(s)).map(Number);
+    const codes = [...new Set(pairs.map((p) => (p.response as { title?: string } | undefined)?.title).filter((t): t is string => typeof t === 'string'))];
+    return {
+      operationId: op.operationId,
+      statuses: tally(statuses, (s) => mine.some((c) => c.status === s), (s) => `status ${s}`, (s) => pairs.filter((p) => p.status === s)),
+      codes: tally(codes, (code) => mine.some((c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code)), (code) => `code ${code}`, (code) => pairs.filter((p) => (p.response as { title?: string }).title === code)),
+      examples: tally(pairs, (p) => mine.some((c) => c.example === p.name && c.status === p.status), (p) => `example ${p.status} ${p.name}`, (p) => [p]),
+      missed,
+    };
+  });
 }

@@ -94,6 +94,19 @@ describe('profiles: described facts and contract decisions', () => {
     expect(strict.results.filter((r) => r.kind === 'decision').length).toBeGreaterThan(30);
   }, 60_000);
 
+  it('the coverage scorecard: strict exercises every status, code and example; described misses only decisions, and says so', async () => {
+    const strict = await runSuite(context(sandbox.url));
+    expect(strict.coverage!.flatMap((c) => c.missed)).toEqual([]);
+    expect(strict.coverage!.map((c) => c.operationId)).toEqual(['closeThreads', 'createSubscriber', 'scheduleCascade']);
+    const described = await runSuite(context(sandbox.url, { profile: 'described' }));
+    const missed = described.coverage!.flatMap((c) => c.missed);
+    expect(missed.length).toBeGreaterThan(10);
+    expect(missed.filter((m) => !m.why.startsWith('a decision of this contract'))).toEqual([]);
+    const skipped = await runSuite(context(sandbox.url), selectStages(['stateful']));
+    expect(skipped.coverage!.flatMap((c) => c.missed).every((m) => m.why === 'the examples and dredd stages were not selected')).toBe(true);
+    expect(summary(described)).toMatch(/coverage\s+statuses\s+codes\s+examples/);
+  }, 60_000);
+
   it('a server that differs from the sandbox only in the contract\'s decisions passes described and fails strict, each failure a decision', async () => {
     // Its own codes where this contract decided them: close threads and create subscriber errors.
     const proxy = await startMutatingProxy(sandbox.url, (x) => {

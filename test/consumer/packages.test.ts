@@ -114,7 +114,7 @@ describe('a consumer project', () => {
       webhooks: ['StatusCallbackError', 'parseStatusCallback'],
       preflight: ['RequestValidationError', 'createValidatingClient', 'validateRequest'],
       sandbox: ['startSandbox'],
-      conformance: ['UnreachableError', 'VarsError', 'conformanceStages', 'formatJUnit', 'formatJson', 'formatSummary', 'loadVars', 'runConformance'],
+      conformance: ['UnreachableError', 'VarsError', 'checkWebhookReceiver', 'conformanceStages', 'formatJUnit', 'formatJson', 'formatSummary', 'loadVars', 'runConformance'],
     });
     expect(facts).toMatchObject({
       documentVersion: '3.1.0',

@@ -153,7 +153,7 @@ export const badInputStage: Stage = {
     const batch = 50;
     for (let start = 0; start < inputs.length; start += batch) {
       for (const input of inputs.slice(start, start + batch)) {
-        results.push(await check(ctx, 'bad-input', input.name, input.kind, async () => {
+        results.push(await check(ctx, 'bad-input', input.name, input.kind, { operationId: input.operation.operationId, ...(input.status.length === 1 ? { status: input.status[0] } : {}), ...(input.code ? { code: input.code } : {}) }, async () => {
           const expected = `${input.status.join(' or ')}${input.code ? ` ${input.code}` : ''} with a problem body`;
           const { response, error } = await send(ctx, input.request);
           if (!response) return { ok: false, request: describeRequest(input.request), replay: replay(ctx, input.request), expected, actual: `no answer: ${error}` };
@@ -175,7 +175,7 @@ export const badInputStage: Stage = {
         }));
       }
       // The server must still answer a valid request after each batch.
-      results.push(await check(ctx, 'bad-input', `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`, 'described', async () => {
+      results.push(await check(ctx, 'bad-input', `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`, 'described', undefined, async () => {
         const probe = examplePairs().find((p) => p.operation.operationId === 'closeThreads' && p.name === 'notExisting')!;
         const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);
         const { response, error } = await send(ctx, request);

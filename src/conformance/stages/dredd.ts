@@ -29,6 +29,7 @@ interface Step {
   freshExtUserId: boolean;
   example: string;
   kind: ExpectationKind;
+  operationId: string;
   skip: boolean;
 }
 
@@ -65,6 +66,7 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
         freshExtUserId: op.operationId === 'createSubscriber' && status === 200,
         example: pair.name,
         kind: pair.kind,
+        operationId: op.operationId,
         // Out of the profile: Dredd skips it, and it is no check of this run.
         skip: !runs(ctx, pair.kind),
       };
@@ -139,6 +141,7 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
         stage: 'dredd',
         name,
         kind: step.kind,
+        covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
         ok: real !== undefined && problems.length === 0,
         ms: ms / Object.keys(plan).length,
         request: `${step.method} ${step.path} (example ${step.example})`,

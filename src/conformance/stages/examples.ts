@@ -12,7 +12,7 @@ export const examplesStage: Stage = {
     const results: CheckResult[] = [];
     for (const pair of examplePairs().filter((p) => runs(ctx, p.kind))) {
       results.push(
-        await check(ctx, 'examples', `${pair.operation.operationId} ${pair.status} ${pair.name}`, pair.kind, async () => {
+        await check(ctx, 'examples', `${pair.operation.operationId} ${pair.status} ${pair.name}`, pair.kind, { operationId: pair.operation.operationId, status: pair.status, code: (pair.response as { title?: string })?.title, example: pair.name }, async () => {
           // A mock is asked for the example by name, with a request it accepts (the operation's own
           // path, method, credentials and a valid body), and answers the example as written.
           const { body, expected } = ctx.mock ? { body: validRequestBody(pair), expected: pair.response } : prepare(pair, ctx.values);

@@ -59,7 +59,7 @@ export const statefulStage: Stage = {
       (name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds,
     );
 
-    results.push(await check(ctx, stage, 'a reused requestId is rejected with requestId-is-not-unique', 'described', async () => {
+    results.push(await check(ctx, stage, 'a reused requestId is rejected with requestId-is-not-unique', 'described', undefined, async () => {
       const scheduled = pair('scheduleCascade', 'scheduled');
       const { body } = prepare(scheduled, ctx.values);
       const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => body);
@@ -71,7 +71,7 @@ export const statefulStage: Stage = {
 
     let firstClose: Map<number, string> | undefined;
     // Distinct identifiers: how a repeated one is reported is a decision (the repeatedId example).
-    results.push(await check(ctx, stage, 'every identifier is reported in exactly one of the four lists', 'described', async () => {
+    results.push(await check(ctx, stage, 'every identifier is reported in exactly one of the four lists', 'described', undefined, async () => {
       const ids = [...new Set(threadIds)];
       const request = closeRequest(ids);
       const res = await call(ctx, request);
@@ -82,7 +82,7 @@ export const statefulStage: Stage = {
       return { ok: true, request: describeRequest(request), replay: replay(ctx, request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
     }));
 
-    results.push(await check(ctx, stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', 'described', async () => {
+    results.push(await check(ctx, stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', 'described', undefined, async () => {
       if (!firstClose) throw new Error('the first close failed');
       const request = closeRequest(threadIds);
       const res = await call(ctx, request);
@@ -99,7 +99,7 @@ export const statefulStage: Stage = {
       };
     }));
 
-    if (runs(ctx, 'decision')) results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', 'decision', async () => {
+    if (runs(ctx, 'decision')) results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', 'decision', undefined, async () => {
       const created = pair('createSubscriber', 'createdBlacklisted');
       const body = { ...(substitute(created.requestBody, ctx.values) as object), addresses: [{ address: `conformance-${randomUUID()}`, type: 'EXT_USER_ID' }] };
       const request = pairRequest(ctx.server, created, ctx.credentials, () => body);

@@ -2,8 +2,9 @@
 // Redoc 3 loads its "API docs by Redocly" logo from a CDN even with --inlineBundle; the page
 // must make no request outside itself, so the logo is inlined here as a data URI.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
 
 const logo = (text: string) =>
@@ -15,11 +16,20 @@ const cdnAssets: Record<string, string> = {
   'https://cdn.redoc.ly/redoc/logo-mini.svg': logo('R'),
 };
 
+// The page adds a "Changes" section: CHANGELOG.md, and a link to this version's document.
+const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as { info: { version: string }; tags: Array<{ name: string; description: string }> };
+const versioned = `openapi-${bundled.info.version}.json`;
+const changelog = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8').replace(/^# Changelog\n+/, '');
+bundled.tags.push({ name: 'Changes', description: `Download the document of this version: [${versioned}](${versioned}).\n\n${changelog}` });
+const pageSource = join(mkdtempSync(join(tmpdir(), 'mc-docs-')), 'openapi.json');
+writeFileSync(pageSource, JSON.stringify(bundled));
+
 execFileSync(
   join(projectRoot, 'node_modules', '.bin', 'redocly'),
-  ['build-docs', bundledDocumentPath, '-o', docsPagePath, '--inlineBundle'],
+  ['build-docs', pageSource, '-o', docsPagePath, '--inlineBundle'],
   { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
 );
+rmSync(dirname(pageSource), { recursive: true, force: true });
 
 let html = readFileSync(docsPagePath, 'utf8');
 for (const [url, inline] of Object.entries(cdnAssets)) html = html.split(url).join(inline);
@@ -27,4 +37,5 @@ const left = html.match(/https:\/\/cdn\.redoc\.ly\/[^"'`\s)]+/g);
 if (left) throw new Error(`the docs page still loads from the CDN: ${[...new Set(left)].join(', ')}`);
 writeFileSync(docsPagePath, html);
 copyFileSync(bundledDocumentPath, join(docsPagePath, '..', 'openapi.json'));
+copyFileSync(bundledDocumentPath, join(docsPagePath, '..', versioned));
 console.log(`docs: ${docsPagePath} (${Math.round(html.length / 1024)} KiB) and openapi.json beside it`);

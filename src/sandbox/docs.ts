@@ -3,6 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { assetPath } from '../core/assets.ts';
+import { openapi as bundled } from '../core/document.ts';
+
+const openapi = bundled as { info: { version: string } };
 
 const docsPage = assetPath(import.meta.url, { bundled: './docs/index.html', source: '../../dist/docs/index.html' });
 const document = assetPath(import.meta.url, { bundled: './openapi.json', source: '../../generated/openapi.json' });
@@ -14,6 +17,9 @@ const routes: Record<string, { file: string; type: string }> = {
   '/docs/': { file: docsPage, type: html },
   '/openapi.json': { file: document, type: 'application/json' },
   '/docs/openapi.json': { file: document, type: 'application/json' },
+  // The docs page links the document of its version by name.
+  [`/openapi-${openapi.info.version}.json`]: { file: document, type: 'application/json' },
+  [`/docs/openapi-${openapi.info.version}.json`]: { file: document, type: 'application/json' },
 };
 
 /** Answers GET/HEAD for the docs routes and returns true; returns false for any other URL. */

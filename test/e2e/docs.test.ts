@@ -63,6 +63,16 @@ describe('docs page (file://, offline)', () => {
     expect(text).toContain('the code auth-error is [contract decision]: the description does not show how close threads authenticates');
   });
 
+  it('shows the changes of each version, with a link to this version\'s document', async () => {
+    await page.getByText('Changes', { exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Changes' }).first().waitFor({ timeout: 10_000 });
+    const text = await page.locator('body').innerText();
+    expect(text).toContain('The first released version of the contract');
+    const href = await page.getByRole('link', { name: /^openapi-\d+\.\d+\.\d+\.json$/ }).first().getAttribute('href');
+    expect(href).toMatch(/^openapi-\d+\.\d+\.\d+\.json$/);
+    await page.screenshot({ path: join(resultsDir, 'docs-changes.png') });
+  });
+
   it('search finds an error code and the operation that returns it', async () => {
     await page.getByText('Search', { exact: false }).first().click();
     const input = page.getByPlaceholder(/search/i).first();

@@ -1,0 +1,81 @@
+// npm run diff -- [--base <git ref | file.json | package.tgz>]: the changes of generated/openapi.json
+// against a base, each classified, and the gate: exit 1 when a change is breaking and the major
+// version of info.version was not bumped. The repository compared is the one npm was started in.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parse, runCli, UsageError } from '../core/cli.ts';
+import { compareDocuments } from './compare.ts';
+
+const usage = `usage: npm run diff -- [--base <git ref | file.json | package.tgz>]
+
+  Compares generated/openapi.json with a base and prints every change as breaking,
+  non-breaking, deprecation or annotation. Exit 1 when a change is breaking and info.version's
+  major was not bumped; 0 otherwise. The default base is the newest tag v*, or else the newest
+  releases/openapi-<version>.json.
+`;
+
+type Doc = { info: { version: string } } & Record<string, unknown>;
+
+const semver = (v: string) => {
+  const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(v);
+  if (!m) throw new UsageError(`info.version must be semver (MAJOR.MINOR.PATCH), got "${v}"`);
+  return m.slice(1).map(Number) as [number, number, number];
+};
+
+/** The newest release snapshot committed under releases/, by version. */
+export function latestRelease(repo: string): string | undefined {
+  const dir = join(repo, 'releases');
+  if (!existsSync(dir)) return undefined;
+  const files = readdirSync(dir).filter((f) => /^openapi-\d+\.\d+\.\d+\.json$/.test(f));
+  const version = (f: string) => semver(f.slice('openapi-'.length, -'.json'.length));
+  files.sort((a, b) => {
+    const [x, y] = [version(a), version(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+  return files.length ? join(dir, files.at(-1)!) : undefined;
+}
+
+function loadBase(repo: string, base: string | undefined): { label: string; doc: Doc } {
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
+  if (base === undefined) {
+    let tag: string | undefined;
+    try {
+      tag = git('tag', '--list', 'v*', '--sort=-v:refname').split('\n')[0]?.trim() || undefined;
+    } catch {
+      tag = undefined; // not a git repository
+    }
+    if (tag) return loadBase(repo, tag);
+    const release = latestRelease(repo);
+    if (!release) throw new UsageError('no base: no tag v* and no releases/openapi-<version>.json; pass --base');
+    return { label: release.slice(repo.length + 1), doc: JSON.parse(readFileSync(release, 'utf8')) };
+  }
+  if (base.endsWith('.tgz')) {
+    const text = execFileSync('tar', ['-xzOf', resolve(repo, base), 'package/dist/openapi.json'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    return { label: `${base} (./openapi.json)`, doc: JSON.parse(text) };
+  }
+  if (base.endsWith('.json')) return { label: base, doc: JSON.parse(readFileSync(resolve(repo, base), 'utf8')) };
+  try {
+    return { label: `${base}:generated/openapi.json`, doc: JSON.parse(git('show', `${base}:generated/openapi.json`)) };
+  } catch (error) {
+    throw new UsageError(`--base ${base}: not a git ref with generated/openapi.json, a .json file or a .tgz package (${String((error as { stderr?: string }).stderr ?? error).trim().split('\n')[0]})`);
+  }
+}
+
+runCli('diff', usage, async (args) => {
+  const o = parse(args, { base: { type: 'string' } });
+  const repo = process.env.INIT_CWD ?? process.cwd();
+  const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
+  const { label, doc: base } = loadBase(repo, o.base);
+  const changes = compareDocuments(base, current);
+  console.log(`base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})`);
+  for (const c of changes) console.log(`${c.class.padEnd(12)} ${c.sentence}`);
+  const count = (k: string) => changes.filter((c) => c.class === k).length;
+  console.log(`${changes.length} changes: ${count('breaking')} breaking, ${count('non-breaking')} non-breaking, ${count('deprecation')} deprecation, ${count('annotation')} annotation`);
+  const [baseMajor] = semver(base.info.version);
+  const [major] = semver(current.info.version);
+  if (count('breaking') > 0 && major <= baseMajor) {
+    process.stderr.write(`diff: ${count('breaking')} breaking change(s) need a new major version: info.version ${current.info.version} must become ${baseMajor + 1}.0.0 or later\n`);
+    process.exitCode = 1;
+  }
+});

@@ -1,0 +1,75 @@
+// The gate through the real npm script, on a temporary git repository whose tag v1.0.0 holds the
+// base: a breaking change fails without a major bump and passes with one.
+import { execFile } from 'node:child_process';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths.ts';
+
+const run = promisify(execFile);
+let repo: string;
+let base: any;
+
+const diff = (...args: string[]) =>
+  run('npm', ['run', '--silent', '--prefix', projectRoot, 'diff', '--', ...args], { cwd: repo }).then(
+    (r) => ({ code: 0, out: r.stdout + r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+  );
+const write = (doc: unknown) => writeFile(join(repo, 'generated/openapi.json'), JSON.stringify(doc, null, 2));
+const git = (...args: string[]) => run('git', ['-C', repo, '-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args]);
+
+beforeAll(async () => {
+  repo = await mkdtemp(join(tmpdir(), 'mc-gate-'));
+  await mkdir(join(repo, 'generated'));
+  base = JSON.parse(await readFile(join(projectRoot, 'generated/openapi.json'), 'utf8'));
+  await git('init', '-q');
+  await write(base);
+  await git('add', '.');
+  await git('commit', '-qm', 'v1');
+  await git('tag', 'v1.0.0');
+});
+afterAll(async () => {
+  if (repo) await rm(repo, { recursive: true, force: true });
+});
+
+describe('npm run diff as a gate', () => {
+  it('passes when nothing changed', async () => {
+    const result = await diff();
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toContain('base v1.0.0:generated/openapi.json (version 1.0.0)');
+    expect(result.out).toContain('0 changes');
+  });
+
+  it.each([
+    ['removing resolved_threads', (d: any) => { delete d.components.schemas.ThreadsCloseResult.properties.resolved_threads; }, 'response 200 of closeThreads: property `resolved_threads` removed'],
+    ["lowering comment's maxLength", (d: any) => { d.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200; }, 'request body of closeThreads: `comment`: maxLength 300 -> 200'],
+  ])('%s fails without a major bump, naming the change, and passes with 2.0.0', async (_name, change, sentence) => {
+    const next = structuredClone(base);
+    change(next);
+    await write(next);
+    const blocked = await diff();
+    expect(blocked.code, blocked.out).toBe(1);
+    expect(blocked.out).toContain(`breaking     ${sentence}`);
+    expect(blocked.out).toContain('need a new major version: info.version 1.0.0 must become 2.0.0 or later');
+    next.info.version = '1.1.0';
+    await write(next);
+    expect((await diff()).code).toBe(1);
+    next.info.version = '2.0.0';
+    await write(next);
+    const allowed = await diff();
+    expect(allowed.code, allowed.out).toBe(0);
+    expect(allowed.out).toContain(sentence);
+  }, 60_000);
+
+  it('a non-breaking change passes without a bump; --base takes a file too', async () => {
+    const next = structuredClone(base);
+    next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 400;
+    await write(next);
+    expect((await diff()).code).toBe(0);
+    await writeFile(join(repo, 'base.json'), JSON.stringify(base));
+    const byFile = await diff('--base', 'base.json');
+    expect(byFile.out).toContain('non-breaking request body of closeThreads: `comment`: maxLength 300 -> 400');
+  }, 30_000);
+});

@@ -1,0 +1,44 @@
+// Versions that mean something: info.version is semver, the three packages carry it, and the
+// changelog's section for it lists every change since the previous release.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { missingLines } from '../../src/diff/changelog.ts';
+import { projectRoot } from '../../src/paths.ts';
+
+const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
+const doc = JSON.parse(read('generated/openapi.json'));
+
+describe('versions', () => {
+  it('info.version is semver, and the three packages and the repository carry it', () => {
+    expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+$/);
+    for (const manifest of ['package.json', 'src/client/package.json', 'src/sandbox/package.json', 'src/conformance/package.json']) {
+      expect(JSON.parse(read(manifest)).version, manifest).toBe(doc.info.version);
+    }
+  });
+
+  it('the release of this version, when kept, is this document', () => {
+    let released: string | undefined;
+    try {
+      released = read(`releases/openapi-${doc.info.version}.json`);
+    } catch {
+      released = undefined; // a version being prepared: not released yet
+    }
+    if (released !== undefined) expect(JSON.parse(released)).toEqual(doc);
+  });
+
+  it('CHANGELOG.md has the section of this version with every change line', () => {
+    expect(missingLines(read('CHANGELOG.md'), doc)).toEqual([]);
+  });
+
+  it('the drift check fails a section that lacks a change', () => {
+    const next = structuredClone(doc);
+    next.info.version = '2.0.0';
+    next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
+    const changelog = '# Changelog\n\n## 2.0.0\n\nHand-written words, no change lines.\n\n## 1.0.0\n\nFirst.\n';
+    const missing = missingLines(changelog, next);
+    expect(missing).toContain('- **breaking**: request body of closeThreads: `comment`: maxLength 300 -> 200');
+    expect(missingLines(changelog.replace('no change lines.', `no change lines.\n${missing.join('\n')}`), next)).toEqual([]);
+    expect(missingLines('# Changelog\n', next)).toEqual(['a section "## 2.0.0"']);
+  });
+});

@@ -69,7 +69,7 @@ runCli('diff', usage, async (args) => {
   const { label, doc: base } = loadBase(repo, o.base);
   const changes = compareDocuments(base, current);
   console.log(`base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})`);
-  for (const c of changes) console.log(`${c.class.padEnd(12)} ${c.sentence}`);
+  for (const c of changes) console.log(`${c.class.padEnd(12)} ${c.sentence}\n             at ${c.pointer}`);
   const count = (k: string) => changes.filter((c) => c.class === k).length;
   console.log(`${changes.length} changes: ${count('breaking')} breaking, ${count('non-breaking')} non-breaking, ${count('deprecation')} deprecation, ${count('annotation')} annotation`);
   const [baseMajor] = semver(base.info.version);

@@ -52,6 +52,7 @@ describe('npm run diff as a gate', () => {
     const blocked = await diff();
     expect(blocked.code, blocked.out).toBe(1);
     expect(blocked.out).toContain(`breaking     ${sentence}`);
+    expect(blocked.out).toMatch(/\n {13}at #\/paths\/~1api~1v1~1threads~1close\/post\//);
     expect(blocked.out).toContain('need a new major version: info.version 1.0.0 must become 2.0.0 or later');
     next.info.version = '1.1.0';
     await write(next);

@@ -24,11 +24,11 @@ describe('generated/ has no drift', () => {
   });
 
   it('generated/schema.d.ts equals a fresh openapi-typescript run', async () => {
-    const check = run(
-      bin('openapi-typescript'),
-      ['generated/openapi.json', '-o', 'generated/schema.d.ts', '--root-types', '--root-types-no-schema-prefix', '--check'],
-      { cwd: projectRoot, env },
-    );
+    // The same command as `npm run build:types`, read from package.json, with --check.
+    const script = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')).scripts['build:types'] as string;
+    const [command, ...args] = script.split(/\s+/);
+    expect(command).toBe('openapi-typescript');
+    const check = run(bin('openapi-typescript'), [...args, '--check'], { cwd: projectRoot, env });
     await expect(check, 'generated/schema.d.ts is stale: run "npm run build"').resolves.toBeDefined();
   });
 });

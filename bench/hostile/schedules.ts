@@ -1,7 +1,7 @@
 // Child of bench/hostile.ts: the sandbox's rules and state take N distinct schedules (no HTTP,
 // so a million fit in the bench's time), then print the resident memory after a full GC.
 import { loadFixtures } from '../../src/sandbox/fixtures.ts';
-import { scheduleCascade } from '../../src/sandbox/operations.ts';
+import { scheduleCascade } from '../../src/sandbox/rules.ts';
 import { createSandbox } from '../../src/sandbox/server.ts';
 
 const count = Number(process.argv[2]);

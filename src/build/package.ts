@@ -2,13 +2,13 @@
 // `prepack` scripts): esbuild bundles the entries for plain Node (the shared core and generated/
 // are compiled in; only the package's own dependencies stay imports), rollup-plugin-dts bundles
 // their types the same way, and the files the package ships beside the code are copied in.
-import { execFileSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { dts } from 'rollup-plugin-dts';
+import { buildDocs } from '../docs/build.ts';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
 
 interface Recipe {
@@ -22,7 +22,6 @@ interface Recipe {
   before?: () => void;
 }
 
-const buildDocs = () => execFileSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'src/docs/build.ts')], { cwd: projectRoot, stdio: 'inherit' });
 
 const recipes: Record<string, Recipe> = {
   '@messaging-contract/client': {

@@ -97,6 +97,29 @@ export function replay(ctx: SuiteContext, r: PairRequest): string {
   return `curl -sS -X ${r.method} ${shellQuote(r.url)} ${Object.entries(r.headers).map(header).join(' ')}${body}`;
 }
 
+/** An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds none). */
+export interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+  body: unknown;
+  /** False when the text is not empty and not JSON. */
+  json: boolean;
+}
+
+/** Reads an answer once, for every check that judges one. */
+export async function readAnswer(response: Response): Promise<Answer> {
+  const text = await response.text();
+  let body: unknown;
+  let json = true;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = false;
+  }
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, body, json };
+}
+
 /** One line per request, as a person would write it with curl. */
 export function describeRequest(r: PairRequest): string {
   const headers = Object.entries(r.headers)

@@ -3,6 +3,7 @@ import { listsViolations, normalizeErrorCode } from '../core/codes.ts';
 import type { ExamplePair } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { validator } from '../core/validators/all.ts';
+import { readAnswer } from './context.ts';
 import { parseCascadeViolations, violationKey } from '../core/violations.ts';
 
 export interface Credentials {
@@ -52,15 +53,9 @@ export interface PairVerdict {
  */
 export async function judgePair(pair: ExamplePair, response: Response, expected: unknown = pair.response): Promise<PairVerdict> {
   const problems: string[] = [];
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    problems.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
-  }
+  const { text, body, json, contentType: type } = await readAnswer(response);
+  if (!json) problems.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
   if (response.status !== pair.status) problems.push(`status ${response.status}, expected ${pair.status}`);
-  const type = response.headers.get('content-type') ?? '';
   if (!/^application\/json/i.test(type)) problems.push(`content-type ${JSON.stringify(type)}, expected application/json`);
   const expectedTitle = (pair.response as { title?: string }).title;
   if (expectedTitle !== undefined) {

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
 
 const logo = (text: string) =>
@@ -16,26 +17,31 @@ const cdnAssets: Record<string, string> = {
   'https://cdn.redoc.ly/redoc/logo-mini.svg': logo('R'),
 };
 
-// The page adds a "Changes" section: CHANGELOG.md, and a link to this version's document.
-const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as { info: { version: string }; tags: Array<{ name: string; description: string }> };
-const versioned = `openapi-${bundled.info.version}.json`;
-const changelog = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8').replace(/^# Changelog\n+/, '');
-bundled.tags.push({ name: 'Changes', description: `Download the document of this version: [${versioned}](${versioned}).\n\n${changelog}` });
-const pageSource = join(mkdtempSync(join(tmpdir(), 'mc-docs-')), 'openapi.json');
-writeFileSync(pageSource, JSON.stringify(bundled));
+/** Builds dist/docs/ from generated/openapi.json and CHANGELOG.md. */
+export function buildDocs(): void {
+  // The page adds a "Changes" section: CHANGELOG.md, and a link to this version's document.
+  const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as { info: { version: string }; tags: Array<{ name: string; description: string }> };
+  const versioned = `openapi-${bundled.info.version}.json`;
+  const changelog = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8').replace(/^# Changelog\n+/, '');
+  bundled.tags.push({ name: 'Changes', description: `Download the document of this version: [${versioned}](${versioned}).\n\n${changelog}` });
+  const pageSource = join(mkdtempSync(join(tmpdir(), 'mc-docs-')), 'openapi.json');
+  writeFileSync(pageSource, JSON.stringify(bundled));
 
-execFileSync(
-  join(projectRoot, 'node_modules', '.bin', 'redocly'),
-  ['build-docs', pageSource, '-o', docsPagePath, '--inlineBundle'],
-  { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
-);
-rmSync(dirname(pageSource), { recursive: true, force: true });
+  execFileSync(
+    join(projectRoot, 'node_modules', '.bin', 'redocly'),
+    ['build-docs', pageSource, '-o', docsPagePath, '--inlineBundle'],
+    { cwd: projectRoot, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off' } },
+  );
+  rmSync(dirname(pageSource), { recursive: true, force: true });
 
-let html = readFileSync(docsPagePath, 'utf8');
-for (const [url, inline] of Object.entries(cdnAssets)) html = html.split(url).join(inline);
-const left = html.match(/https:\/\/cdn\.redoc\.ly\/[^"'`\s)]+/g);
-if (left) throw new Error(`the docs page still loads from the CDN: ${[...new Set(left)].join(', ')}`);
-writeFileSync(docsPagePath, html);
-copyFileSync(bundledDocumentPath, join(docsPagePath, '..', 'openapi.json'));
-copyFileSync(bundledDocumentPath, join(docsPagePath, '..', versioned));
-console.log(`docs: ${docsPagePath} (${Math.round(html.length / 1024)} KiB) and openapi.json beside it`);
+  let html = readFileSync(docsPagePath, 'utf8');
+  for (const [url, inline] of Object.entries(cdnAssets)) html = html.split(url).join(inline);
+  const left = html.match(/https:\/\/cdn\.redoc\.ly\/[^"'`\s)]+/g);
+  if (left) throw new Error(`the docs page still loads from the CDN: ${[...new Set(left)].join(', ')}`);
+  writeFileSync(docsPagePath, html);
+  copyFileSync(bundledDocumentPath, join(docsPagePath, '..', 'openapi.json'));
+  copyFileSync(bundledDocumentPath, join(docsPagePath, '..', versioned));
+  console.log(`docs: ${docsPagePath} (${Math.round(html.length / 1024)} KiB) and openapi.json beside it`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) buildDocs();

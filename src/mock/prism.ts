@@ -12,7 +12,7 @@ export interface PrismOptions {
   /** mock (default): answer from examples; proxy: forward to `upstream` and validate its answers. */
   mode?: 'mock' | 'proxy';
   upstream?: string;
-  /** Extra arguments for `prism mock`, e.g. ['-d']. */
+  /** Arguments for Prism in place of the default `-v error` (quiet), e.g. ['-d'] or [] for Prism's own logging. */
   args?: string[];
   /** Where Prism's own output goes; 'inherit' for the CLI. */
   stdio?: 'inherit' | 'ignore';

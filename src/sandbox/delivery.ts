@@ -14,7 +14,7 @@ import { resolvePointer } from '../core/document.ts';
 import { codePointLength } from '../core/validation.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
 import { RecentKeys } from './recent-keys.ts';
-import { contentKeyOf, type Accepted } from './operations.ts';
+import { contentKeyOf, type Accepted } from './rules.ts';
 import { templatePattern, type SandboxState } from './state.ts';
 
 export interface Clock {

@@ -8,8 +8,8 @@ import { apiKeyHeader as apiKeyHeaderName } from '../core/meta.ts';
 import { serveDocs } from './docs.ts';
 import { DeliverySimulator, type DeliveryOptions } from './delivery.ts';
 import { checkFixtures, loadFixtures, type Fixtures } from './fixtures.ts';
-import * as rules from './operations.ts';
-import { problem, type Reply } from './operations.ts';
+import * as rules from './rules.ts';
+import { problem, type Reply } from './rules.ts';
 import type { Window } from './recent-keys.ts';
 import { SandboxState, type Thread } from './state.ts';
 
@@ -72,13 +72,13 @@ function jsonDepth(text: string): number {
   let max = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const c = text[i];
     if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 91 || c === 123) max = Math.max(max, ++depth);
-    else if (c === 93 || c === 125) depth--;
+      if (c === '\\') i++; // skip the escaped character
+      else if (c === '"') inString = false;
+    } else if (c === '"') inString = true;
+    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
+    else if (c === ']' || c === '}') depth--;
   }
   return max;
 }

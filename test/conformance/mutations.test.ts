@@ -1,9 +1,9 @@
 // The suite must fail against a server that breaks the contract in any one way: a proxy in front
 // of the sandbox breaks it one way at a time, and the whole suite runs against each.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from '../../src/conformance/context.ts';
 import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
-import { credentials, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, useSandbox } from '../helpers/sandbox.ts';
 import { startMutatingProxy, type Mutation } from '../helpers/mutating-proxy.ts';
 
 const isThreads = (x: { path: string }) => x.path === '/api/v1/threads/close';
@@ -31,13 +31,7 @@ const mutations: Array<[string, Mutation]> = [
   ['an out-of-balance account accepted', (x) => (x.body?.title === 'out-of-balance' ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } } : undefined)],
 ];
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox();
 
 const context = (server: string): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, profile: 'strict', log: () => {} });
 const killed: string[] = [];

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from '../../src/conformance/context.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
@@ -14,18 +14,14 @@ import { runSuite, selectStages, suiteContext, type SuiteOptions } from '../../s
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { usePrismMock } from '../helpers/prism.ts';
-import { credentials, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
 const run = promisify(execFile);
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const sandbox = useSandbox();
 const prism = usePrismMock();
 const dir = mkdtempSync(join(tmpdir(), 'mc-suite-'));
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

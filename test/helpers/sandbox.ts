@@ -1,4 +1,5 @@
 // Starting the sandbox for tests, with the default fixtures' credentials.
+import { afterAll, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { loadFixtures } from '../../src/sandbox/fixtures.ts';
 import type { Credentials } from '../../src/conformance/pairs.ts';
@@ -14,6 +15,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const sandbox = createSandbox(options);
   const url = await sandbox.listen(0, '127.0.0.1');
   return Object.assign(sandbox, { url });
+}
+
+/**
+ * One sandbox for a test file: started before its tests, always stopped after. The object it
+ * returns stands for the running sandbox from `beforeAll` on.
+ */
+export function useSandbox(options: SandboxOptions = {}): Sandbox & { url: string } {
+  let running: (Sandbox & { url: string }) | undefined;
+  beforeAll(async () => {
+    running = await startSandbox(options);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+  return new Proxy({} as Sandbox & { url: string }, {
+    get(_target, key) {
+      if (!running) throw new Error('useSandbox(): the sandbox starts in beforeAll; use it inside a test or a hook');
+      const value = (running as unknown as Record<PropertyKey, unknown>)[key];
+      return typeof value === 'function' ? value.bind(running) : value;
+    },
+  });
 }
 
 export async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {

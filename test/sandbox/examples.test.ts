@@ -7,19 +7,17 @@ import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
 import { examplePairs } from '../../src/core/examples.ts';
 import { validator } from '../../src/core/validators/all.ts';
 import { freePort } from '../../src/util/wait.ts';
-import { credentials, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
 const pairs = examplePairs();
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const sandbox = useSandbox();
 let proxy: RunningPrism;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
   proxy = await startPrism({ port: await freePort(), mode: 'proxy', upstream: sandbox.url, args: ['--errors', '-v', 'error'] });
 });
 afterAll(async () => {
   await proxy?.stop();
-  await sandbox?.close();
 });
 
 const send = (baseUrl: string, pair: (typeof pairs)[number]) => {

@@ -5,19 +5,13 @@ import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecentKeys } from '../../src/sandbox/recent-keys.ts';
-import { credentials, post, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, post, startSandbox, useSandbox } from '../helpers/sandbox.ts';
 
 const run = promisify(execFile);
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const sandbox = useSandbox({ bodyLimitBytes: 1024 * 1024 });
 let stderr: ReturnType<typeof vi.spyOn>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ bodyLimitBytes: 1024 * 1024 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
 beforeEach(() => {
   sandbox.reset();
   stderr = vi.spyOn(process.stderr, 'write');

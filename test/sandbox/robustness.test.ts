@@ -1,15 +1,9 @@
 // Bad input never crashes the sandbox, never corrupts its state, and always gets a problem body.
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { credentials, post, startSandbox } from '../helpers/sandbox.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { credentials, post, useSandbox } from '../helpers/sandbox.ts';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => {
-  sandbox = await startSandbox({ bodyLimitBytes: 1_000_000, headersTimeoutMs: 300, requestTimeoutMs: 600 });
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox({ bodyLimitBytes: 1_000_000, headersTimeoutMs: 300, requestTimeoutMs: 600 });
 
 const raw = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(sandbox.url + path, {

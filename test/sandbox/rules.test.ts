@@ -1,16 +1,10 @@
 // The description's rules that need state or more than one call, each error code by its own
 // request, and concurrency.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createMessagingClient } from '../../src/client/index.ts';
-import { credentials, post, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, post, useSandbox } from '../helpers/sandbox.ts';
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
+const sandbox = useSandbox();
 beforeEach(() => sandbox.state.reset());
 
 const close = (body: unknown) => post(sandbox.url, '/api/v1/threads/close', body);

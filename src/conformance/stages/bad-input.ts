@@ -9,7 +9,7 @@ import { resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, responseKind, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { schemaViolation } from '../../core/violation-codes.ts';
-import { check, describeRequest, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { check, describeRequest, readAnswer, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 
@@ -108,7 +108,9 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
     const add = (name: string, r: PairRequest, code: string | null, status: number[]) => {
       const key = `${r.method} ${r.url} ${r.headers['content-type']} ${r.body}`;
       const kind = status.some((s) => responseKind(op, s) === 'decision') ? 'decision' : 'described';
-      if (!seen.has(key)) inputs.push({ name: `${op.operationId}: ${name}`, operation: op, request: r, code, status, kind }), seen.add(key);
+      if (seen.has(key)) return;
+      seen.add(key);
+      inputs.push({ name: `${op.operationId}: ${name}`, operation: op, request: r, code, status, kind });
     };
     const schema = { $ref: op.requestSchemaPointer! };
     const isValid = validator(op.requestSchemaPointer!);
@@ -157,21 +159,16 @@ export const badInputStage: Stage = {
           const expected = `${input.status.join(' or ')}${input.code ? ` ${input.code}` : ''} with a problem body`;
           const { response, error } = await send(ctx, input.request);
           if (!response) return { ok: false, request: describeRequest(input.request), replay: replay(ctx, input.request), expected, actual: `no answer: ${error}` };
-          const text = await response.text();
-          let body: any;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            body = undefined;
-          }
+          const { text, body: answer, contentType } = await readAnswer(response);
+          const body = answer as { title?: unknown; status?: unknown } | undefined;
           const problems: string[] = [];
           if (!input.status.includes(response.status)) problems.push(`status ${response.status}`);
-          if (!/^application\/json/i.test(response.headers.get('content-type') ?? '')) problems.push(`content-type ${response.headers.get('content-type')}`);
+          if (!/^application\/json/i.test(contentType)) problems.push(`content-type ${contentType}`);
           const problem = problemValid(body);
           if (!problem.valid) problems.push(`not a problem: ${problem.errors.join('; ')}`);
-          else if (body.status !== response.status) problems.push(`problem status ${body.status} on a ${response.status}`);
+          else if (body?.status !== response.status) problems.push(`problem status ${body?.status} on a ${response.status}`);
           if (input.code && (typeof body?.title !== 'string' || normalizeErrorCode(body.title) !== normalizeErrorCode(input.code))) problems.push(`title ${JSON.stringify(body?.title)}`);
-          return { ok: problems.length === 0, request: describeRequest(input.request), replay: replay(ctx, input.request), expected, actual: problems.length ? `${problems.join('; ')}: ${text.slice(0, 200)}` : `${response.status} ${body.title}` };
+          return { ok: problems.length === 0, request: describeRequest(input.request), replay: replay(ctx, input.request), expected, actual: problems.length ? `${problems.join('; ')}: ${text.slice(0, 200)}` : `${response.status} ${String(body?.title)}` };
         }));
       }
       // The server must still answer a valid request after each batch.

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/codes.ts';
 import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, describeRequest, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { check, describeRequest, readAnswer, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, substitute } from '../vars.ts';
 
@@ -19,14 +19,7 @@ function pair(operationId: string, name: string): ExamplePair {
 async function call(ctx: SuiteContext, request: PairRequest): Promise<{ status: number; body: any; text: string }> {
   const { response, error } = await send(ctx, request);
   if (!response) throw new Error(`no answer from ${request.method} ${request.url}: ${error}`);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, body, text };
+  return readAnswer(response);
 }
 
 /** Which list each identifier is in; throws when one is missing, extra or in two lists. */

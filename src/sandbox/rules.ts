@@ -1,6 +1,7 @@
-// The rules of the three operations, on the sandbox's state. Each returns the status and body to
-// answer; nothing here does I/O, and nothing awaits between a check and the change it guards, so
-// concurrent requests cannot both pass a check (a requestId is accepted once, a thread closed once).
+// The rules of the three operations (close threads, create subscriber, schedule cascade), on the
+// sandbox's state. Each returns the status and body to answer; nothing here does I/O, and nothing
+// awaits between a check and the change it guards, so concurrent requests cannot both pass a
+// check (a requestId is accepted once, a thread closed once).
 import type { CascadeScheduleRequest, CloseThreadsRequest, CreateSubscriberRequest, Problem } from '../core/types.ts';
 import { allRowsButtonErrors } from '../core/buttons.ts';
 import { resolvePointer } from '../core/document.ts';

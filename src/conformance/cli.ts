@@ -4,7 +4,7 @@
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
-import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
+import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, type ConformanceReport, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
 import { redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
@@ -42,16 +42,41 @@ usage: messaging-conformance webhook --url <receiver> [--timeout S] [--reporter 
   a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
 `;
 
+/** Seconds given on the command line, in milliseconds; undefined when not given (the suite's default applies). */
+function seconds(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
+  return Number(value) * 1000;
+}
+
+/** --reporter junit|json with --output F, checked before the run: a report that cannot be written is found now. */
+function reporter(o: { reporter?: string; output?: string }): 'junit' | 'json' | undefined {
+  if (o.reporter === undefined) return undefined;
+  if (o.reporter !== 'junit' && o.reporter !== 'json') throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
+  if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
+  try {
+    accessSync(dirname(resolve(o.output)), constants.W_OK);
+  } catch {
+    throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
+  }
+  return o.reporter;
+}
+
+/** Writes the report the --reporter option asked for. */
+function writeReport(kind: 'junit' | 'json' | undefined, output: string | undefined, report: ConformanceReport, clean: (text: string) => string = (t) => t): void {
+  if (kind === undefined) return;
+  writeFileSync(output!, clean(kind === 'json' ? formatJson(report) : formatJUnit(report)));
+  console.log(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
+}
+
 /** messaging-conformance webhook --url U: the receiver check. */
 async function webhook(args: string[]): Promise<void> {
-  const o = parse(args, { url: { type: 'string' }, timeout: { type: 'string', default: '10' }, reporter: { type: 'string' }, output: { type: 'string' } });
+  const o = parse(args, { url: { type: 'string' }, timeout: { type: 'string' }, reporter: { type: 'string' }, output: { type: 'string' } });
   if (o.url === undefined) throw new UsageError('webhook needs --url <receiver>');
-  if (!/^\d+(\.\d+)?$/.test(o.timeout) || Number(o.timeout) <= 0) throw new UsageError(`--timeout must be a number of seconds above 0, got "${o.timeout}"`);
-  if (o.reporter !== undefined && o.reporter !== 'junit' && o.reporter !== 'json') throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
-  if (o.reporter !== undefined && o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
-  const report = await checkWebhookReceiver({ url: httpUrl('--url', o.url), timeoutMs: Number(o.timeout) * 1000, log: (line) => console.log(line) });
+  const kind = reporter(o);
+  const report = await checkWebhookReceiver({ url: httpUrl('--url', o.url), timeoutMs: seconds('timeout', o.timeout), log: (line) => console.log(line) });
   console.log(formatSummary(report));
-  if (o.reporter !== undefined) writeFileSync(o.output!, o.reporter === 'json' ? formatJson(report) : formatJUnit(report));
+  writeReport(kind, o.output, report);
   process.exitCode = report.ok ? 0 : 1;
 }
 
@@ -78,19 +103,15 @@ runCli('messaging-conformance', usage, async (args) => {
     vars: { type: 'string' },
     only: { type: 'string', multiple: true },
     skip: { type: 'string', multiple: true },
-    seed: { type: 'string', default: '1' },
+    seed: { type: 'string' },
     mock: { type: 'boolean', default: false },
     list: { type: 'boolean', default: false },
     reporter: { type: 'string' },
     output: { type: 'string' },
-    timeout: { type: 'string', default: '10' },
-    profile: { type: 'string', default: 'described' },
-    deadline: { type: 'string', default: '300' },
+    timeout: { type: 'string' },
+    profile: { type: 'string' },
+    deadline: { type: 'string' },
   });
-  const seconds = (flag: string, value: string) => {
-    if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
-    return Number(value) * 1000;
-  };
   const timeoutMs = seconds('timeout', o.timeout);
   const deadlineMs = seconds('deadline', o.deadline);
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
@@ -108,18 +129,9 @@ runCli('messaging-conformance', usage, async (args) => {
     return;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
-  if (o.reporter !== undefined && o.reporter !== 'junit' && o.reporter !== 'json') throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
-  if (o.reporter !== undefined && o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
-  if (o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
-  // A report that cannot be written is found before the run, not after it.
-  if (o.output !== undefined) {
-    try {
-      accessSync(dirname(resolve(o.output)), constants.W_OK);
-    } catch {
-      throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
-    }
-  }
-  if (!/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  const kind = reporter(o);
+  if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
+  if (o.seed !== undefined && !/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
   let vars;
   try {
     vars = o.vars === undefined ? {} : loadVars(o.vars);
@@ -149,7 +161,7 @@ runCli('messaging-conformance', usage, async (args) => {
       values: vars.values,
       only,
       skip,
-      seed: Number(o.seed),
+      seed: o.seed === undefined ? undefined : Number(o.seed),
       mock: o.mock,
       log: (line) => console.log(redact(line)),
     });
@@ -158,10 +170,7 @@ runCli('messaging-conformance', usage, async (args) => {
     throw error;
   }
   console.log(redact(formatSummary(report)));
-  if (o.reporter !== undefined) {
-    writeFileSync(o.output!, redact(o.reporter === 'json' ? formatJson(report) : formatJUnit(report)));
-    console.log(`${o.reporter === 'json' ? 'JSON report' : 'JUnit XML'}: ${o.output}`);
-  }
+  writeReport(kind, o.output, report, redact);
   if (!report.finished) {
     process.stderr.write(`messaging-conformance: the run could not finish: ${redact(report.unfinished ?? '')}\n`);
     process.exitCode = 2;

@@ -32,6 +32,11 @@ export interface StageTraffic {
   checks: CheckResult[];
 }
 
+/** Longest wait for one answer, body included, unless the run says otherwise. */
+export const defaultTimeoutMs = 10_000;
+/** Longest time for a whole run, unless the run says otherwise. */
+export const defaultDeadlineMs = 5 * 60_000;
+
 /** The first requests of a stage all failing at the network level: the stage stops at once. */
 export const failFastAfter = 3;
 

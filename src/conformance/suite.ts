@@ -6,7 +6,7 @@ import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { requestSignal, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
+import { defaultDeadlineMs, defaultTimeoutMs, requestSignal, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
 
 export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, badInputStage];
 
@@ -73,12 +73,12 @@ export function redactor(secrets: Array<string | undefined>): (text: string) => 
 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
 export function suiteContext(options: SuiteOptions): SuiteContext {
-  const deadlineMs = options.deadlineMs ?? 5 * 60_000;
+  const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
   return {
     ...options,
     server: options.server.replace(/\/+$/, ''),
     profile: options.profile ?? 'described',
-    timeoutMs: options.timeoutMs ?? 10_000,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     deadline: AbortSignal.timeout(deadlineMs),
     deadlineAt: Date.now() + deadlineMs,
     stage: { answered: 0, networkFailures: 0, checks: [] },
@@ -86,7 +86,6 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
 }
 
 export async function runSuite(options: SuiteOptions, selected: Stage[] = stages): Promise<SuiteReport> {
-  const deadlineMs = options.deadlineMs ?? 5 * 60_000;
   const ctx = suiteContext(options);
   const redact = redactor([...(options.secrets ?? []), options.credentials.apiKey, options.credentials.apiKeyNoBalance, options.credentials.integratorToken]);
   const log = ctx.log;
@@ -102,7 +101,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   let unfinished: string | undefined;
   for (const stage of selected) {
     if (ctx.deadline.aborted) {
-      unfinished = `the run's deadline (${deadlineMs} ms) passed before stage ${stage.name}`;
+      unfinished = `the run's deadline passed before stage ${stage.name}`;
       results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: unfinished });
       continue;
     }

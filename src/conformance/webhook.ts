@@ -4,7 +4,7 @@
 // each must be answered 2xx (the service retries anything else). Then malformed posts (bad JSON,
 // a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
 import { openapi, resolvePointer } from '../core/document.ts';
-import type { CheckResult } from './context.ts';
+import { defaultTimeoutMs, type CheckResult } from './context.ts';
 import type { SuiteReport } from './suite.ts';
 
 interface Case {
@@ -54,7 +54,7 @@ export interface WebhookOptions {
 
 /** Posts every case to the receiver and judges each answer. */
 export async function checkWebhookReceiver(options: WebhookOptions): Promise<SuiteReport> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const log = options.log ?? (() => {});
   const results: CheckResult[] = [];
   const start = performance.now();

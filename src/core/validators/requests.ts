@@ -2,4 +2,4 @@
 import { validators } from '../../../generated/validators/requests.js';
 import { lookup } from '../validation.ts';
 
-export const { validator, rawErrors } = lookup(validators);
+export const { validator } = lookup(validators);

@@ -17,6 +17,14 @@ describe('versions', () => {
     }
   });
 
+  it('the READMEs name the tarballs of this version', () => {
+    const named = ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md'].flatMap((f) =>
+      [...read(f).matchAll(/messaging-contract-(?:client|sandbox|conformance)-(\d+\.\d+\.\d+)\.tgz/g)].map((m) => `${f}: ${m[1]}`),
+    );
+    expect(named.length).toBeGreaterThanOrEqual(4);
+    expect(named.filter((n) => !n.endsWith(`: ${doc.info.version}`))).toEqual([]);
+  });
+
   it('the release of this version, when kept, is this document', () => {
     let released: string | undefined;
     try {

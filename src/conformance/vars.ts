@@ -68,14 +68,29 @@ export function prepare(pair: ExamplePair, values: Record<string, unknown> = {})
     expected = { ...(expected as object), detail: replaced };
   }
   const title = (pair.response as { title?: string } | undefined)?.title;
-  if (pair.operation.operationId === 'scheduleCascade' && body && typeof body === 'object' && title !== 'requestId-is-not-unique') {
-    const requestId = randomUUID();
-    body = { ...(body as object), requestId };
-    if (pair.status === 200) expected = { ...(expected as object), requestId };
-  }
-  if (pair.operation.operationId === 'createSubscriber' && pair.status === 200) {
-    const b = body as { addresses: Array<{ address: string; type: string }> };
-    body = { ...b, addresses: b.addresses.map((a) => (a.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a)) };
-  }
+  body = withFreshIdentifiers(pair.operation.operationId, body, { status: pair.status, code: title });
+  if (pair.status === 200 && pair.operation.operationId === 'scheduleCascade') expected = { ...(expected as object), requestId: (body as { requestId: unknown }).requestId };
   return { body, expected };
+}
+
+/** A requestId as the examples write one; any other value is what the request is about, and stays. */
+const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The one rule for identifiers a deployment accepts only once: every send gets new ones, except a
+ * send whose point is a used one. A cascade's `requestId` (unless the answer expected is
+ * `requestId-is-not-unique`), and the `EXT_USER_ID` address of a subscriber the send creates
+ * (an answer of 200 expected).
+ */
+export function withFreshIdentifiers(operationId: string, body: unknown, expected: { status: number; code?: string }): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const fields = body as Record<string, unknown>;
+  if (operationId === 'scheduleCascade' && expected.code !== 'requestId-is-not-unique' && typeof fields.requestId === 'string' && uuidShaped.test(fields.requestId)) {
+    return { ...fields, requestId: randomUUID() };
+  }
+  if (operationId === 'createSubscriber' && expected.status === 200 && Array.isArray(fields.addresses)) {
+    const addresses = fields.addresses.map((a: { type?: unknown }) => (a?.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a));
+    return { ...fields, addresses };
+  }
+  return body;
 }

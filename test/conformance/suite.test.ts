@@ -10,6 +10,7 @@ import type { SuiteContext } from '../../src/conformance/context.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { summary } from '../../src/conformance/report.ts';
+import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runSuite, selectStages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
@@ -51,9 +52,45 @@ describe('against the sandbox', () => {
     delete plan[missing];
     const results = await runDredd(context(sandbox.url), plan);
     expect(results.find((r) => r.name === missing)).toMatchObject({ ok: false, actual: 'Dredd ran a transaction the suite has no plan for' });
-    // Dredd failed it too (exit 1); that verdict is the failed check above, not a second failure.
-    expect(results.find((r) => r.name === 'dredd exit code')?.actual).toMatch(/^exit 1/);
+    // Dredd failed it too; that verdict is the failed check above, not a second failure.
+    expect(results.find((r) => r.name === 'dredd verdict')).toMatchObject({ ok: true, actual: expect.stringMatching(/^failed: 1 failures/) });
   }, 30_000);
+
+  it('Dredd runs again against the same state and passes: each send has fresh identifiers', async () => {
+    const ctx = context(sandbox.url);
+    for (let run = 0; run < 2; run++) expect((await runDredd(ctx, dreddPlan(ctx))).filter((r) => !r.ok)).toEqual([]);
+  }, 30_000);
+
+  it('Dredd judges each transaction\'s own answer: a broken 200 fails its check (the `default` response Dredd also names 200 is skipped)', async () => {
+    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.path === '/api/v1/threads/close' && x.status === 200 ? { body: { ...x.body, resolved_threads: x.body.resolved_threads.map(String) } } : undefined));
+    try {
+      await sandbox.reset();
+      const ctx = context(proxy.url);
+      const results = await runDredd(ctx, dreddPlan(ctx));
+      expect(results.filter((r) => !r.ok).map((r) => [r.name, r.actual])).toEqual([
+        ['/api/v1/threads/close > Close threads > 200 > application/json', 'resolved_threads[0]: got "101"; expected it to be of type integer'],
+      ]);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('identifiers a deployment accepts once are new on every send, unless the send is about a used one', () => {
+    const schedule = { requestId: '3c6e0b8a-9c0b-4b1e-8f3a-000000000001', cascadeId: 1 };
+    const first = withFreshIdentifiers('scheduleCascade', schedule, { status: 200 }) as typeof schedule;
+    const second = withFreshIdentifiers('scheduleCascade', schedule, { status: 200 }) as typeof schedule;
+    expect(new Set([schedule.requestId, first.requestId, second.requestId]).size).toBe(3);
+    expect(first.cascadeId).toBe(1);
+    expect(withFreshIdentifiers('scheduleCascade', schedule, { status: 400, code: 'requestId-is-not-unique' })).toBe(schedule);
+    // A requestId a bad input broke is what that input is about.
+    for (const requestId of ['', 'abc', 42, null]) expect(withFreshIdentifiers('scheduleCascade', { requestId }, { status: 400 })).toEqual({ requestId });
+    expect(withFreshIdentifiers('scheduleCascade', {}, { status: 200 })).toEqual({});
+    const subscriber = { addresses: [{ address: 'crm-000001', type: 'EXT_USER_ID' }, { address: '79001234567', type: 'PHONE' }] };
+    const created = withFreshIdentifiers('createSubscriber', subscriber, { status: 200 }) as typeof subscriber;
+    expect(created.addresses[0]!.address).toMatch(/^conformance-[0-9a-f-]{36}$/);
+    expect(created.addresses[1]).toEqual(subscriber.addresses[1]);
+    expect(withFreshIdentifiers('createSubscriber', subscriber, { status: 400, code: 'subscriber-already-exists' })).toBe(subscriber);
+  });
 
   it('bad inputs are the same for a seed and shuffled by another', () => {
     const names = (seed: number) => badInputs(context(sandbox.url, { seed })).map((i) => i.name);
@@ -142,6 +179,13 @@ describe('command line', () => {
     const xml = readFileSync(output, 'utf8');
     expect(xml).toMatch(/<testsuites name="messaging-contract conformance" tests="57" failures="0">/);
     expect(xml).toContain('<testsuite name="stateful" tests="4" failures="0"');
+  }, 30_000);
+
+  it('a whole run prints the suite\'s lines only: nothing of Dredd in the process, no warning', async () => {
+    const result = await cli('--server', sandbox.url, ...keys);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(/stage dredd: .*\n(.*\n)?  19 passed, 0 failed/);
+    expect(result.out).not.toMatch(/^(info|pass|fail|skip|complete|warn|error):|Warning|\(node:/m);
   }, 30_000);
 
   it('exits 1 and shows request, expected and actual when a check fails', async () => {

@@ -3,7 +3,6 @@
 // unknown paths and methods. Each must get a documented error status with a problem body; where
 // the contract names a code for the broken field, that code. After each batch the server must
 // still answer. The order is shuffled by --seed, so a run can be repeated exactly.
-import { randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/codes.ts';
 import { resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, responseKind, type ExpectationKind, type Operation } from '../../core/examples.ts';
@@ -11,7 +10,7 @@ import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { schemaViolation } from '../../core/violation-codes.ts';
 import { check, describeRequest, readAnswer, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
-import { prepare } from '../vars.ts';
+import { prepare, withFreshIdentifiers } from '../vars.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = Record<string, any>;
@@ -118,9 +117,7 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
       const { body } = prepare(base, ctx.values);
       for (const [name, mutated] of mutate(body as Json, schema)) {
         if (isValid(mutated).valid) continue; // still valid: not a bad input
-        const fresh = op.operationId === 'scheduleCascade' && mutated && typeof mutated === 'object' && !Array.isArray(mutated) && typeof mutated.requestId === 'string' && mutated.requestId.length === 36
-          ? { ...mutated, requestId: randomUUID() }
-          : mutated;
+        const fresh = withFreshIdentifiers(op.operationId, mutated, { status: 400 }) as Json;
         const expected = schemaViolation(op.operationId, fresh)!;
         const specific = expected.code !== 'system-error';
         add(`${base.name}, ${name}`, request(JSON.stringify(fresh)), specific ? expected.code : null, specific ? [expected.status] : errorStatuses(op));

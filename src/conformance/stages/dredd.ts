@@ -1,32 +1,29 @@
-// Stage dredd: Dredd over generated/openapi.json, one transaction per path, method and documented
-// status. The hooks (dredd-hooks.cjs) send each transaction as planned here (credentials, fresh
-// requestIds, the request that triggers each non-2xx status) and check every body against its
-// schema. Every transaction Dredd runs must be planned and every planned one must run.
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Stage dredd: Dredd over the bundled document, in this process, one transaction per path, method
+// and documented status. The hooks below send each transaction as planned here (credentials, fresh
+// identifiers, the request that triggers each non-2xx status) and record its answer; the stage
+// judges every body against its schema. Every transaction Dredd runs must be planned and every
+// planned one must run.
+import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { assetPath } from '../../core/assets.ts';
 import { aliasesOf } from '../../core/codes.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
-import { runs, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
-import { pairRequest } from '../pairs.ts';
+import { failFastAfter, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 
 interface Step {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body: string | undefined;
+  /** The request to send, made at each send: fresh identifiers every time. */
+  request(): PairRequest;
   status: number;
   title?: string;
   titles: string[];
   schemaPointer: string;
-  freshRequestId: boolean;
-  freshExtUserId: boolean;
   example: string;
   kind: ExpectationKind;
   operationId: string;
@@ -50,20 +47,18 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
     for (const status of statuses) {
       const pair = exampleFor(pairs, status);
       if (!pair) continue;
-      const { body } = prepare(pair, ctx.values);
-      const request = pairRequest(ctx.server, pair, ctx.credentials, () => body);
+      const request = () => pairRequest(ctx.server, pair, ctx.credentials, () => prepare(pair, ctx.values).body);
+      const { method, url, headers } = request();
       const title = (pair.response as { title?: string }).title;
       transactions[`${op.path} > ${summary} > ${status} > application/json`] = {
-        method: request.method,
-        path: request.url.slice(ctx.server.replace(/\/+$/, '').length),
-        headers: request.headers,
-        body: request.body,
+        method,
+        path: url.slice(ctx.server.length),
+        headers,
+        request,
         status,
         title,
         titles: title ? aliasesOf(title) : [],
         schemaPointer: pair.responseSchemaPointer,
-        freshRequestId: op.operationId === 'scheduleCascade' && title !== 'requestId-is-not-unique',
-        freshExtUserId: op.operationId === 'createSubscriber' && status === 200,
         example: pair.name,
         kind: pair.kind,
         operationId: op.operationId,
@@ -75,23 +70,29 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
   return transactions;
 }
 
-const hooksPath = assetPath(import.meta.url, { bundled: './dredd-hooks.cjs', source: '../dredd-hooks.cjs' });
-
-function dreddBin(): string {
-  const require = createRequire(import.meta.url);
-  const pkg = require.resolve('dredd/package.json');
-  return join(dirname(pkg), (require(pkg) as { bin: { dredd: string } }).bin.dredd);
-}
-
 export const dreddStage: Stage = {
   name: 'dredd',
   description: 'Dredd over the bundled document, every transaction planned, every body checked against its schema',
   run: (ctx: SuiteContext) => runDredd(ctx, dreddPlan(ctx)),
 };
 
-/** What the hooks saw of one transaction's answer, judged here: status, body against its schema, title. */
-function judge(step: Step, real: { status: number; body: string | null }): string[] {
+/** What the hooks saw of one transaction's answer. */
+interface Answer {
+  status: number;
+  contentType: string;
+  body: string | null;
+}
+
+/** A header of Dredd's answer, whatever the case of its name. */
+function header(headers: Record<string, string>, name: string): string {
+  const key = Object.keys(headers).find((k) => k.toLowerCase() === name);
+  return key === undefined ? '' : String(headers[key]);
+}
+
+/** One transaction's answer, judged here: status, content type, body against its schema, title. */
+function judge(step: Step, real: Answer): string[] {
   const problems: string[] = [];
+  if (!/^application\/json/i.test(real.contentType)) problems.push(`content-type ${JSON.stringify(real.contentType)}, expected application/json`);
   let body: unknown;
   try {
     body = JSON.parse(real.body ?? '');
@@ -107,57 +108,231 @@ function judge(step: Step, real: { status: number; body: string | null }): strin
   return problems;
 }
 
+/** Dredd's hooks object: handlers run in series, each calling `done` when it is through. */
+interface DreddHooks {
+  beforeEach(hook: (transaction: Transaction, done: () => void) => void): void;
+  beforeEachValidation(hook: (transaction: Transaction, done: () => void) => void): void;
+  afterEach(hook: (transaction: Transaction, done: () => void) => void): void;
+}
+
+interface Transaction {
+  id: string;
+  name: string;
+  skip: boolean;
+  fail?: string;
+  fullPath: string;
+  request: { method: string; uri: string; headers: Record<string, string>; body: string };
+  expected: { statusCode: string; headers?: unknown; body?: unknown; bodySchema?: unknown };
+  real?: { statusCode: number; headers: Record<string, string>; body?: string };
+}
+
+interface ApiDescription {
+  location: string;
+  mediaType: string;
+  annotations: object[];
+  transactions: object[];
+}
+type Prepared = (error: Error | null, descriptions?: ApiDescription[]) => void;
+type DreddClass = new (config: object) => {
+  run(callback: (error: Error | null, stats: { failures: number; errors: number }) => void): void;
+  prepareAPIdescriptions(callback: Prepared): void;
+};
+
+/**
+ * Dredd compiles the document into transactions at every run, a quarter of a second each time.
+ * The document is fixed, so it is compiled once per process; each run gets its own copy of the
+ * transactions, which the hooks rewrite. The parsed document is left out: past compiling, Dredd
+ * only copies it (for its hooks' view of the configuration), at a cost larger than the run's.
+ */
+let compiled: ApiDescription[] | undefined;
+const copyOf = (descriptions: ApiDescription[]): ApiDescription[] =>
+  descriptions.map(({ location, mediaType, annotations, transactions }) => ({ location, mediaType, annotations, transactions: structuredClone(transactions) }));
+function compileOnce(runner: InstanceType<DreddClass>): void {
+  const compile = runner.prepareAPIdescriptions.bind(runner);
+  runner.prepareAPIdescriptions = (callback) => {
+    if (compiled) {
+      const copy = copyOf(compiled);
+      process.nextTick(() => callback(null, copy));
+      return;
+    }
+    compile((error, descriptions) => {
+      if (error || !descriptions) return callback(error);
+      compiled = copyOf(descriptions);
+      callback(null, copyOf(compiled));
+    });
+  };
+}
+
+const hooksPath = assetPath(import.meta.url, { bundled: './dredd-hooks.cjs', source: '../dredd-hooks.cjs' });
+
+interface DreddModules {
+  Dredd: DreddClass;
+  /** Dredd's reporters print each transaction to stdout, which would mix with the suite's own output (a JSON report, say). */
+  reporterOutput: { silent: boolean };
+}
+let loaded: DreddModules | undefined;
+
+/**
+ * Dredd, loaded when a run first needs it. Its logging library (winston 2) reads a module inside a
+ * circular require, and Node warns on stderr about it; that warning says nothing to our users.
+ */
+function dreddModules(): DreddModules {
+  if (loaded) return loaded;
+  const require = createRequire(import.meta.url);
+  const emitWarning = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (!String(warning).includes('inside circular dependency')) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    loaded = {
+      Dredd: require('dredd') as DreddClass,
+      reporterOutput: (require('dredd/build/reporters/reporterOutputLogger') as { default: { transports: { console: { silent: boolean } } } }).default.transports.console,
+    };
+  } finally {
+    process.emitWarning = emitWarning;
+  }
+  return loaded;
+}
+/** Runs under way: Dredd's reporter output is quiet while there is one. */
+let dreddRuns = 0;
+
+/** What Dredd's run gave: each planned transaction's answer or network error, and what it ran unplanned. */
+interface DreddRecord {
+  ran: Map<string, Answer | { error: string }>;
+  unplanned: string[];
+  hooksAttached: boolean;
+  stopped?: string;
+  verdict: string;
+}
+
 /** Runs Dredd with `plan`; a transaction missing from the plan fails, and so does a planned one that did not run. */
 export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<CheckResult[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'mc-dredd-'));
-  const planPath = join(dir, 'plan.json');
-  const resultsPath = join(dir, 'results.json');
-  // Dredd reads the document from a file: the one this package carries, written out for the run.
-  const documentPath = join(dir, 'openapi.json');
-  writeFileSync(documentPath, JSON.stringify(openapi));
-  writeFileSync(planPath, JSON.stringify({ transactions: plan, resultsPath }));
   const start = performance.now();
-  try {
-    const output = await new Promise<{ code: number; text: string }>((resolve) => {
-      execFile(
-        process.execPath,
-        [dreddBin(), documentPath, ctx.server, `--hookfiles=${hooksPath}`, '--language=nodejs', '--loglevel=error', '--reporter=dot'],
-        // Dredd has no timeout of its own: it gets what is left of the run's deadline.
-        { env: { ...process.env, MESSAGING_CONFORMANCE_PLAN: planPath }, timeout: Math.max(1_000, ctx.deadlineAt - Date.now()), killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, text: `${stdout}${stderr}` }),
-      );
-    });
-    const ms = performance.now() - start;
-    let results: { ran: Record<string, { status: number; body: string | null }>; unplanned: string[] };
-    try {
-      results = JSON.parse(readFileSync(resultsPath, 'utf8'));
-    } catch {
-      return [{ stage: 'dredd', name: 'dredd ran', kind: 'described', ok: false, ms, expected: 'Dredd to run the hooks', actual: output.text.slice(-2000) }];
-    }
-    const checks: CheckResult[] = Object.entries(plan).filter(([, step]) => !step.skip).map(([name, step]) => {
-      const real = Object.hasOwn(results.ran, name) ? results.ran[name] : undefined;
-      const problems = real ? judge(step, real) : [];
-      return {
-        stage: 'dredd',
-        name,
-        kind: step.kind,
-        covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
-        ok: real !== undefined && problems.length === 0,
-        ms: ms / Object.keys(plan).length,
-        request: `${step.method} ${step.path} (example ${step.example})`,
-        expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
-        actual: !real ? 'Dredd did not run this transaction' : problems.length ? problems.join('; ') : `${step.status}`,
-      };
-    });
-    for (const name of results.unplanned) {
-      checks.push({ stage: 'dredd', name, kind: 'described', ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
-    }
-    // Dredd's exit code adds a verdict only where no transaction check above explains it (a crash,
-    // or Dredd's own checks failing where ours pass); a failed transaction is already a check of its kind.
-    const explained = output.code === 1 && checks.some((c) => !c.ok);
-    checks.push({ stage: 'dredd', name: 'dredd exit code', kind: 'described', ok: output.code === 0 || explained, ms: 0, expected: 'exit 0, or 1 for failed transactions above', actual: `exit ${output.code}${output.code ? `: ${output.text.slice(-600)}` : ''}` });
-    return checks;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+  const record = await dredd(ctx, plan);
+  const ms = performance.now() - start;
+  if (!record.hooksAttached) {
+    return [{ stage: 'dredd', name: 'dredd ran', kind: 'described', ok: false, ms, expected: 'Dredd to run the hooks', actual: record.verdict }];
   }
+  // A stopped run keeps the checks of the transactions that ran, as a stopped stage does.
+  const judged = Object.entries(plan).filter(([name, step]) => !step.skip && (!record.stopped || record.ran.has(name)));
+  const checks: CheckResult[] = judged.map(([name, step]) => {
+    const real = record.ran.get(name);
+    const problems = !real ? ['Dredd did not run this transaction'] : 'error' in real ? [`no answer: ${real.error}`] : judge(step, real);
+    return {
+      stage: 'dredd',
+      name,
+      kind: step.kind,
+      covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
+      ok: problems.length === 0,
+      ms: ms / Object.keys(plan).length,
+      request: `${step.method} ${step.path} (example ${step.example})`,
+      expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
+      actual: problems.length ? problems.join('; ') : `${step.status}`,
+    };
+  });
+  if (record.stopped) {
+    ctx.stage.checks.push(...checks);
+    throw new StageStopped(record.stopped, ctx.deadline.aborted);
+  }
+  for (const name of record.unplanned) {
+    checks.push({ stage: 'dredd', name, kind: 'described', ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
+  }
+  // Dredd's own verdict adds a check only where no transaction check above explains it (an error of
+  // Dredd's, or its own checks failing where ours pass); a failed transaction is already a check of its kind.
+  const passed = record.verdict === 'passed';
+  const explained = /^failed/.test(record.verdict) && checks.some((c) => !c.ok);
+  checks.push({ stage: 'dredd', name: 'dredd verdict', kind: 'described', ok: passed || explained, ms: 0, expected: 'passed, or failed for the failed transactions above', actual: record.verdict });
+  return checks;
+}
+
+/**
+ * One Dredd run in this process. Each request waits at most the run's timeout; past the deadline,
+ * or once the first requests all went unanswered, the remaining transactions are skipped.
+ */
+function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddRecord> {
+  const record: DreddRecord = { ran: new Map(), unplanned: [], hooksAttached: false, verdict: '' };
+  const errors = new Map<string, string>();
+  const emitter = new EventEmitter();
+  emitter.on('test error', (error: Error, test: { title?: string }) => {
+    if (test.title) errors.set(test.title, error.message);
+  });
+  const attach = (hooks: DreddHooks) => {
+    record.hooksAttached = true;
+    hooks.beforeEach((transaction, done) => {
+      const step = Object.hasOwn(plan, transaction.name) ? plan[transaction.name] : undefined;
+      if (!step) {
+        record.unplanned.push(transaction.name);
+        transaction.fail = `no planned handling for "${transaction.name}"`;
+        return done();
+      }
+      if (ctx.deadline.aborted) record.stopped ??= "the run's deadline passed while Dredd ran";
+      if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
+        record.stopped ??= `the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`;
+      }
+      // Out of the profile, or the run is over: Dredd skips it and does not count it as a failure.
+      // So is a second transaction of one name: Dredd compiles an operation's `default` response
+      // as another "200", after the real one. `default` stands for any other status; no request
+      // triggers it, and sending the 200's again would only replace the 200's answer.
+      transaction.skip = step.skip || record.stopped !== undefined || record.ran.has(transaction.name);
+      if (transaction.skip) return done();
+      const { method, body, headers } = step.request();
+      transaction.request.method = method;
+      transaction.fullPath = step.path;
+      transaction.request.uri = step.path;
+      transaction.request.headers = { ...headers, 'content-length': String(Buffer.byteLength(body ?? '')) };
+      transaction.request.body = body ?? '';
+      transaction.expected.statusCode = String(step.status);
+      done();
+    });
+    hooks.beforeEachValidation((transaction, done) => {
+      // The stage judges the answer (status, content type, the body against the real schema);
+      // Dredd's own check is left with the status. Its validator predates JSON Schema 2020-12, and
+      // it takes most of the run's time compiling a schema for each body and each header set.
+      if (Object.hasOwn(plan, transaction.name)) {
+        delete transaction.expected.body;
+        delete transaction.expected.bodySchema;
+        delete transaction.expected.headers;
+      }
+      done();
+    });
+    hooks.afterEach((transaction, done) => {
+      if (Object.hasOwn(plan, transaction.name) && !transaction.skip) {
+        const real = transaction.real;
+        if (real) ctx.stage.answered++;
+        else ctx.stage.networkFailures++;
+        record.ran.set(transaction.name, real ? { status: Number(real.statusCode), contentType: header(real.headers, 'content-type'), body: real.body === undefined ? null : String(real.body) } : { error: errors.get(transaction.id) ?? 'the request failed' });
+      }
+      done();
+    });
+  };
+  const { Dredd, reporterOutput } = dreddModules();
+  const runner = new Dredd({
+    endpoint: ctx.server,
+    // The document this package carries, handed over in memory.
+    apiDescriptions: [{ location: 'openapi.json', content: JSON.stringify(openapi) }],
+    hookfiles: [hooksPath],
+    language: 'nodejs',
+    loglevel: 'silent',
+    reporter: [],
+    emitter,
+    // Dredd has no timeout of its own: each request gets the run's.
+    http: { timeout: ctx.timeoutMs },
+    custom: { cwd: process.cwd(), messagingConformance: { attach } },
+  });
+  compileOnce(runner);
+  dreddRuns++;
+  reporterOutput.silent = true;
+  return new Promise<DreddRecord>((resolve) => {
+    const onDeadline = () => {
+      record.stopped ??= "the run's deadline passed while Dredd ran";
+      resolve(record);
+    };
+    ctx.deadline.addEventListener('abort', onDeadline, { once: true });
+    runner.run((error, stats) => {
+      ctx.deadline.removeEventListener('abort', onDeadline);
+      if (--dreddRuns === 0) reporterOutput.silent = false;
+      record.verdict = error ? `Dredd stopped: ${error.message}` : stats.failures + stats.errors > 0 ? `failed: ${stats.failures} failures, ${stats.errors} errors` : 'passed';
+      resolve(record);
+    });
+  });
 }

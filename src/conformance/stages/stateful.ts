@@ -1,5 +1,4 @@
 // Stage stateful: the description's rules that need more than one call.
-import { randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/codes.ts';
 import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
@@ -94,7 +93,7 @@ export const statefulStage: Stage = {
 
     if (runs(ctx, 'decision')) results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', 'decision', undefined, async () => {
       const created = pair('createSubscriber', 'createdBlacklisted');
-      const body = { ...(substitute(created.requestBody, ctx.values) as object), addresses: [{ address: `conformance-${randomUUID()}`, type: 'EXT_USER_ID' }] };
+      const { body } = prepare(created, ctx.values);
       const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
       const first = await call(ctx, request);
       const second = await call(ctx, request);

@@ -196,7 +196,8 @@ describe('command line', () => {
     expect(result.out).not.toContain('not-the-key');
   }, 30_000);
 
-  it.each([
+  // These reach no sandbox: they run side by side.
+  it.concurrent.for<[string[], RegExp]>([
     [['--api-key', 'k', '--integrator-token', 't'], /needs --server <url>/],
     [['--server', 'localhost:8080', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "localhost:8080"/],
     [['--server', 'http://127.0.0.1:9'], /needs credentials/],
@@ -208,12 +209,12 @@ describe('command line', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['--server', 'http://x', '--only', 'stateful', '--skip', 'stateful'], /no stage is left to run/],
     [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reporter', 'junit', '--output', '/no/such/dir/x.xml'], /--output \/no\/such\/dir\/x.xml: its folder does not exist or cannot be written/],
-  ])('exits 2 with a message for %j', async (args, message) => {
+  ])('exits 2 with a message for %j', { timeout: 30_000 }, async ([args, message], { expect }) => {
     const result = await cli(...args);
     expect(result.code).toBe(2);
     expect(result.out).toMatch(message);
     expect(result.out).not.toMatch(/\n\s+at /); // a message, not a stack trace
-  }, 30_000);
+  });
 
   it('--help prints the usage and exits 0', async () => {
     const result = await cli('--help');

@@ -37,8 +37,9 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 }
 const keys = ['--api-key', 'verdict-api-key', '--integrator-token', 'verdict-token'];
 
-describe('hostile servers: the right exit code and a message, within the deadline; never 0', () => {
-  it('a server that destroys every connection: 2, it does not answer', async () => {
+// Each test has its own server and CLI process, and mostly waits: they run side by side.
+describe.concurrent('hostile servers: the right exit code and a message, within the deadline; never 0', () => {
+  it('a server that destroys every connection: 2, it does not answer', async ({ expect }) => {
     const url = await listen(createNetServer((socket) => socket.destroy()));
     const result = await cli(['--server', url, ...keys, '--deadline', '20']);
     expect(result.code, result.out).toBe(2);
@@ -47,7 +48,7 @@ describe('hostile servers: the right exit code and a message, within the deadlin
     expect(result.out).toMatch(/does not answer|the run ended before it finished/);
   }, 30_000);
 
-  it('a server that answers, then resets mid-body: 1, with failed checks', async () => {
+  it('a server that answers, then resets mid-body: 1, with failed checks', async ({ expect }) => {
     const url = await http((req, res) => {
       req.resume();
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
@@ -60,19 +61,19 @@ describe('hostile servers: the right exit code and a message, within the deadlin
     expect(result.out).toMatch(/FAIL examples/);
   }, 40_000);
 
-  it('a server that stalls every API request: each stage stops after its first requests time out: 1', async () => {
+  it('a server that stalls every API request: each stage stops after its first requests time out: 1', async ({ expect }) => {
     const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
-    const result = await cli(['--server', url, ...keys, '--timeout', '0.5', '--deadline', '60']);
+    const result = await cli(['--server', url, ...keys, '--timeout', '0.25', '--deadline', '60']);
     expect(result.code, result.out).toBe(1);
     // (stateful has three checks: it ends before it could stop.)
     for (const stage of ['dredd', 'examples', 'bad-input']) {
       expect(result.out).toMatch(new RegExp(`FAIL ${stage} \\[described\\]: stage ran to the end\\n(.*\\n)*?  actual: +the first 3 requests of the stage got no answer; the server is not answering`));
     }
     expect(result.out).toMatch(/FAIL dredd \[described\]: \/api\/v1\/threads\/close > Close threads > 200 > application\/json\n(.*\n)*?  actual: +no answer: /);
-    expect(result.ms).toBeLessThan(20_000); // four stages x three timeouts of 0.5 s, not hundreds of checks
+    expect(result.ms).toBeLessThan(20_000); // four stages x three timeouts of 0.25 s, not hundreds of checks
   }, 40_000);
 
-  it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, within the deadline + 5 s', async () => {
+  it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, within the deadline + 5 s', async ({ expect }) => {
     const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
     const result = await cli(['--server', url, ...keys, '--deadline', '4']);
     expect(result.code, result.out).toBe(2);
@@ -80,10 +81,10 @@ describe('hostile servers: the right exit code and a message, within the deadlin
     expect(result.ms).toBeLessThan(4_000 + 5_000 + 2_000); // + tsx start-up
   }, 30_000);
 
-  it.each([
+  it.for<[string, (req: IncomingMessage, res: ServerResponse) => void]>([
     ['HTML to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>')],
     ['200 {} to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')],
-  ])('a server that answers %s: 1', async (_name, handler) => {
+  ])('a server that answers %s: 1', { timeout: 40_000 }, async ([, handler], { expect }) => {
     const url = await http((req, res) => {
       req.resume();
       handler(req, res);
@@ -92,11 +93,11 @@ describe('hostile servers: the right exit code and a message, within the deadlin
     expect(result.code, result.out).toBe(1);
     expect(result.out).toMatch(/\d+ passed, [1-9]\d* failed/);
     expect(result.out).not.toContain('the server is a sandbox');
-  }, 40_000);
+  });
 });
 
 describe('secrets', () => {
-  it('a distinctive key and token reach no output and no file, given by flag or by environment', async () => {
+  it('a distinctive key and token reach no output and no file, given by flag or by environment', async ({ expect }) => {
     const key = 'KEY-7f3c9e1d-4b2a-leak-check';
     const token = 'TOKEN-2b8e6a4f-leak-check';
     // A server that fails every check and echoes what it was sent, headers included.
@@ -108,9 +109,11 @@ describe('secrets', () => {
       });
     });
     const byFlag = join(dir, 'flag.xml');
-    const flags = await cli(['--server', url, '--api-key', key, '--integrator-token', token, '--reporter', 'junit', '--output', byFlag]);
     const byEnv = join(dir, 'env.xml');
-    const envs = await cli(['--server', url, '--reporter', 'junit', '--output', byEnv], { MESSAGING_API_KEY: key, MESSAGING_INTEGRATOR_TOKEN: token });
+    const [flags, envs] = await Promise.all([
+      cli(['--server', url, '--api-key', key, '--integrator-token', token, '--reporter', 'junit', '--output', byFlag]),
+      cli(['--server', url, '--reporter', 'junit', '--output', byEnv], { MESSAGING_API_KEY: key, MESSAGING_INTEGRATOR_TOKEN: token }),
+    ]);
     for (const [run, file] of [[flags, byFlag], [envs, byEnv]] as const) {
       expect(run.code, run.out.slice(-2000)).toBe(1);
       const written = `${run.out}\n${readFileSync(file, 'utf8')}`;

@@ -67,6 +67,10 @@ export class DeliverySimulator {
   private readonly clock: Clock;
   private readonly retryDelaysMs: number[];
   private readonly phone: RegExp;
+  /** Each stage template compiled once (they come from the fixtures, so this stays small). */
+  private readonly patterns = new Map<string, RegExp>();
+  /** The last isoTime: its input and its text. */
+  private lastTime: [number, string] = [Number.NaN, ''];
 
   constructor(private readonly state: SandboxState, private readonly delivery: Fixtures['delivery'], private readonly options: DeliveryOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -106,8 +110,8 @@ export class DeliverySimulator {
     const messageId = this.nextMessageId++;
     const fingerprint = JSON.stringify([request.cascadeId, request.subscriberFilter.type, request.subscriberFilter.address, request.content]);
     const now = this.clock.now();
-    const duplicate = this.recent.addedAt(fingerprint, now) !== undefined;
-    if (!duplicate) this.recent.add(fingerprint, now);
+    const duplicate = this.recent.seenOrAdd(fingerprint, now);
+    const statusAt = this.isoTime(now);
     for (const stage of cascade.stages) {
       const error = duplicate ? 'duplicated' : this.failure(request, stage);
       this.post({
@@ -118,7 +122,7 @@ export class DeliverySimulator {
         subject: stage.subject,
         subjectId: stage.subjectId,
         status: error ? 'UNDELIVERED' : 'DELIVERED',
-        statusAt: new Date(now).toISOString(),
+        statusAt,
         error,
         comment: error ? `Simulated by the sandbox: ${error}.` : null,
       });
@@ -134,11 +138,22 @@ export class DeliverySimulator {
     if (type === 'PHONE' && !this.phone.test(address)) return 'error-address-format';
     if (stage.subjectActive === false) return 'error-subject-unknown';
     const url = entry?.attachment?.url;
-    if (url && this.delivery.unreachableMediaHostSuffixes.some((s) => hostOf(url).endsWith(s))) return 'media-request-failed';
+    const host = url ? hostOf(url) : '';
+    if (url && this.delivery.unreachableMediaHostSuffixes.some((s) => host.endsWith(s))) return 'media-request-failed';
     const max = this.delivery.maxTextLength[stage.channel];
     if (max !== undefined && codePointLength(entry?.text ?? '') > max) return 'too-long-message';
-    if (stage.templates && !stage.templates.some((t) => templatePattern(t).test(entry?.text ?? ''))) return 'not-template-match';
+    if (stage.templates && !stage.templates.some((t) => this.pattern(t).test(entry?.text ?? ''))) return 'not-template-match';
     return null;
+  }
+
+  /** `now` as an ISO date, formatted once per millisecond: under load, many messages share one. */
+  private isoTime(now: number): string {
+    if (now !== this.lastTime[0]) this.lastTime = [now, new Date(now).toISOString()];
+    return this.lastTime[1];
+  }
+
+  private pattern(template: string): RegExp {
+    return this.patterns.get(template) ?? this.patterns.set(template, templatePattern(template)).get(template)!;
   }
 
   private post(payload: StatusCallback): void {

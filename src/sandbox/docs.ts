@@ -22,6 +22,9 @@ const routes: Record<string, { file: string; type: string }> = {
   [`/docs/openapi-${openapi.info.version}.json`]: { file: document, type: 'application/json' },
 };
 
+/** Whether `path` is one of the docs routes: the API's requests skip serveDocs (and its await). */
+export const isDocsPath = (path: string): boolean => Object.hasOwn(routes, path);
+
 /** Answers GET/HEAD for the docs routes and returns true; returns false for any other URL. */
 export async function serveDocs(path: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
   const route = Object.hasOwn(routes, path) ? routes[path]! : undefined;

@@ -27,9 +27,13 @@ export function channelOf(key: string): string {
   return Object.hasOwn(knownChannels, key) ? knownChannels[key]! : key.replace(/Content$/, '').toUpperCase();
 }
 
+/** Channel -> its first content key in `x-channels`. */
+const contentKeys = new Map<string, string>();
+for (const [key, channel] of Object.entries(knownChannels)) if (!contentKeys.has(channel)) contentKeys.set(channel, key);
+
 /** The content key of a channel: the inverse of `channelOf`. */
 export function contentKeyOf(channel: string): string {
-  return Object.keys(knownChannels).find((key) => knownChannels[key] === channel) ?? `${channel.toLowerCase()}Content`;
+  return contentKeys.get(channel) ?? `${channel.toLowerCase()}Content`;
 }
 
 const deref = (s: Schema): Schema => (s.$ref ? deref(resolvePointer(s.$ref) as Schema) : s);
@@ -113,18 +117,19 @@ export function scheduleCascade(state: SandboxState, body: unknown, apiKey: stri
 
   // Every content key is for a channel, a known one or not: one the cascade has no stage for is a violation.
   const sent = Object.keys(request.content);
-  const stageChannels = new Set<string>(cascade.stages.map((s) => s.channel));
-  const foreign = sent.filter((key) => !stageChannels.has(channelOf(key)));
+  const foreign = sent.filter((key) => {
+    const channel = channelOf(key);
+    return !cascade.stages.some((s) => s.channel === channel);
+  });
   const missing = cascade.stages.filter((s) => !sent.some((key) => channelOf(key) === s.channel));
-  const violations = [
-    ...foreign.map((key) => `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf(key)}]`),
-    ...missing.map((s) => `Content is missing for the cascade stage [cascadeTemplateId:${grouped(cascade.id)};stageUUID:${s.uuid};channelType:${s.channel}]`),
-  ];
-  if (foreign.length > 0) {
-    return problem(400, 'cascade-scheduling-request-not-valid', `Cascade scheduling request is not valid. Violations: ${violations.join('; ')}`);
-  }
-  if (missing.length > 0) {
-    return problem(400, 'request-doesn’t-contain-content-for-all-cascade-stages', `Request does not contain content for all cascade stages. Violations: ${violations.join('; ')}`);
+  if (foreign.length > 0 || missing.length > 0) {
+    const violations = [
+      ...foreign.map((key) => `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf(key)}]`),
+      ...missing.map((s) => `Content is missing for the cascade stage [cascadeTemplateId:${grouped(cascade.id)};stageUUID:${s.uuid};channelType:${s.channel}]`),
+    ].join('; ');
+    return foreign.length > 0
+      ? problem(400, 'cascade-scheduling-request-not-valid', `Cascade scheduling request is not valid. Violations: ${violations}`)
+      : problem(400, 'request-doesn’t-contain-content-for-all-cascade-stages', `Request does not contain content for all cascade stages. Violations: ${violations}`);
   }
 
   const buttonErrors = allRowsButtonErrors(request);

@@ -1,11 +1,11 @@
 // The sandbox: the whole contract on node:http, stateful and in memory, plus the docs page,
 // /openapi.json and a control API under /_sandbox (sandbox-only, not part of the contract).
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { operations } from '../core/examples.ts';
 import { apiKeyHeader as apiKeyHeaderName } from '../core/meta.ts';
-import { serveDocs } from './docs.ts';
+import { isDocsPath, serveDocs } from './docs.ts';
 import { DeliverySimulator, type DeliveryOptions } from './delivery.ts';
 import { checkFixtures, loadFixtures, type Fixtures } from './fixtures.ts';
 import * as rules from './rules.ts';
@@ -47,7 +47,7 @@ export interface Sandbox {
 const apiKeyHeader = apiKeyHeaderName.toLowerCase();
 const routes = new Map(operations().map((op) => [op.path, op]));
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const sha256 = (s: string) => hash('sha256', s, 'buffer');
 const secretDigests = new Map<string, Buffer>();
 /** The fixtures' secrets are hashed once; a given value is always hashed, so timing says nothing about it. */
 const secretDigest = (secret: string) => secretDigests.get(secret) ?? secretDigests.set(secret, sha256(secret)).get(secret)!;
@@ -66,19 +66,27 @@ class BodyTooLarge extends Error {}
 /** Deepest nesting of arrays and objects accepted; the contract's deepest shape is far shallower. */
 const maxJsonDepth = 64;
 
+// The scan compares character codes, numbers, rather than one-character strings.
+const quote = '"'.charCodeAt(0);
+const backslash = '\\'.charCodeAt(0);
+const openBracket = '['.charCodeAt(0);
+const closeBracket = ']'.charCodeAt(0);
+const openBrace = '{'.charCodeAt(0);
+const closeBrace = '}'.charCodeAt(0);
+
 /** How deeply `text` nests arrays and objects (strings skipped), without parsing it. */
 function jsonDepth(text: string): number {
   let depth = 0;
   let max = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+    const c = text.charCodeAt(i);
     if (inString) {
-      if (c === '\\') i++; // skip the escaped character
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '[' || c === '{') max = Math.max(max, ++depth);
-    else if (c === ']' || c === '}') depth--;
+      if (c === backslash) i++; // skip the escaped character
+      else if (c === quote) inString = false;
+    } else if (c === quote) inString = true;
+    else if (c === openBracket || c === openBrace) max = Math.max(max, ++depth);
+    else if (c === closeBracket || c === closeBrace) depth--;
   }
   return max;
 }
@@ -98,7 +106,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       } else chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))); // most bodies come in one chunk: no copy
     req.on('error', reject);
   });
 }
@@ -122,20 +130,32 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, reply: Reply, lim
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The first integer in `value` that a JavaScript number cannot hold exactly (JSON.parse has rounded it), with its path. */
-function unsafeInteger(value: unknown, path = ''): string | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? path || '(body)' : undefined;
+/**
+ * The path of the first integer in `value` that a JavaScript number cannot hold exactly (JSON.parse
+ * has rounded it), as its segments. Every request is walked, so a path is built only on the way
+ * back from a find.
+ */
+function unsafeInteger(value: unknown): Array<string | number> | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? [] : undefined;
   if (value === null || typeof value !== 'object') return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const found = unsafeInteger(item, Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key);
-    if (found) return found;
+  for (const key of Object.keys(value)) {
+    const found = unsafeInteger((value as Record<string, unknown>)[key]);
+    if (found) return [Array.isArray(value) ? Number(key) : key, ...found];
   }
   return undefined;
 }
 
+/** A path as the problem's detail writes it: `content.items[2].id`, or `(body)` for the body itself. */
+const pathText = (segments: Array<string | number>) =>
+  segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('') || '(body)';
+
+/** A target of only letters, digits, `-`, `_` and `/` is its own path: no dot segment, query or escape for a URL parser to resolve. */
+const plainTarget = /^\/[A-Za-z0-9_\-/]*$/;
+
 /** The path of an origin-form request target (`/api/...`, dot segments resolved), or null for anything else. */
 function requestPath(target: string | undefined): string | null {
   if (!target?.startsWith('/') || target.startsWith('//')) return null;
+  if (plainTarget.test(target)) return target;
   try {
     return new URL(target, 'http://sandbox').pathname;
   } catch {
@@ -143,19 +163,26 @@ function requestPath(target: string | undefined): string | null {
   }
 }
 
-function send(res: ServerResponse, reply: Reply, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, reply: Reply, headers?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
   const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  const head = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
+  res.writeHead(reply.status, headers ? { ...head, ...headers } : head);
   res.end(text);
 }
+
+const jsonContentType = /^application\/json\s*(;|$)/i;
+const charsetParameter = /;\s*charset\s*=\s*"?([^";\s]+)/i;
+const utf8Charset = /^utf-?8$/i;
+const bearerToken = /^Bearer\s+(.+)$/i;
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const fixtures = options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
   const state = new SandboxState(fixtures, options.requestIdWindow);
   const delivery = new DeliverySimulator(state, fixtures.delivery, options);
   const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
-  const now = () => (options.clock ?? { now: Date.now }).now();
+  const clock = options.clock ?? { now: Date.now };
+  const now = () => clock.now();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = requestPath(req.url);
@@ -165,7 +192,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
 
     if (path.startsWith('/_sandbox/')) return control(req, res, path);
-    if (await serveDocs(path, req, res)) return;
+    if (isDocsPath(path) && (await serveDocs(path, req, res))) return;
 
     const op = routes.get(path);
     if (!op) return send(res, problem(404, 'not-found', `No operation at ${path}.`));
@@ -180,19 +207,21 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (!apiKey) return send(res, problem(401, 'auth-error', 'The API key is missing, wrong or expired.'));
     }
     if (op.security.includes('integratorToken')) {
-      const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const token = bearerToken.exec(req.headers.authorization ?? '')?.[1];
       if (!findSecret(token, fixtures.integratorTokens)) return send(res, problem(401, 'auth-error', 'The integrator token is missing, wrong or expired.'));
     }
 
     const type = req.headers['content-type'] ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
-      req.resume();
-      return send(res, problem(500, 'system-error', `The request is malformed: Content-Type is ${JSON.stringify(type)}; expected application/json.`));
-    }
-    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1];
-    if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
-      req.resume();
-      return send(res, problem(400, 'body-is-not-utf-8', `The request body must be UTF-8 (JSON's encoding); Content-Type says charset=${charset}.`));
+    if (type !== 'application/json') {
+      if (!jsonContentType.test(type)) {
+        req.resume();
+        return send(res, problem(500, 'system-error', `The request is malformed: Content-Type is ${JSON.stringify(type)}; expected application/json.`));
+      }
+      const charset = charsetParameter.exec(type)?.[1];
+      if (charset !== undefined && !utf8Charset.test(charset)) {
+        req.resume();
+        return send(res, problem(400, 'body-is-not-utf-8', `The request body must be UTF-8 (JSON's encoding); Content-Type says charset=${charset}.`));
+      }
     }
     let body: unknown;
     try {
@@ -216,7 +245,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     // Identifiers are int64; the sandbox holds numbers as JavaScript numbers, exact up to 2^53 - 1.
     const inexact = unsafeInteger(body);
     if (inexact) {
-      return send(res, problem(400, 'number-out-of-range', `${inexact} is an integer beyond 2^53 - 1 (9007199254740991), which the sandbox cannot hold exactly; it was not rounded.`));
+      return send(res, problem(400, 'number-out-of-range', `${pathText(inexact)} is an integer beyond 2^53 - 1 (9007199254740991), which the sandbox cannot hold exactly; it was not rounded.`));
     }
 
     switch (op.operationId) {

@@ -1,6 +1,6 @@
 // The sandbox's in-memory state, built from fixtures and reset to them on demand.
 import type { Fixtures, FixtureStage } from './fixtures.ts';
-import { RecentKeys, type Window } from './recent-keys.ts';
+import { hashKey, RecentKeys, type Window } from './recent-keys.ts';
 
 /** requestIds are remembered for a day, at most 100,000 of them (README: "Limits"). */
 export const defaultRequestIdWindow: Window = { windowMs: 24 * 60 * 60 * 1000, limit: 100_000 };
@@ -30,6 +30,8 @@ export class SandboxState {
   /** requestIds taken by accepted requests, within the window; the fixtures' used ones are taken for good. */
   private readonly requestIds: RecentKeys;
   private fixtureRequestIds = new Set<string>();
+  /** The requestId checked last, hashed: taking it once its request passed every rule needs no second hash. */
+  private checked: { requestId: string; hashed: string } | undefined;
   cascades = new Map<number, Cascade>();
   apiKeys = new Map<string, { balance: number }>();
   parameters = new Map<string, Fixtures['parameters'][number]>();
@@ -42,11 +44,15 @@ export class SandboxState {
   }
 
   requestIdTaken(requestId: string, now: number): boolean {
-    return this.fixtureRequestIds.has(requestId) || this.requestIds.addedAt(requestId, now) !== undefined;
+    if (this.fixtureRequestIds.has(requestId)) return true;
+    this.checked = { requestId, hashed: hashKey(requestId) };
+    return this.requestIds.hashedAddedAt(this.checked.hashed, now) !== undefined;
   }
 
   takeRequestId(requestId: string, now: number): void {
-    this.requestIds.add(requestId, now);
+    const hashed = this.checked?.requestId === requestId ? this.checked.hashed : hashKey(requestId);
+    this.checked = undefined;
+    this.requestIds.hashedAdd(hashed, now);
   }
 
   /** How many requestIds are taken now. */
@@ -69,8 +75,13 @@ export class SandboxState {
 
   /** Whether `text` matches one of the account's templates for `channel` (true when it has none). */
   matchesTemplate(channel: string, text: string | undefined): boolean {
-    const own = this.templates.filter((t) => t.channel === channel);
-    return own.length === 0 || (text !== undefined && own.some((t) => t.pattern.test(text)));
+    let channelHasTemplates = false;
+    for (const t of this.templates) {
+      if (t.channel !== channel) continue;
+      if (text !== undefined && t.pattern.test(text)) return true;
+      channelHasTemplates = true;
+    }
+    return !channelHasTemplates;
   }
 }
 

@@ -80,6 +80,8 @@ describe('integers beyond 2^53', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ title: 'number-out-of-range' });
     expect(res.body.detail).toContain('threadIds[1] is an integer beyond 2^53 - 1');
+    expect((await close('{"threadIds":[1],"extra":{"n":[0,-9007199254740993]}}')).body.detail).toMatch(/^extra\.n\[1\] is an integer beyond/);
+    expect((await close('9007199254740993')).body.detail).toMatch(/^\(body\) is an integer beyond/);
     expect(sandbox.state.threads.get(101)?.state).toBe('open');
     expect((await close('{"threadIds":[9007199254740991]}')).body.not_existing_threads).toEqual([9007199254740991]);
   });
@@ -138,6 +140,44 @@ describe('bounded memory: requestIds and sent messages are remembered in a windo
     expect(keys.addedAt('d', 1010)).toBe(30);
     expect(keys.size).toBe(2);
     expect(JSON.stringify([...(keys as unknown as { seen: Map<string, number> }).seen.keys()])).not.toContain('d"');
+  });
+
+  it('RecentKeys answers as a plain list of (key, time) would, for any sequence of adds, checks and clears', () => {
+    // The model: insertion order, the expired and the oldest beyond the limit forgotten first.
+    const op = fc.oneof(
+      fc.record({ kind: fc.constantFrom('add', 'addedAt', 'seenOrAdd'), key: fc.integer({ min: 0, max: 12 }).map(String), dt: fc.integer({ min: 0, max: 400 }) }),
+      fc.record({ kind: fc.constant('clear'), key: fc.constant(''), dt: fc.constant(0) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(op, { maxLength: 80 }), (limit, ops) => {
+        const keys = new RecentKeys({ windowMs: 1000, limit });
+        let model: Array<[string, number]> = [];
+        const prune = (now: number) => {
+          model = model.filter(([, at]) => now - at < 1000);
+          while (model.length > limit) model.shift();
+        };
+        let now = 0;
+        for (const { kind, key, dt } of ops) {
+          now += dt;
+          if (kind === 'clear') {
+            keys.clear();
+            model = [];
+            continue;
+          }
+          prune(now);
+          const seen = model.find(([k]) => k === key)?.[1];
+          if (kind === 'addedAt') expect(keys.addedAt(key, now)).toBe(seen);
+          if (kind === 'seenOrAdd') expect(keys.seenOrAdd(key, now)).toBe(seen !== undefined);
+          if (kind === 'add' || (kind === 'seenOrAdd' && seen === undefined)) {
+            if (kind === 'add') keys.add(key, now);
+            model = [...model.filter(([k]) => k !== key), [key, now]];
+            prune(now);
+          }
+          expect(keys.size).toBe(model.length);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('a requestId past the window is accepted again; within it, it is not unique', async () => {

@@ -63,15 +63,17 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
 
   it('a server that stalls every API request: each stage stops after its first requests time out: 1', async ({ expect }) => {
     const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
-    const result = await cli(['--server', url, ...keys, '--timeout', '0.25', '--deadline', '60']);
+    const result = await cli(['--server', url, ...keys, '--timeout', '0.5', '--deadline', '60']);
     expect(result.code, result.out).toBe(1);
     // (stateful has three checks: it ends before it could stop.)
     for (const stage of ['dredd', 'examples', 'bad-input']) {
       expect(result.out).toMatch(new RegExp(`FAIL ${stage} \\[described\\]: stage ran to the end\\n(.*\\n)*?  actual: +the first 3 requests of the stage got no answer; the server is not answering`));
     }
     expect(result.out).toMatch(/FAIL dredd \[described\]: \/api\/v1\/threads\/close > Close threads > 200 > application\/json\n(.*\n)*?  actual: +no answer: /);
-    expect(result.ms).toBeLessThan(20_000); // four stages x three timeouts of 0.25 s, not hundreds of checks
-  }, 40_000);
+    // About a dozen timeouts of 0.5 s, not hundreds. (0.5 s, not less: the first request, which
+    // asks whether the server answers at all, must not time out on a busy machine.)
+    expect(result.ms).toBeLessThan(30_000);
+  }, 60_000);
 
   it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, within the deadline + 5 s', async ({ expect }) => {
     const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));

@@ -134,5 +134,6 @@ describe('a consumer project', () => {
     expect(facts.preflight).toMatch(/^threadIds: got "nope"; expected it to be of type array/);
     expect(facts.fixtureKeys).toContain('sandbox-api-key');
     expect(facts.conformanceSummary).toMatch(/^\d+ passed, 0 failed$/);
+    expect(facts.conformanceNoise).toEqual([]);
   }, 180_000);
 });

@@ -172,29 +172,48 @@ interface DreddModules {
 }
 let loaded: DreddModules | undefined;
 
-/**
- * Dredd, loaded when a run first needs it. Its logging library (winston 2) reads a module inside a
- * circular require, and Node warns on stderr about it; that warning says nothing to our users.
- */
+/** Dredd, loaded when a run first needs it. */
 function dreddModules(): DreddModules {
-  if (loaded) return loaded;
   const require = createRequire(import.meta.url);
-  const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-    if (!String(warning).includes('inside circular dependency')) (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
-  }) as typeof process.emitWarning;
-  try {
+  if (!loaded) {
     loaded = {
       Dredd: require('dredd') as DreddClass,
       reporterOutput: (require('dredd/build/reporters/reporterOutputLogger') as { default: { transports: { console: { silent: boolean } } } }).default.transports.console,
     };
-  } finally {
-    process.emitWarning = emitWarning;
+    loaded.reporterOutput.silent = runsUnderWay > 0;
   }
   return loaded;
 }
-/** Runs under way: Dredd's reporter output is quiet while there is one. */
-let dreddRuns = 0;
+
+/**
+ * Warnings that Dredd's dependencies make Node print, which say nothing to our users: winston 2
+ * reads a module inside a circular require, and request calls util._extend (DEP0060, printed
+ * from Node 22 on).
+ */
+function isDreddNoise(warning: string | Error, rest: unknown[]): boolean {
+  const options = rest[0] !== null && typeof rest[0] === 'object' ? (rest[0] as { code?: unknown }) : undefined;
+  const code = options ? options.code : rest[1] ?? (warning as { code?: unknown }).code;
+  return code === 'DEP0060' || String(warning).includes('inside circular dependency');
+}
+
+let runsUnderWay = 0;
+let emitWarning: typeof process.emitWarning | undefined;
+
+/** While any Dredd run is under way (loading Dredd included), its reporters and its dependencies' warnings are quiet. */
+function quiet(on: boolean): void {
+  runsUnderWay += on ? 1 : -1;
+  if (on && runsUnderWay === 1) {
+    const emit = (emitWarning = process.emitWarning);
+    process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+      if (!isDreddNoise(warning, rest)) (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+    }) as typeof process.emitWarning;
+  }
+  if (!on && runsUnderWay === 0 && emitWarning) {
+    process.emitWarning = emitWarning;
+    emitWarning = undefined;
+  }
+  if (loaded) loaded.reporterOutput.silent = runsUnderWay > 0;
+}
 
 /** What Dredd's run gave: each planned transaction's answer or network error, and what it ran unplanned. */
 interface DreddRecord {
@@ -305,23 +324,27 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       done();
     });
   };
-  const { Dredd, reporterOutput } = dreddModules();
-  const runner = new Dredd({
-    endpoint: ctx.server,
-    // The document this package carries, handed over in memory.
-    apiDescriptions: [{ location: 'openapi.json', content: JSON.stringify(openapi) }],
-    hookfiles: [hooksPath],
-    language: 'nodejs',
-    loglevel: 'silent',
-    reporter: [],
-    emitter,
-    // Dredd has no timeout of its own: each request gets the run's.
-    http: { timeout: ctx.timeoutMs },
-    custom: { cwd: process.cwd(), messagingConformance: { attach } },
-  });
+  quiet(true);
+  let runner: InstanceType<DreddClass>;
+  try {
+    runner = new (dreddModules().Dredd)({
+      endpoint: ctx.server,
+      // The document this package carries, handed over in memory.
+      apiDescriptions: [{ location: 'openapi.json', content: JSON.stringify(openapi) }],
+      hookfiles: [hooksPath],
+      language: 'nodejs',
+      loglevel: 'silent',
+      reporter: [],
+      emitter,
+      // Dredd has no timeout of its own: each request gets the run's.
+      http: { timeout: ctx.timeoutMs },
+      custom: { cwd: process.cwd(), messagingConformance: { attach } },
+    });
+  } catch (error) {
+    quiet(false);
+    throw error;
+  }
   compileOnce(runner);
-  dreddRuns++;
-  reporterOutput.silent = true;
   return new Promise<DreddRecord>((resolve) => {
     const onDeadline = () => {
       record.stopped ??= "the run's deadline passed while Dredd ran";
@@ -330,7 +353,7 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
     ctx.deadline.addEventListener('abort', onDeadline, { once: true });
     runner.run((error, stats) => {
       ctx.deadline.removeEventListener('abort', onDeadline);
-      if (--dreddRuns === 0) reporterOutput.silent = false;
+      quiet(false);
       record.verdict = error ? `Dredd stopped: ${error.message}` : stats.failures + stats.errors > 0 ? `failed: ${stats.failures} failures, ${stats.errors} errors` : 'passed';
       resolve(record);
     });

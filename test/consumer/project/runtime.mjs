@@ -93,6 +93,8 @@ try {
   const suiteOut = output(suite);
   facts.conformanceExit = await suiteOut.exit;
   facts.conformanceSummary = suiteOut.text.trim().split('\n').at(-1);
+  // Dredd runs inside the suite's process: nothing of it (its reporters, its dependencies' warnings) may show.
+  facts.conformanceNoise = suiteOut.text.split('\n').filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|complete):/.test(l));
   if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
 } finally {
   process.kill(-bin.pid, 'SIGTERM');

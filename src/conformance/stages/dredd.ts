@@ -230,6 +230,7 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
   const record = await dredd(ctx, plan);
   const ms = performance.now() - start;
   if (!record.hooksAttached) {
+    if (record.stopped) throw new StageStopped(record.stopped, ctx.deadline.aborted);
     return [{ stage: 'dredd', name: 'dredd ran', kind: 'described', ok: false, ms, expected: 'Dredd to run the hooks', actual: record.verdict }];
   }
   // A stopped run keeps the checks of the transactions that ran, as a stopped stage does.

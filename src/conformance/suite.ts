@@ -101,8 +101,9 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   let unfinished: string | undefined;
   for (const stage of selected) {
     if (ctx.deadline.aborted) {
-      unfinished = `the run's deadline passed before stage ${stage.name}`;
-      results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: unfinished });
+      const reason = `the run's deadline passed before stage ${stage.name}`;
+      unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
+      results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: reason });
       continue;
     }
     ctx.log(`stage ${stage.name}: ${stage.description}`);
@@ -116,7 +117,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     } catch (error) {
       // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
       const reason = error instanceof StageStopped ? error.message : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
-      if (error instanceof StageStopped && error.runOver) unfinished = reason;
+      if (error instanceof StageStopped && error.runOver) unfinished ??= reason;
       stageResults = [...ctx.stage.checks, { stage: stage.name, name: 'stage ran to the end', kind: 'described', ok: false, ms: 0, expected: 'every check of the stage to run', actual: reason }];
     }
     stageMs[stage.name] = performance.now() - start;

@@ -76,6 +76,21 @@ describe('against the sandbox', () => {
     }
   }, 30_000);
 
+  it('running Dredd leaves the process as it was: no listener added (drafter.js exits on any unhandled rejection), emitWarning restored', async () => {
+    // A fresh process, so that Dredd is loaded by this run and not by an earlier test.
+    const script = join(dir, 'in-process.mts');
+    writeFileSync(script, `
+      import { runConformance } from ${JSON.stringify(join(projectRoot, 'src/conformance/index.ts'))};
+      const listeners = () => process.eventNames().map((e) => \`\${String(e)}:\${process.listenerCount(e)}\`).sort().join(',');
+      const before = listeners();
+      const emitWarning = process.emitWarning;
+      const report = await runConformance({ server: ${JSON.stringify(sandbox.url)}, ...${JSON.stringify(credentials)}, only: ['dredd'] });
+      console.log(JSON.stringify({ ok: report.ok, listeners: listeners() === before ? 'same' : [before, listeners()], emitWarning: process.emitWarning === emitWarning }));
+    `);
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ ok: true, listeners: 'same', emitWarning: true });
+  }, 30_000);
+
   it('identifiers a deployment accepts once are new on every send, unless the send is about a used one', () => {
     const schedule = { requestId: '3c6e0b8a-9c0b-4b1e-8f3a-000000000001', cascadeId: 1 };
     const first = withFreshIdentifiers('scheduleCascade', schedule, { status: 200 }) as typeof schedule;

@@ -4,6 +4,8 @@
 // judges every body against its schema. Every transaction Dredd runs must be planned and every
 // planned one must run.
 import { EventEmitter } from 'node:events';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { createRequire } from 'node:module';
 import { assetPath } from '../../core/assets.ts';
 import { aliasesOf } from '../../core/codes.ts';
@@ -172,16 +174,28 @@ interface DreddModules {
 }
 let loaded: DreddModules | undefined;
 
-/** Dredd, loaded when a run first needs it. */
+/**
+ * Dredd, loaded when a run first needs it. Loading it must not change the process it loads into:
+ * its API Blueprint parser (drafter.js, compiled by Emscripten) adds an `unhandledRejection`
+ * handler that exits with 1, which would end a user's program over a rejection it handles itself.
+ * Process listeners added while loading are taken off again.
+ */
 function dreddModules(): DreddModules {
+  if (loaded) return loaded;
   const require = createRequire(import.meta.url);
-  if (!loaded) {
+  const before = new Map(process.eventNames().map((event) => [event, process.listeners(event as NodeJS.Signals)]));
+  try {
     loaded = {
       Dredd: require('dredd') as DreddClass,
       reporterOutput: (require('dredd/build/reporters/reporterOutputLogger') as { default: { transports: { console: { silent: boolean } } } }).default.transports.console,
     };
-    loaded.reporterOutput.silent = runsUnderWay > 0;
+  } finally {
+    for (const event of process.eventNames()) {
+      const kept = before.get(event) ?? [];
+      for (const listener of process.listeners(event as NodeJS.Signals)) if (!kept.includes(listener)) process.removeListener(event, listener as () => void);
+    }
   }
+  loaded.reporterOutput.silent = runsUnderWay > 0;
   return loaded;
 }
 
@@ -325,6 +339,9 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       done();
     });
   };
+  // Dredd's requests go through this agent: past the deadline its connections are destroyed, so a
+  // request the server never answers ends then, not at its timeout.
+  const agent = ctx.server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
   quiet(true);
   let runner: InstanceType<DreddClass>;
   try {
@@ -338,22 +355,25 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       reporter: [],
       emitter,
       // Dredd has no timeout of its own: each request gets the run's.
-      http: { timeout: ctx.timeoutMs },
+      http: { timeout: ctx.timeoutMs, agent },
       custom: { cwd: process.cwd(), messagingConformance: { attach } },
     });
   } catch (error) {
     quiet(false);
+    agent.destroy();
     throw error;
   }
   compileOnce(runner);
   return new Promise<DreddRecord>((resolve) => {
     const onDeadline = () => {
       record.stopped ??= "the run's deadline passed while Dredd ran";
+      agent.destroy(); // the request under way fails now; the hooks skip the rest
       resolve(record);
     };
     ctx.deadline.addEventListener('abort', onDeadline, { once: true });
     runner.run((error, stats) => {
       ctx.deadline.removeEventListener('abort', onDeadline);
+      agent.destroy();
       quiet(false);
       record.verdict = error ? `Dredd stopped: ${error.message}` : stats.failures + stats.errors > 0 ? `failed: ${stats.failures} failures, ${stats.errors} errors` : 'passed';
       resolve(record);

@@ -9,7 +9,7 @@ import { redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
-         [--reporter junit --output <file>]
+         [--reporter junit|json --output <file>]
 
   Checks a live implementation of the messaging service against the contract.
   Exit 0 only when every selected check ran and passed, 1 when a check failed, 2 for bad

@@ -51,6 +51,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
     throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
   }
   if (!options.apiKey || !options.integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
+  for (const key of ['timeoutMs', 'deadlineMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new TypeError(`runConformance: ${key} must be a number of milliseconds above 0, got ${JSON.stringify(value)}`);
+    }
+  }
   return runSuite(
     {
       server: options.server,

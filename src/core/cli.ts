@@ -20,7 +20,13 @@ export function port(value: string | undefined, fallback: number): number {
 }
 
 export function httpUrl(flag: string, value: string): string {
-  if (!/^https?:\/\/[^/]/.test(value)) throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
+  let valid = /^https?:\/\/[^/]/.test(value);
+  try {
+    new URL(value); // a port past 65535, say, parses as no URL
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
   return value;
 }
 

@@ -11,6 +11,7 @@ import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { summary } from '../../src/conformance/report.ts';
 import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
+import { runConformance } from '../../src/conformance/index.ts';
 import { runSuite, selectStages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
@@ -90,6 +91,14 @@ describe('against the sandbox', () => {
     const { stdout } = await run(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ ok: true, listeners: 'same', emitWarning: true });
   }, 30_000);
+
+  it('runConformance refuses options it cannot use, naming them, before any request', async () => {
+    const base = { server: sandbox.url, ...credentials };
+    await expect(runConformance({ ...base, server: 'ftp://x' })).rejects.toThrow(/server must be an http\(s\) URL, got "ftp:\/\/x"/);
+    await expect(runConformance({ ...base, deadlineMs: 0 })).rejects.toThrow(/deadlineMs must be a number of milliseconds above 0, got 0/);
+    await expect(runConformance({ ...base, timeoutMs: 'abc' as unknown as number })).rejects.toThrow(/timeoutMs must be a number of milliseconds above 0, got "abc"/);
+    await expect(runConformance({ ...base, timeoutMs: Number.NaN })).rejects.toThrow(/timeoutMs must be a number of milliseconds above 0, got null/);
+  });
 
   it('identifiers a deployment accepts once are new on every send, unless the send is about a used one', () => {
     const schedule = { requestId: '3c6e0b8a-9c0b-4b1e-8f3a-000000000001', cascadeId: 1 };
@@ -216,6 +225,7 @@ describe('command line', () => {
   it.concurrent.for<[string[], RegExp]>([
     [['--api-key', 'k', '--integrator-token', 't'], /needs --server <url>/],
     [['--server', 'localhost:8080', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "localhost:8080"/],
+    [['--server', 'http://127.0.0.1:99999', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "http:\/\/127.0.0.1:99999"/],
     [['--server', 'http://127.0.0.1:9'], /needs credentials/],
     [['--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't'], /does not answer/],
     [['--server', 'http://x', '--only', 'everything'], /unknown stage "everything"; the stages are dredd, examples, stateful, bad-input/],

@@ -84,6 +84,20 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     expect(result.ms).toBeLessThan(4_000 + 5_000 + 2_000); // + tsx start-up
   }, 30_000);
 
+  it('a server that trickles an answer it never finishes: each Dredd request ends at the timeout, body included', async ({ expect }) => {
+    const url = await http((req, res) => {
+      if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    const result = await cli(['--server', url, ...keys, '--only', 'dredd', '--timeout', '1', '--deadline', '60']);
+    expect(result.code, result.out).toBe(1);
+    expect(result.out).toMatch(/actual: +no answer: no answer within 1000 ms/);
+    expect(result.out).toContain('the first 3 requests of the stage got no answer; the server is not answering');
+    expect(result.ms).toBeLessThan(20_000); // three timeouts of 1 s, not the 60 s deadline
+  }, 60_000);
+
   it.for<[string, (req: IncomingMessage, res: ServerResponse) => void]>([
     ['HTML to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>')],
     ['200 {} to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')],

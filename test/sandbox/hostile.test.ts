@@ -142,6 +142,15 @@ describe('bounded memory: requestIds and sent messages are remembered in a windo
     expect(JSON.stringify([...(keys as unknown as { seen: Map<string, number> }).seen.keys()])).not.toContain('d"');
   });
 
+  it('RecentKeys forgets the oldest even when a key was added again (it moves to the end)', () => {
+    const keys = new RecentKeys({ windowMs: 1000, limit: 2 });
+    keys.add('a', 0);
+    keys.add('b', 1);
+    keys.add('a', 2);
+    keys.add('c', 3);
+    expect([keys.addedAt('b', 3), keys.addedAt('a', 3), keys.addedAt('c', 3)]).toEqual([undefined, 2, 3]);
+  });
+
   it('RecentKeys answers as a plain list of (key, time) would, for any sequence of adds, checks and clears', () => {
     // The model: insertion order, the expired and the oldest beyond the limit forgotten first.
     const op = fc.oneof(

@@ -240,6 +240,8 @@ interface DreddRecord {
 
 /** Runs Dredd with `plan`; a transaction missing from the plan fails, and so does a planned one that did not run. */
 export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<CheckResult[]> {
+  // An aborted signal never fires again: a run that starts past the deadline must stop here.
+  if (ctx.deadline.aborted) throw new StageStopped("the run's deadline passed before Dredd ran", true);
   const start = performance.now();
   const record = await dredd(ctx, plan);
   const ms = performance.now() - start;
@@ -286,6 +288,14 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
 function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddRecord> {
   const record: DreddRecord = { ran: new Map(), unplanned: [], hooksAttached: false, verdict: '' };
   const errors = new Map<string, string>();
+  // Dredd's requests go through this agent, so that the suite can end one: a request gets the run's
+  // timeout, body included, as in every other stage, and past the deadline none goes on.
+  const agent = ctx.server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
+  const endRequests = () => {
+    for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
+  };
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
   const emitter = new EventEmitter();
   emitter.on('test error', (error: Error, test: { title?: string }) => {
     if (test.title) errors.set(test.title, error.message);
@@ -309,13 +319,19 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       // triggers it, and sending the 200's again would only replace the 200's answer.
       transaction.skip = step.skip || record.stopped !== undefined || record.ran.has(transaction.name);
       if (transaction.skip) return done();
-      const { method, body, headers } = step.request();
+      const { method, url, body, headers } = step.request();
+      const target = url.slice(new URL(url).origin.length); // the server's base path included
       transaction.request.method = method;
-      transaction.fullPath = step.path;
-      transaction.request.uri = step.path;
+      transaction.fullPath = target;
+      transaction.request.uri = target;
       transaction.request.headers = { ...headers, 'content-length': String(Buffer.byteLength(body ?? '')) };
       transaction.request.body = body ?? '';
       transaction.expected.statusCode = String(step.status);
+      timedOut = false;
+      timer = setTimeout(() => {
+        timedOut = true;
+        endRequests();
+      }, ctx.timeoutMs);
       done();
     });
     hooks.beforeEachValidation((transaction, done) => {
@@ -330,18 +346,16 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       done();
     });
     hooks.afterEach((transaction, done) => {
+      clearTimeout(timer);
       if (Object.hasOwn(plan, transaction.name) && !transaction.skip) {
         const real = transaction.real;
         if (real) ctx.stage.answered++;
         else ctx.stage.networkFailures++;
-        record.ran.set(transaction.name, real ? { status: Number(real.statusCode), contentType: header(real.headers, 'content-type'), body: real.body === undefined ? null : String(real.body) } : { error: errors.get(transaction.id) ?? 'the request failed' });
+        record.ran.set(transaction.name, real ? { status: Number(real.statusCode), contentType: header(real.headers, 'content-type'), body: real.body === undefined ? null : String(real.body) } : { error: timedOut ? `no answer within ${ctx.timeoutMs} ms` : (errors.get(transaction.id) ?? 'the request failed') });
       }
       done();
     });
   };
-  // Dredd's requests go through this agent: past the deadline its connections are destroyed, so a
-  // request the server never answers ends then, not at its timeout.
-  const agent = ctx.server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
   quiet(true);
   let runner: InstanceType<DreddClass>;
   try {
@@ -354,8 +368,7 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       loglevel: 'silent',
       reporter: [],
       emitter,
-      // Dredd has no timeout of its own: each request gets the run's.
-      http: { timeout: ctx.timeoutMs, agent },
+      http: { agent },
       custom: { cwd: process.cwd(), messagingConformance: { attach } },
     });
   } catch (error) {
@@ -367,11 +380,15 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
   return new Promise<DreddRecord>((resolve) => {
     const onDeadline = () => {
       record.stopped ??= "the run's deadline passed while Dredd ran";
-      agent.destroy(); // the request under way fails now; the hooks skip the rest
+      endRequests(); // the request under way fails now; the hooks skip the rest
       resolve(record);
     };
     ctx.deadline.addEventListener('abort', onDeadline, { once: true });
+    let ran = false;
     runner.run((error, stats) => {
+      if (ran) return; // once only: Dredd's own comments warn that an error in a hook can run its flow twice
+      ran = true;
+      clearTimeout(timer);
       ctx.deadline.removeEventListener('abort', onDeadline);
       agent.destroy();
       quiet(false);

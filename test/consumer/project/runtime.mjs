@@ -94,7 +94,8 @@ try {
   facts.conformanceExit = await suiteOut.exit;
   facts.conformanceSummary = suiteOut.text.trim().split('\n').at(-1);
   // Dredd runs inside the suite's process: nothing of it (its reporters, its dependencies' warnings) may show.
-  facts.conformanceNoise = suiteOut.text.split('\n').filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|complete):/.test(l));
+  // (Dredd's logger colours its lines even into a pipe: the colours go before matching.)
+  facts.conformanceNoise = suiteOut.text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|skip|complete):/.test(l));
   if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
 } finally {
   process.kill(-bin.pid, 'SIGTERM');

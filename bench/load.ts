@@ -29,7 +29,7 @@ export const rates = { plain: 2_000, sandbox: 2_000, prism: 400 };
 // One counter for the whole bench process: no server sees a requestId twice.
 let next = 0;
 const content = JSON.stringify({ viberContent: { contentType: 'TEXT', text: 'Your order 1234 is ready.' }, smsContent: { contentType: 'TEXT', text: 'Your order 1234 is ready.' } });
-export const scheduleBody = (): string =>
+const scheduleBody = (): string =>
   `{"requestId":"aaaaaaaa-0000-4000-8000-${(next++).toString(16).padStart(12, '0')}","cascadeId":1001,"subscriberFilter":{"address":"79001234567","type":"PHONE"},"content":${content}}`;
 
 /** Sends `amount` requests over 8 connections, `rate` a second when given; throws unless every one got a 2xx. */

@@ -40,6 +40,18 @@ export function pairRequest(baseUrl: string, pair: ExamplePair, credentials: Cre
   };
 }
 
+/** An answer's content type, as every check of an answer reads it: JSON. */
+export function contentTypeProblems(type: string): string[] {
+  return /^application\/json/i.test(type) ? [] : [`content-type ${JSON.stringify(type)}, expected application/json`];
+}
+
+/** An answer's `title` against the code expected (none: anything goes), in either spelling of the code. */
+export function titleProblems(body: unknown, expectedTitle: string | undefined): string[] {
+  if (expectedTitle === undefined) return [];
+  const title = (body as { title?: unknown } | null | undefined)?.title;
+  return typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(expectedTitle) ? [] : [`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`];
+}
+
 export interface PairVerdict {
   ok: boolean;
   problems: string[];
@@ -56,14 +68,9 @@ export async function judgePair(pair: ExamplePair, response: Response, expected:
   const { text, body, json, contentType: type } = await readAnswer(response);
   if (!json) problems.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
   if (response.status !== pair.status) problems.push(`status ${response.status}, expected ${pair.status}`);
-  if (!/^application\/json/i.test(type)) problems.push(`content-type ${JSON.stringify(type)}, expected application/json`);
+  problems.push(...contentTypeProblems(type));
   const expectedTitle = (pair.response as { title?: string }).title;
-  if (expectedTitle !== undefined) {
-    const title = (body as { title?: unknown } | undefined)?.title;
-    if (typeof title !== 'string' || normalizeErrorCode(title) !== normalizeErrorCode(expectedTitle)) {
-      problems.push(`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`);
-    }
-  }
+  problems.push(...titleProblems(body, expectedTitle));
   // A validation error must name every violation its example names (stage ids and channels).
   const expectedDetail = (expected as { detail?: string } | undefined)?.detail;
   const wanted = expectedTitle && listsViolations(expectedTitle) ? parseCascadeViolations(expectedDetail) : [];

@@ -18,12 +18,6 @@ export function listsViolations(code: string): boolean {
   return violationCodes.has(normalizeErrorCode(code));
 }
 
-/** Every spelling of a code: the code and the aliases that stand for it. */
-export function aliasesOf(code: string): string[] {
-  const canonical = normalizeErrorCode(code);
-  return [canonical, ...Object.keys(aliases).filter((a) => aliases[a] === canonical)];
-}
-
 /** True when `code` (in any documented spelling) is a code of the contract. */
 export function isKnownErrorCode(code: string | null | undefined): boolean {
   return typeof code === 'string' && knownCodes.includes(normalizeErrorCode(code));

@@ -103,7 +103,11 @@ export interface paths {
          *     retries after a lost response and gets this code learns that its first attempt was accepted.
          *
          *     A request that the service cannot read (a body that is not JSON, wrong placement, missing or
-         *     empty properties that have no code of their own) may give 500 `system-error`.
+         *     empty properties) may give 500 `system-error` (the description: "It may also occur on a
+         *     malformed request (wrong placement, missing or empty properties)"), also where the missing
+         *     or empty property has a code of its own. **[contract decision]** This contract answers
+         *     that code with 400 (`content-not-specified`, `text-not-specified`, ... as the error list
+         *     names them), and 500 `system-error` only where no code names the property.
          */
         post: operations["scheduleCascade"];
         delete?: never;

@@ -3400,7 +3400,7 @@ validate78.evaluated = {"props":{"text":true,"buttonType":true,"url":true,"phone
 
 export const v25 = validate81;
 const schema102 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButtons"};
-const schema103 = {"type":"array","description":"Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1\nPHONE button. These limits hold for all the buttons of the template together, across rows:\nan implementation checks the concatenation of every row's `buttons` against this schema.\nA breach gives 400 `button-validation-error`. (The type limits are written as\n`if contains then maxContains`, nested in one `if/then/else`, rather than `minContains: 0`,\nwhich Prism's validator does not honour, or an `allOf`, which some generators read as\n`unknown`.)\n","maxItems":10,"items":{"$ref":"#/components/schemas/KeyboardButton"},"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}},"maxContains":2,"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}},"else":{"if":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}}};
+const schema103 = {"type":"array","description":"Buttons of a WhatsApp template: at most 10, of which at most 2 URL buttons and at most 1\nPHONE button. These limits hold for all the buttons of the template together, across rows:\nan implementation checks the concatenation of every row's `buttons` against this schema.\nA breach gives 400 `button-validation-error`. (The type limits are written as\n`if contains then maxContains`, nested in one `if/then/else`, rather than `minContains: 0`,\nwhich Prism's validator does not honour, or an `allOf`, which some generators read as\n`unknown`.)\n","maxItems":10,"items":{"$ref":"#/components/schemas/KeyboardButton"},"if":{"contains":{"type":"object","required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}}},"then":{"contains":{"type":"object","required":["buttonType"],"properties":{"buttonType":{"const":"URL"}}},"maxContains":2,"if":{"contains":{"type":"object","required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"type":"object","required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}},"else":{"if":{"contains":{"type":"object","required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}}},"then":{"contains":{"type":"object","required":["buttonType"],"properties":{"buttonType":{"const":"PHONE"}}},"maxContains":1}}};
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3597,6 +3597,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs4 = errors;
+if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if((data0.buttonType === undefined) && (missing0 = "buttonType")){
@@ -3624,18 +3625,29 @@ errors++;
 }
 }
 }
-var valid1 = _errs4 === errors;
-if(valid1){
-break;
-}
-}
-if(!valid1){
+else {
 const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+break;
+}
+}
+if(!valid1){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -3663,31 +3675,20 @@ vErrors = null;
 }
 let ifClause0;
 if(_valid0){
-const _errs6 = errors;
 const _errs7 = errors;
-let valid3 = true;
 const _errs8 = errors;
-if(Array.isArray(data)){
+let valid3 = true;
 const _errs9 = errors;
+if(Array.isArray(data)){
+const _errs10 = errors;
 const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 let data2 = data[i1];
-const _errs10 = errors;
+const _errs11 = errors;
+if(errors === _errs11){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.buttonType === undefined) && (missing1 = "buttonType")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-else {
-if(data2.buttonType !== undefined){
-if("PHONE" !== data2.buttonType){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -3697,15 +3698,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-}
-var valid4 = _errs10 === errors;
-if(valid4){
-break;
-}
-}
-if(!valid4){
+else {
+if(data2.buttonType !== undefined){
+if("PHONE" !== data2.buttonType){
 const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
@@ -3715,41 +3710,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
+}
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-var _valid1 = _errs8 === errors;
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs12 = errors;
-if(Array.isArray(data)){
-const _errs13 = errors;
-const len2 = data.length;
-let valid6 = false;
-let count0 = 0;
-for(let i2=0; i2<len2; i2++){
-let data4 = data[i2];
-const _errs14 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.buttonType === undefined){
-const err6 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.then.contains.required,parentSchema:schema103.then.then.contains,data:data4};
+const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3758,10 +3723,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data4.buttonType !== undefined){
-let data5 = data4.buttonType;
-if("PHONE" !== data5){
-const err7 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.then.then.contains.properties.buttonType,data:data5};
+}
+var valid4 = _errs11 === errors;
+if(valid4){
+break;
+}
+}
+if(!valid4){
+const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3770,9 +3739,74 @@ vErrors.push(err7);
 }
 errors++;
 }
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
 }
 }
-var _valid2 = _errs14 === errors;
+}
+}
+var _valid1 = _errs9 === errors;
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs14 = errors;
+if(Array.isArray(data)){
+const _errs15 = errors;
+const len2 = data.length;
+let valid6 = false;
+let count0 = 0;
+for(let i2=0; i2<len2; i2++){
+let data4 = data[i2];
+const _errs16 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.buttonType === undefined){
+const err8 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.then.contains.required,parentSchema:schema103.then.then.contains,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data4.buttonType !== undefined){
+let data5 = data4.buttonType;
+if("PHONE" !== data5){
+const err9 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.then.then.contains.properties.buttonType,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.then.then.contains.type,parentSchema:schema103.then.then.contains,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid2 = _errs16 === errors;
 if(_valid2){
 count0++;
 if(count0 > 1){
@@ -3783,63 +3817,7 @@ valid6 = true;
 }
 }
 if(!valid6){
-const err8 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.then.then.contains,parentSchema:schema103.then.then,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid1 = _errs12 === errors;
-valid3 = _valid1;
-}
-if(!valid3){
-const err9 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.then.if,parentSchema:schema103.then,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(Array.isArray(data)){
-const _errs16 = errors;
-const len3 = data.length;
-let valid8 = false;
-let count1 = 0;
-for(let i3=0; i3<len3; i3++){
-let data6 = data[i3];
-const _errs17 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.buttonType === undefined){
-const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.contains.required,parentSchema:schema103.then.contains,data:data6};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data6.buttonType !== undefined){
-let data7 = data6.buttonType;
-if("URL" !== data7){
-const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema103.then.contains.properties.buttonType,data:data7};
+const err11 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.then.then.contains,parentSchema:schema103.then.then,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3848,20 +3826,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
 }
 }
-var _valid3 = _errs17 === errors;
-if(_valid3){
-count1++;
-if(count1 > 2){
-valid8 = false;
-break;
-}
-valid8 = true;
 }
 }
-if(!valid8){
-const err12 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema103.then.contains,parentSchema:schema103.then,data};
+var _valid1 = _errs14 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err12 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.then.if,parentSchema:schema103.then,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3870,37 +3851,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid0 = _valid0;
-ifClause0 = "then";
-}
-else {
-const _errs19 = errors;
-const _errs20 = errors;
-let valid10 = true;
-const _errs21 = errors;
 if(Array.isArray(data)){
-const _errs22 = errors;
-const len4 = data.length;
-for(let i4=0; i4<len4; i4++){
-let data8 = data[i4];
-const _errs23 = errors;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing2;
-if((data8.buttonType === undefined) && (missing2 = "buttonType")){
-const err13 = {};
+const _errs19 = errors;
+const len3 = data.length;
+let valid8 = false;
+let count1 = 0;
+for(let i3=0; i3<len3; i3++){
+let data6 = data[i3];
+const _errs20 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.buttonType === undefined){
+const err13 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.contains.required,parentSchema:schema103.then.contains,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3909,10 +3870,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-else {
-if(data8.buttonType !== undefined){
-if("PHONE" !== data8.buttonType){
-const err14 = {};
+if(data6.buttonType !== undefined){
+let data7 = data6.buttonType;
+if("URL" !== data7){
+const err14 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema103.then.contains.properties.buttonType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3923,14 +3884,8 @@ errors++;
 }
 }
 }
-}
-var valid11 = _errs23 === errors;
-if(valid11){
-break;
-}
-}
-if(!valid11){
-const err15 = {};
+else {
+const err15 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.then.contains.type,parentSchema:schema103.then.contains,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3939,41 +3894,18 @@ vErrors.push(err15);
 }
 errors++;
 }
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
+var _valid3 = _errs20 === errors;
+if(_valid3){
+count1++;
+if(count1 > 2){
+valid8 = false;
+break;
 }
-else {
-vErrors = null;
-}
-}
+valid8 = true;
 }
 }
-var _valid4 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs25 = errors;
-if(Array.isArray(data)){
-const _errs26 = errors;
-const len5 = data.length;
-let valid13 = false;
-let count2 = 0;
-for(let i5=0; i5<len5; i5++){
-let data10 = data[i5];
-const _errs27 = errors;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.buttonType === undefined){
-const err16 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.else.then.contains.required,parentSchema:schema103.else.then.contains,data:data10};
+if(!valid8){
+const err16 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema103.then.contains,parentSchema:schema103.then,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3982,10 +3914,38 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data10.buttonType !== undefined){
-let data11 = data10.buttonType;
-if("PHONE" !== data11){
-const err17 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.else.then.contains.properties.buttonType,data:data11};
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs23 = errors;
+const _errs24 = errors;
+let valid10 = true;
+const _errs25 = errors;
+if(Array.isArray(data)){
+const _errs26 = errors;
+const len4 = data.length;
+for(let i4=0; i4<len4; i4++){
+let data8 = data[i4];
+const _errs27 = errors;
+if(errors === _errs27){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((data8.buttonType === undefined) && (missing2 = "buttonType")){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3994,25 +3954,44 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-var _valid5 = _errs27 === errors;
-if(_valid5){
-count2++;
-if(count2 > 1){
-valid13 = false;
-break;
-}
-valid13 = true;
-}
-}
-if(!valid13){
-const err18 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.else.then.contains,parentSchema:schema103.else.then,data};
+else {
+if(data8.buttonType !== undefined){
+if("PHONE" !== data8.buttonType){
+const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err19 = {};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var valid11 = _errs27 === errors;
+if(valid11){
+break;
+}
+}
+if(!valid11){
+const err20 = {};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -4029,40 +4008,127 @@ vErrors = null;
 }
 }
 var _valid4 = _errs25 === errors;
-valid10 = _valid4;
-}
-if(!valid10){
-const err19 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.else.if,parentSchema:schema103.else,data};
-if(vErrors === null){
-vErrors = [err19];
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
 }
 else {
-vErrors.push(err19);
+vErrors = null;
 }
-errors++;
 }
-var _valid0 = _errs19 === errors;
-valid0 = _valid0;
-ifClause0 = "else";
-}
-if(!valid0){
-const err20 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema103.if,parentSchema:schema103,data};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(_valid4){
+const _errs30 = errors;
 if(Array.isArray(data)){
-if(data.length > 10){
-const err21 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema103,data};
+const _errs31 = errors;
+const len5 = data.length;
+let valid13 = false;
+let count2 = 0;
+for(let i5=0; i5<len5; i5++){
+let data10 = data[i5];
+const _errs32 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.buttonType === undefined){
+const err21 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.else.then.contains.required,parentSchema:schema103.else.then.contains,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+if(data10.buttonType !== undefined){
+let data11 = data10.buttonType;
+if("PHONE" !== data11){
+const err22 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.else.then.contains.properties.buttonType,data:data11};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.else.then.contains.type,parentSchema:schema103.else.then.contains,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid5 = _errs32 === errors;
+if(_valid5){
+count2++;
+if(count2 > 1){
+valid13 = false;
+break;
+}
+valid13 = true;
+}
+}
+if(!valid13){
+const err24 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.else.then.contains,parentSchema:schema103.else.then,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs30 === errors;
+valid10 = _valid4;
+}
+if(!valid10){
+const err25 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.else.if,parentSchema:schema103.else,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err26 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema103.if,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(Array.isArray(data)){
+if(data.length > 10){
+const err27 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
 }
 errors++;
 }
@@ -4075,12 +4141,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data};
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err28];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -4132,6 +4198,7 @@ const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 let data0 = data[i0];
 const _errs4 = errors;
+if(errors === _errs4){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing0;
 if((data0.buttonType === undefined) && (missing0 = "buttonType")){
@@ -4159,18 +4226,29 @@ errors++;
 }
 }
 }
-var valid1 = _errs4 === errors;
-if(valid1){
-break;
-}
-}
-if(!valid1){
+else {
 const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
 }
 else {
 vErrors.push(err2);
+}
+errors++;
+}
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+break;
+}
+}
+if(!valid1){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
 }
 errors++;
 }
@@ -4198,31 +4276,20 @@ vErrors = null;
 }
 let ifClause0;
 if(_valid0){
-const _errs6 = errors;
 const _errs7 = errors;
-let valid3 = true;
 const _errs8 = errors;
-if(Array.isArray(data)){
+let valid3 = true;
 const _errs9 = errors;
+if(Array.isArray(data)){
+const _errs10 = errors;
 const len1 = data.length;
 for(let i1=0; i1<len1; i1++){
 let data2 = data[i1];
-const _errs10 = errors;
+const _errs11 = errors;
+if(errors === _errs11){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.buttonType === undefined) && (missing1 = "buttonType")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-else {
-if(data2.buttonType !== undefined){
-if("PHONE" !== data2.buttonType){
 const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
@@ -4232,15 +4299,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-}
-}
-}
-var valid4 = _errs10 === errors;
-if(valid4){
-break;
-}
-}
-if(!valid4){
+else {
+if(data2.buttonType !== undefined){
+if("PHONE" !== data2.buttonType){
 const err5 = {};
 if(vErrors === null){
 vErrors = [err5];
@@ -4250,41 +4311,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
+}
+}
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-var _valid1 = _errs8 === errors;
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs12 = errors;
-if(Array.isArray(data)){
-const _errs13 = errors;
-const len2 = data.length;
-let valid6 = false;
-let count0 = 0;
-for(let i2=0; i2<len2; i2++){
-let data4 = data[i2];
-const _errs14 = errors;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.buttonType === undefined){
-const err6 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.then.contains.required,parentSchema:schema103.then.then.contains,data:data4};
+const err6 = {};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4293,10 +4324,14 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(data4.buttonType !== undefined){
-let data5 = data4.buttonType;
-if("PHONE" !== data5){
-const err7 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.then.then.contains.properties.buttonType,data:data5};
+}
+var valid4 = _errs11 === errors;
+if(valid4){
+break;
+}
+}
+if(!valid4){
+const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4305,9 +4340,74 @@ vErrors.push(err7);
 }
 errors++;
 }
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
 }
 }
-var _valid2 = _errs14 === errors;
+}
+}
+var _valid1 = _errs9 === errors;
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs14 = errors;
+if(Array.isArray(data)){
+const _errs15 = errors;
+const len2 = data.length;
+let valid6 = false;
+let count0 = 0;
+for(let i2=0; i2<len2; i2++){
+let data4 = data[i2];
+const _errs16 = errors;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.buttonType === undefined){
+const err8 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.then.contains.required,parentSchema:schema103.then.then.contains,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data4.buttonType !== undefined){
+let data5 = data4.buttonType;
+if("PHONE" !== data5){
+const err9 = {instancePath:instancePath+"/" + i2+"/buttonType",schemaPath:"#/then/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.then.then.contains.properties.buttonType,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/" + i2,schemaPath:"#/then/then/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.then.then.contains.type,parentSchema:schema103.then.then.contains,data:data4};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid2 = _errs16 === errors;
 if(_valid2){
 count0++;
 if(count0 > 1){
@@ -4318,63 +4418,7 @@ valid6 = true;
 }
 }
 if(!valid6){
-const err8 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.then.then.contains,parentSchema:schema103.then.then,data};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-else {
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid1 = _errs12 === errors;
-valid3 = _valid1;
-}
-if(!valid3){
-const err9 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.then.if,parentSchema:schema103.then,data};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(Array.isArray(data)){
-const _errs16 = errors;
-const len3 = data.length;
-let valid8 = false;
-let count1 = 0;
-for(let i3=0; i3<len3; i3++){
-let data6 = data[i3];
-const _errs17 = errors;
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-if(data6.buttonType === undefined){
-const err10 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.contains.required,parentSchema:schema103.then.contains,data:data6};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-if(data6.buttonType !== undefined){
-let data7 = data6.buttonType;
-if("URL" !== data7){
-const err11 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema103.then.contains.properties.buttonType,data:data7};
+const err11 = {instancePath,schemaPath:"#/then/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.then.then.contains,parentSchema:schema103.then.then,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4383,20 +4427,23 @@ vErrors.push(err11);
 }
 errors++;
 }
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
 }
 }
-var _valid3 = _errs17 === errors;
-if(_valid3){
-count1++;
-if(count1 > 2){
-valid8 = false;
-break;
-}
-valid8 = true;
 }
 }
-if(!valid8){
-const err12 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema103.then.contains,parentSchema:schema103.then,data};
+var _valid1 = _errs14 === errors;
+valid3 = _valid1;
+}
+if(!valid3){
+const err12 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.then.if,parentSchema:schema103.then,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4405,37 +4452,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-var _valid0 = _errs6 === errors;
-valid0 = _valid0;
-ifClause0 = "then";
-}
-else {
-const _errs19 = errors;
-const _errs20 = errors;
-let valid10 = true;
-const _errs21 = errors;
 if(Array.isArray(data)){
-const _errs22 = errors;
-const len4 = data.length;
-for(let i4=0; i4<len4; i4++){
-let data8 = data[i4];
-const _errs23 = errors;
-if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
-let missing2;
-if((data8.buttonType === undefined) && (missing2 = "buttonType")){
-const err13 = {};
+const _errs19 = errors;
+const len3 = data.length;
+let valid8 = false;
+let count1 = 0;
+for(let i3=0; i3<len3; i3++){
+let data6 = data[i3];
+const _errs20 = errors;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.buttonType === undefined){
+const err13 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.then.contains.required,parentSchema:schema103.then.contains,data:data6};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4444,10 +4471,10 @@ vErrors.push(err13);
 }
 errors++;
 }
-else {
-if(data8.buttonType !== undefined){
-if("PHONE" !== data8.buttonType){
-const err14 = {};
+if(data6.buttonType !== undefined){
+let data7 = data6.buttonType;
+if("URL" !== data7){
+const err14 = {instancePath:instancePath+"/" + i3+"/buttonType",schemaPath:"#/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "URL"},message:"must be equal to constant",schema:"URL",parentSchema:schema103.then.contains.properties.buttonType,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4458,14 +4485,8 @@ errors++;
 }
 }
 }
-}
-var valid11 = _errs23 === errors;
-if(valid11){
-break;
-}
-}
-if(!valid11){
-const err15 = {};
+else {
+const err15 = {instancePath:instancePath+"/" + i3,schemaPath:"#/then/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.then.contains.type,parentSchema:schema103.then.contains,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4474,41 +4495,18 @@ vErrors.push(err15);
 }
 errors++;
 }
-else {
-errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
+var _valid3 = _errs20 === errors;
+if(_valid3){
+count1++;
+if(count1 > 2){
+valid8 = false;
+break;
 }
-else {
-vErrors = null;
-}
-}
+valid8 = true;
 }
 }
-var _valid4 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs25 = errors;
-if(Array.isArray(data)){
-const _errs26 = errors;
-const len5 = data.length;
-let valid13 = false;
-let count2 = 0;
-for(let i5=0; i5<len5; i5++){
-let data10 = data[i5];
-const _errs27 = errors;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.buttonType === undefined){
-const err16 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.else.then.contains.required,parentSchema:schema103.else.then.contains,data:data10};
+if(!valid8){
+const err16 = {instancePath,schemaPath:"#/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 2},message:"must contain at least 1 and no more than 2 valid item(s)",schema:schema103.then.contains,parentSchema:schema103.then,data};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4517,10 +4515,38 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(data10.buttonType !== undefined){
-let data11 = data10.buttonType;
-if("PHONE" !== data11){
-const err17 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.else.then.contains.properties.buttonType,data:data11};
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid0 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs23 = errors;
+const _errs24 = errors;
+let valid10 = true;
+const _errs25 = errors;
+if(Array.isArray(data)){
+const _errs26 = errors;
+const len4 = data.length;
+for(let i4=0; i4<len4; i4++){
+let data8 = data[i4];
+const _errs27 = errors;
+if(errors === _errs27){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if((data8.buttonType === undefined) && (missing2 = "buttonType")){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4529,25 +4555,44 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-}
-var _valid5 = _errs27 === errors;
-if(_valid5){
-count2++;
-if(count2 > 1){
-valid13 = false;
-break;
-}
-valid13 = true;
-}
-}
-if(!valid13){
-const err18 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.else.then.contains,parentSchema:schema103.else.then,data};
+else {
+if(data8.buttonType !== undefined){
+if("PHONE" !== data8.buttonType){
+const err18 = {};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err19 = {};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var valid11 = _errs27 === errors;
+if(valid11){
+break;
+}
+}
+if(!valid11){
+const err20 = {};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }
@@ -4564,40 +4609,127 @@ vErrors = null;
 }
 }
 var _valid4 = _errs25 === errors;
-valid10 = _valid4;
-}
-if(!valid10){
-const err19 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.else.if,parentSchema:schema103.else,data};
-if(vErrors === null){
-vErrors = [err19];
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
 }
 else {
-vErrors.push(err19);
+vErrors = null;
 }
-errors++;
 }
-var _valid0 = _errs19 === errors;
-valid0 = _valid0;
-ifClause0 = "else";
-}
-if(!valid0){
-const err20 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema103.if,parentSchema:schema103,data};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
+if(_valid4){
+const _errs30 = errors;
 if(Array.isArray(data)){
-if(data.length > 10){
-const err21 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema103,data};
+const _errs31 = errors;
+const len5 = data.length;
+let valid13 = false;
+let count2 = 0;
+for(let i5=0; i5<len5; i5++){
+let data10 = data[i5];
+const _errs32 = errors;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.buttonType === undefined){
+const err21 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/required",keyword:"required",params:{missingProperty: "buttonType"},message:"must have required property '"+"buttonType"+"'",schema:schema103.else.then.contains.required,parentSchema:schema103.else.then.contains,data:data10};
 if(vErrors === null){
 vErrors = [err21];
 }
 else {
 vErrors.push(err21);
+}
+errors++;
+}
+if(data10.buttonType !== undefined){
+let data11 = data10.buttonType;
+if("PHONE" !== data11){
+const err22 = {instancePath:instancePath+"/" + i5+"/buttonType",schemaPath:"#/else/then/contains/properties/buttonType/const",keyword:"const",params:{allowedValue: "PHONE"},message:"must be equal to constant",schema:"PHONE",parentSchema:schema103.else.then.contains.properties.buttonType,data:data11};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/" + i5,schemaPath:"#/else/then/contains/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema103.else.then.contains.type,parentSchema:schema103.else.then.contains,data:data10};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid5 = _errs32 === errors;
+if(_valid5){
+count2++;
+if(count2 > 1){
+valid13 = false;
+break;
+}
+valid13 = true;
+}
+}
+if(!valid13){
+const err24 = {instancePath,schemaPath:"#/else/then/contains",keyword:"contains",params:{minContains: 1, maxContains: 1},message:"must contain at least 1 and no more than 1 valid item(s)",schema:schema103.else.then.contains,parentSchema:schema103.else.then,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+var _valid4 = _errs30 === errors;
+valid10 = _valid4;
+}
+if(!valid10){
+const err25 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema103.else.if,parentSchema:schema103.else,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+var _valid0 = _errs23 === errors;
+valid0 = _valid0;
+ifClause0 = "else";
+}
+if(!valid0){
+const err26 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema103.if,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(Array.isArray(data)){
+if(data.length > 10){
+const err27 = {instancePath,schemaPath:"#/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items",schema:10,parentSchema:schema103,data};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
 }
 errors++;
 }
@@ -4610,12 +4742,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data};
+const err28 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema103.type,parentSchema:schema103,data};
 if(vErrors === null){
-vErrors = [err22];
+vErrors = [err28];
 }
 else {
-vErrors.push(err22);
+vErrors.push(err28);
 }
 errors++;
 }
@@ -4887,7 +5019,7 @@ validate92.evaluated = {"props":{"sections":true},"dynamicProps":false,"dynamicI
 
 export const v28 = validate93;
 const schema111 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppContent"};
-const schema112 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. The content types are an open set. Media\ncontent (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownWhatsAppContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API."}}}]};
+const schema112 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. The content types are an open set. Media\ncontent (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"type":"object","required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownWhatsAppContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API."}}}]};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -5320,6 +5452,7 @@ Object.assign(props0, props2);
 }
 const _errs28 = errors;
 const _errs29 = errors;
+if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
@@ -5334,7 +5467,7 @@ errors++;
 }
 else {
 if(data.messageActivitySharing !== undefined){
-const _errs30 = errors;
+const _errs31 = errors;
 if(true !== data.messageActivitySharing){
 const err20 = {};
 if(vErrors === null){
@@ -5345,14 +5478,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid14 = _errs30 === errors;
+var valid14 = _errs31 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data.useMarketingMessagesApi !== undefined){
-const _errs31 = errors;
+const _errs32 = errors;
 if(false !== data.useMarketingMessagesApi){
 const err21 = {};
 if(vErrors === null){
@@ -5363,7 +5496,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-var valid14 = _errs31 === errors;
+var valid14 = _errs32 === errors;
 }
 else {
 var valid14 = true;
@@ -5371,14 +5504,25 @@ var valid14 = true;
 }
 }
 }
-var valid13 = _errs29 === errors;
-if(valid13){
-const err22 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema112.allOf[3].not,parentSchema:schema112.allOf[3],data};
+else {
+const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+var valid13 = _errs29 === errors;
+if(valid13){
+const err23 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema112.allOf[3].not,parentSchema:schema112.allOf[3],data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -5396,21 +5540,11 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType !== undefined){
 let data11 = data.contentType;
-const _errs34 = errors;
-let valid16 = false;
 const _errs35 = errors;
+let valid16 = false;
+const _errs36 = errors;
 if(typeof data11 !== "string"){
-const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data11};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
-const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data11};
+const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -5419,12 +5553,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid3 = _errs35 === errors;
-valid16 = valid16 || _valid3;
-const _errs38 = errors;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
+if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
+const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -5433,9 +5563,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
+var _valid3 = _errs36 === errors;
+valid16 = valid16 || _valid3;
+const _errs39 = errors;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -5444,10 +5577,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-var _valid3 = _errs38 === errors;
-valid16 = valid16 || _valid3;
-if(!valid16){
-const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema112.allOf[4].properties.contentType.anyOf,parentSchema:schema112.allOf[4].properties.contentType,data:data11};
+}
+else {
+const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -5456,11 +5588,23 @@ vErrors.push(err27);
 }
 errors++;
 }
+var _valid3 = _errs39 === errors;
+valid16 = valid16 || _valid3;
+if(!valid16){
+const err28 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema112.allOf[4].properties.contentType.anyOf,parentSchema:schema112.allOf[4].properties.contentType,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
 else {
-errors = _errs34;
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs35;
 if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
+if(_errs35){
+vErrors.length = _errs35;
 }
 else {
 vErrors = null;
@@ -5471,21 +5615,7 @@ vErrors = null;
 if(data.text !== undefined){
 let data12 = data.text;
 if(typeof data12 !== "string"){
-const err28 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.text.type,parentSchema:schema112.allOf[4].properties.text,data:data12};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.attachment !== undefined){
-let data13 = data.attachment;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.url === undefined){
-const err29 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data:data13};
+const err29 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.text.type,parentSchema:schema112.allOf[4].properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -5494,11 +5624,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data13.url !== undefined){
-let data14 = data13.url;
-if(typeof data14 === "string"){
-if(!(formats16(data14))){
-const err30 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data14};
+}
+if(data.attachment !== undefined){
+let data13 = data.attachment;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.url === undefined){
+const err30 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -5507,9 +5638,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data14};
+if(data13.url !== undefined){
+let data14 = data13.url;
+if(typeof data14 === "string"){
+if(!(formats16(data14))){
+const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -5519,11 +5652,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data13.name !== undefined){
-let data15 = data13.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 70){
-const err32 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data15};
+else {
+const err32 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -5532,8 +5662,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data15};
+}
+if(data13.name !== undefined){
+let data15 = data13.name;
+if(typeof data15 === "string"){
+if(func1(data15) > 70){
+const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -5542,9 +5676,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data15};
+if(func1(data15) < 1){
+const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -5554,10 +5687,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data13.size !== undefined){
-let data16 = data13.size;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err35 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data16};
+else {
+const err35 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -5566,9 +5697,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data16};
+}
+if(data13.size !== undefined){
+let data16 = data13.size;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -5577,11 +5710,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data:data13};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -5591,11 +5722,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.location !== undefined){
-let data17 = data.location;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.latitude === undefined){
-const err38 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -5604,8 +5734,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data17.longitude === undefined){
-const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
+}
+if(data.location !== undefined){
+let data17 = data.location;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.latitude === undefined){
+const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -5614,11 +5748,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data17.latitude !== undefined){
-let data18 = data17.latitude;
-if(typeof data18 == "number"){
-if(data18 > 90 || isNaN(data18)){
-const err40 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data18};
+if(data17.longitude === undefined){
+const err40 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -5627,8 +5758,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data18 < -90 || isNaN(data18)){
-const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data18};
+if(data17.latitude !== undefined){
+let data18 = data17.latitude;
+if(typeof data18 == "number"){
+if(data18 > 90 || isNaN(data18)){
+const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -5637,9 +5771,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data18};
+if(data18 < -90 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -5649,11 +5782,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data17.longitude !== undefined){
-let data19 = data17.longitude;
-if(typeof data19 == "number"){
-if(data19 > 180 || isNaN(data19)){
-const err43 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data19};
+else {
+const err43 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -5662,8 +5792,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data19 < -180 || isNaN(data19)){
-const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data19};
+}
+if(data17.longitude !== undefined){
+let data19 = data17.longitude;
+if(typeof data19 == "number"){
+if(data19 > 180 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -5672,9 +5806,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data19};
+if(data19 < -180 || isNaN(data19)){
+const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -5684,10 +5817,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data17.address !== undefined){
-let data20 = data17.address;
-if(typeof data20 !== "string"){
-const err46 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data20};
+else {
+const err46 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -5697,14 +5828,27 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data17};
+if(data17.address !== undefined){
+let data20 = data17.address;
+if(typeof data20 !== "string"){
+const err47 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
 else {
 vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data17};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
 }
 errors++;
 }
@@ -5715,24 +5859,24 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.text !== undefined){
 let data22 = data21.text;
 if(typeof data22 !== "string"){
-const err48 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.header.properties.text.type,parentSchema:schema112.allOf[4].properties.header.properties.text,data:data22};
+const err49 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.header.properties.text.type,parentSchema:schema112.allOf[4].properties.header.properties.text,data:data22};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err49];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err49);
 }
 errors++;
 }
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.header.type,parentSchema:schema112.allOf[4].properties.header,data:data21};
+const err50 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.header.type,parentSchema:schema112.allOf[4].properties.header,data:data21};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err50];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -5743,24 +5887,24 @@ if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 if(data23.text !== undefined){
 let data24 = data23.text;
 if(typeof data24 !== "string"){
-const err50 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.footer.properties.text.type,parentSchema:schema112.allOf[4].properties.footer.properties.text,data:data24};
+const err51 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.footer.properties.text.type,parentSchema:schema112.allOf[4].properties.footer.properties.text,data:data24};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err51];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err51);
 }
 errors++;
 }
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.footer.type,parentSchema:schema112.allOf[4].properties.footer,data:data23};
+const err52 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.footer.type,parentSchema:schema112.allOf[4].properties.footer,data:data23};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err52];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err52);
 }
 errors++;
 }
@@ -5784,12 +5928,12 @@ if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.title !== undefined){
 let data29 = data28.title;
 if(typeof data29 !== "string"){
-const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data29};
+const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data29};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err53];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -5805,18 +5949,7 @@ if(data31.title !== undefined){
 let data32 = data31.title;
 if(typeof data32 === "string"){
 if(func1(data32) > 24){
-const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
+const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -5826,11 +5959,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data31.subtitle !== undefined){
-let data33 = data31.subtitle;
-if(typeof data33 === "string"){
-if(func1(data33) > 24){
-const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+else {
+const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -5840,8 +5970,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+if(data31.subtitle !== undefined){
+let data33 = data31.subtitle;
+if(typeof data33 === "string"){
+if(func1(data33) > 24){
+const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -5851,9 +5984,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
 else {
-const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data31};
+const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -5865,7 +5997,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data30};
+const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data31};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -5877,7 +6009,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data28};
+const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -5889,7 +6021,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data27};
+const err60 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data28};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5901,7 +6033,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data:data26};
+const err61 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5911,10 +6043,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data.messageActivitySharing !== undefined){
-let data34 = data.messageActivitySharing;
-if(typeof data34 !== "boolean"){
-const err62 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.messageActivitySharing.type,parentSchema:schema112.allOf[4].properties.messageActivitySharing,data:data34};
+}
+else {
+const err62 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data:data26};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -5924,15 +6055,28 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data.useMarketingMessagesApi !== undefined){
-let data35 = data.useMarketingMessagesApi;
-if(typeof data35 !== "boolean"){
-const err63 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema112.allOf[4].properties.useMarketingMessagesApi,data:data35};
+if(data.messageActivitySharing !== undefined){
+let data34 = data.messageActivitySharing;
+if(typeof data34 !== "boolean"){
+const err63 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.messageActivitySharing.type,parentSchema:schema112.allOf[4].properties.messageActivitySharing,data:data34};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.useMarketingMessagesApi !== undefined){
+let data35 = data.useMarketingMessagesApi;
+if(typeof data35 !== "boolean"){
+const err64 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema112.allOf[4].properties.useMarketingMessagesApi,data:data35};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }
@@ -6983,6 +7127,7 @@ Object.assign(props0, props2);
 }
 const _errs28 = errors;
 const _errs29 = errors;
+if(errors === _errs29){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
@@ -6997,7 +7142,7 @@ errors++;
 }
 else {
 if(data.messageActivitySharing !== undefined){
-const _errs30 = errors;
+const _errs31 = errors;
 if(true !== data.messageActivitySharing){
 const err20 = {};
 if(vErrors === null){
@@ -7008,14 +7153,14 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid14 = _errs30 === errors;
+var valid14 = _errs31 === errors;
 }
 else {
 var valid14 = true;
 }
 if(valid14){
 if(data.useMarketingMessagesApi !== undefined){
-const _errs31 = errors;
+const _errs32 = errors;
 if(false !== data.useMarketingMessagesApi){
 const err21 = {};
 if(vErrors === null){
@@ -7026,7 +7171,7 @@ vErrors.push(err21);
 }
 errors++;
 }
-var valid14 = _errs31 === errors;
+var valid14 = _errs32 === errors;
 }
 else {
 var valid14 = true;
@@ -7034,14 +7179,25 @@ var valid14 = true;
 }
 }
 }
-var valid13 = _errs29 === errors;
-if(valid13){
-const err22 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema112.allOf[3].not,parentSchema:schema112.allOf[3],data};
+else {
+const err22 = {};
 if(vErrors === null){
 vErrors = [err22];
 }
 else {
 vErrors.push(err22);
+}
+errors++;
+}
+}
+var valid13 = _errs29 === errors;
+if(valid13){
+const err23 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema112.allOf[3].not,parentSchema:schema112.allOf[3],data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -7059,21 +7215,11 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType !== undefined){
 let data11 = data.contentType;
-const _errs34 = errors;
-let valid16 = false;
 const _errs35 = errors;
+let valid16 = false;
+const _errs36 = errors;
 if(typeof data11 !== "string"){
-const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data11};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
-const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data11};
+const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema92.type,parentSchema:schema92,data:data11};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -7082,12 +7228,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid3 = _errs35 === errors;
-valid16 = valid16 || _valid3;
-const _errs38 = errors;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
+if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
+const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema92.enum},message:"must be equal to one of the allowed values",schema:schema92.enum,parentSchema:schema92,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -7096,9 +7238,12 @@ vErrors.push(err25);
 }
 errors++;
 }
-}
-else {
-const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
+var _valid3 = _errs36 === errors;
+valid16 = valid16 || _valid3;
+const _errs39 = errors;
+if(typeof data11 === "string"){
+if(func1(data11) < 1){
+const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -7107,10 +7252,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-var _valid3 = _errs38 === errors;
-valid16 = valid16 || _valid3;
-if(!valid16){
-const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema112.allOf[4].properties.contentType.anyOf,parentSchema:schema112.allOf[4].properties.contentType,data:data11};
+}
+else {
+const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema112.allOf[4].properties.contentType.anyOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -7119,11 +7263,23 @@ vErrors.push(err27);
 }
 errors++;
 }
+var _valid3 = _errs39 === errors;
+valid16 = valid16 || _valid3;
+if(!valid16){
+const err28 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema112.allOf[4].properties.contentType.anyOf,parentSchema:schema112.allOf[4].properties.contentType,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
 else {
-errors = _errs34;
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs35;
 if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
+if(_errs35){
+vErrors.length = _errs35;
 }
 else {
 vErrors = null;
@@ -7134,21 +7290,7 @@ vErrors = null;
 if(data.text !== undefined){
 let data12 = data.text;
 if(typeof data12 !== "string"){
-const err28 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.text.type,parentSchema:schema112.allOf[4].properties.text,data:data12};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-if(data.attachment !== undefined){
-let data13 = data.attachment;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.url === undefined){
-const err29 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data:data13};
+const err29 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.text.type,parentSchema:schema112.allOf[4].properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -7157,11 +7299,12 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(data13.url !== undefined){
-let data14 = data13.url;
-if(typeof data14 === "string"){
-if(!(formats16(data14))){
-const err30 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data14};
+}
+if(data.attachment !== undefined){
+let data13 = data.attachment;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.url === undefined){
+const err30 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema94.required,parentSchema:schema94,data:data13};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -7170,9 +7313,11 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-else {
-const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data14};
+if(data13.url !== undefined){
+let data14 = data13.url;
+if(typeof data14 === "string"){
+if(!(formats16(data14))){
+const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema94.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -7182,11 +7327,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data13.name !== undefined){
-let data15 = data13.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 70){
-const err32 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data15};
+else {
+const err32 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.url.type,parentSchema:schema94.properties.url,data:data14};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -7195,8 +7337,12 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data15};
+}
+if(data13.name !== undefined){
+let data15 = data13.name;
+if(typeof data15 === "string"){
+if(func1(data15) > 70){
+const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -7205,9 +7351,8 @@ vErrors.push(err33);
 }
 errors++;
 }
-}
-else {
-const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data15};
+if(func1(data15) < 1){
+const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -7217,10 +7362,8 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data13.size !== undefined){
-let data16 = data13.size;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err35 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data16};
+else {
+const err35 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema94.properties.name.type,parentSchema:schema94.properties.name,data:data15};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -7229,9 +7372,11 @@ vErrors.push(err35);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data16};
+}
+if(data13.size !== undefined){
+let data16 = data13.size;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema94.properties.size.type,parentSchema:schema94.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -7240,11 +7385,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err37 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data:data13};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err37 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema94.properties.size,data:data16};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -7254,11 +7397,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data.location !== undefined){
-let data17 = data.location;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.latitude === undefined){
-const err38 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema94.type,parentSchema:schema94,data:data13};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -7267,8 +7409,12 @@ vErrors.push(err38);
 }
 errors++;
 }
-if(data17.longitude === undefined){
-const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
+}
+if(data.location !== undefined){
+let data17 = data.location;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.latitude === undefined){
+const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -7277,11 +7423,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data17.latitude !== undefined){
-let data18 = data17.latitude;
-if(typeof data18 == "number"){
-if(data18 > 90 || isNaN(data18)){
-const err40 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data18};
+if(data17.longitude === undefined){
+const err40 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema96.required,parentSchema:schema96,data:data17};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -7290,8 +7433,11 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data18 < -90 || isNaN(data18)){
-const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data18};
+if(data17.latitude !== undefined){
+let data18 = data17.latitude;
+if(typeof data18 == "number"){
+if(data18 > 90 || isNaN(data18)){
+const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -7300,9 +7446,8 @@ vErrors.push(err41);
 }
 errors++;
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data18};
+if(data18 < -90 || isNaN(data18)){
+const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -7312,11 +7457,8 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data17.longitude !== undefined){
-let data19 = data17.longitude;
-if(typeof data19 == "number"){
-if(data19 > 180 || isNaN(data19)){
-const err43 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data19};
+else {
+const err43 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.latitude.type,parentSchema:schema96.properties.latitude,data:data18};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -7325,8 +7467,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data19 < -180 || isNaN(data19)){
-const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data19};
+}
+if(data17.longitude !== undefined){
+let data19 = data17.longitude;
+if(typeof data19 == "number"){
+if(data19 > 180 || isNaN(data19)){
+const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -7335,9 +7481,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-else {
-const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data19};
+if(data19 < -180 || isNaN(data19)){
+const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -7347,10 +7492,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data17.address !== undefined){
-let data20 = data17.address;
-if(typeof data20 !== "string"){
-const err46 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data20};
+else {
+const err46 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema96.properties.longitude.type,parentSchema:schema96.properties.longitude,data:data19};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -7360,14 +7503,27 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data17};
+if(data17.address !== undefined){
+let data20 = data17.address;
+if(typeof data20 !== "string"){
+const err47 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema96.properties.address.type,parentSchema:schema96.properties.address,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
 else {
 vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema96.type,parentSchema:schema96,data:data17};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
 }
 errors++;
 }
@@ -7378,24 +7534,24 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.text !== undefined){
 let data22 = data21.text;
 if(typeof data22 !== "string"){
-const err48 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.header.properties.text.type,parentSchema:schema112.allOf[4].properties.header.properties.text,data:data22};
+const err49 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.header.properties.text.type,parentSchema:schema112.allOf[4].properties.header.properties.text,data:data22};
 if(vErrors === null){
-vErrors = [err48];
+vErrors = [err49];
 }
 else {
-vErrors.push(err48);
+vErrors.push(err49);
 }
 errors++;
 }
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.header.type,parentSchema:schema112.allOf[4].properties.header,data:data21};
+const err50 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.header.type,parentSchema:schema112.allOf[4].properties.header,data:data21};
 if(vErrors === null){
-vErrors = [err49];
+vErrors = [err50];
 }
 else {
-vErrors.push(err49);
+vErrors.push(err50);
 }
 errors++;
 }
@@ -7406,24 +7562,24 @@ if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 if(data23.text !== undefined){
 let data24 = data23.text;
 if(typeof data24 !== "string"){
-const err50 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.footer.properties.text.type,parentSchema:schema112.allOf[4].properties.footer.properties.text,data:data24};
+const err51 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema112.allOf[4].properties.footer.properties.text.type,parentSchema:schema112.allOf[4].properties.footer.properties.text,data:data24};
 if(vErrors === null){
-vErrors = [err50];
+vErrors = [err51];
 }
 else {
-vErrors.push(err50);
+vErrors.push(err51);
 }
 errors++;
 }
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.footer.type,parentSchema:schema112.allOf[4].properties.footer,data:data23};
+const err52 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema112.allOf[4].properties.footer.type,parentSchema:schema112.allOf[4].properties.footer,data:data23};
 if(vErrors === null){
-vErrors = [err51];
+vErrors = [err52];
 }
 else {
-vErrors.push(err51);
+vErrors.push(err52);
 }
 errors++;
 }
@@ -7447,12 +7603,12 @@ if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 if(data28.title !== undefined){
 let data29 = data28.title;
 if(typeof data29 !== "string"){
-const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data29};
+const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.title,data:data29};
 if(vErrors === null){
-vErrors = [err52];
+vErrors = [err53];
 }
 else {
-vErrors.push(err52);
+vErrors.push(err53);
 }
 errors++;
 }
@@ -7468,18 +7624,7 @@ if(data31.title !== undefined){
 let data32 = data31.title;
 if(typeof data32 === "string"){
 if(func1(data32) > 24){
-const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-else {
-const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
+const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -7489,11 +7634,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data31.subtitle !== undefined){
-let data33 = data31.subtitle;
-if(typeof data33 === "string"){
-if(func1(data33) > 24){
-const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+else {
+const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.title,data:data32};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -7503,8 +7645,11 @@ vErrors.push(err55);
 errors++;
 }
 }
-else {
-const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+if(data31.subtitle !== undefined){
+let data33 = data31.subtitle;
+if(typeof data33 === "string"){
+if(func1(data33) > 24){
+const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -7514,9 +7659,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
 else {
-const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data31};
+const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema110.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema110.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -7528,7 +7672,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data30};
+const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.properties.items.items.type,parentSchema:schema110.properties.sections.items.properties.items.items,data:data31};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -7540,7 +7684,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data28};
+const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.items.properties.items.type,parentSchema:schema110.properties.sections.items.properties.items,data:data30};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -7552,7 +7696,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data27};
+const err60 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.properties.sections.items.type,parentSchema:schema110.properties.sections.items,data:data28};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -7564,7 +7708,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data:data26};
+const err61 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema110.properties.sections.type,parentSchema:schema110.properties.sections,data:data27};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -7574,10 +7718,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data.messageActivitySharing !== undefined){
-let data34 = data.messageActivitySharing;
-if(typeof data34 !== "boolean"){
-const err62 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.messageActivitySharing.type,parentSchema:schema112.allOf[4].properties.messageActivitySharing,data:data34};
+}
+else {
+const err62 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema110.type,parentSchema:schema110,data:data26};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -7587,15 +7730,28 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data.useMarketingMessagesApi !== undefined){
-let data35 = data.useMarketingMessagesApi;
-if(typeof data35 !== "boolean"){
-const err63 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema112.allOf[4].properties.useMarketingMessagesApi,data:data35};
+if(data.messageActivitySharing !== undefined){
+let data34 = data.messageActivitySharing;
+if(typeof data34 !== "boolean"){
+const err63 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.messageActivitySharing.type,parentSchema:schema112.allOf[4].properties.messageActivitySharing,data:data34};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data.useMarketingMessagesApi !== undefined){
+let data35 = data.useMarketingMessagesApi;
+if(typeof data35 !== "boolean"){
+const err64 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema112.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema112.allOf[4].properties.useMarketingMessagesApi,data:data35};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }

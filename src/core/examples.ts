@@ -24,6 +24,8 @@ export interface ExampleTrigger {
   credentials?: 'invalid' | 'no-balance';
   method?: string;
   path?: string;
+  /** Send the request twice: the example is the answer to the second send (something used before). */
+  sendTwice?: boolean;
 }
 
 export interface ExamplePair {

@@ -3,18 +3,21 @@
 // every check passes, 1 when one fails, 2 for bad arguments or a server that does not answer.
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
+import { CannotRunError, httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
 import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, type ConformanceReport, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
-import { redactor, selectStages } from './suite.ts';
+import type { Profile } from './context.ts';
+import { rejectedLine } from './report.ts';
+import { failedRun, redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
-         [--vars <file>] [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
+         [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
+         [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
          [--reporter junit|json --output <file>]
 
   Checks a live implementation of the messaging service against the contract.
   Exit 0 only when every selected check ran and passed, 1 when a check failed, 2 for bad
-  arguments, a server that does not answer, or a run that could not finish. Credentials are
-  written as *** in everything the suite prints or writes.
+  arguments, a server that does not answer, credentials it rejects, or a run that could not
+  finish. Credentials are written as *** in everything the suite prints or writes.
 
   --server              base URL of the implementation
   --api-key             an API key of an account with balance       (or env MESSAGING_API_KEY)
@@ -23,13 +26,19 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --timeout             seconds to wait for one answer, body included (default 10)
   --deadline            seconds for the whole run (default 300); past it the run stops: exit 2
   --vars                a JSON file: credentials and deployment values for the examples' values
-  --profile             described (default): only what the service's description states;
-                        strict: this contract's decisions too (what its sandbox is held to)
+  --profile             described (default): only what the service's description states, every
+                        answer it allows accepted; strict: this contract's decisions too (what
+                        its sandbox is held to)
+  --reset-url           POSTed before each stage to put the service back in the examples' state
+                        (the sandbox's: <sandbox>/_sandbox/reset); must answer 2xx
+  --reset-command       a shell command run before each stage for the same purpose; must exit 0.
+                        Without a reset hook every check holds whatever state the service is in
   --only, --skip        stage names (repeat them or separate with commas)
   --seed                order of the generated bad inputs (default 1)
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
-  --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output
+  --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output (on every
+                        exit once the options are read, with the reason when the run could not finish)
   --help                this text
 
   stages: ${conformanceStages.map((s) => s.name).join(', ')}
@@ -38,8 +47,8 @@ usage: messaging-conformance webhook --url <receiver> [--timeout S] [--reporter 
 
   Checks your status-callback receiver: every documented callback (each status and delivery
   code), values this contract does not know yet, extra fields, a duplicate and out-of-order
-  events must get 2xx; malformed JSON, a wrong content type and an oversized body anything but
-  a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
+  events must get 200 (the service retries anything else); malformed JSON, a wrong content type
+  and an oversized body anything but a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
 `;
 
 /** Seconds given on the command line, in milliseconds; undefined when not given (the suite's default applies). */
@@ -62,11 +71,11 @@ function reporter(o: { reporter?: string; output?: string }): 'junit' | 'json' |
   return o.reporter;
 }
 
-/** Writes the report the --reporter option asked for. */
-function writeReport(kind: 'junit' | 'json' | undefined, output: string | undefined, report: ConformanceReport, clean: (text: string) => string = (t) => t): void {
+/** Writes the report the --reporter option asked for (`quiet`: without saying so, when the run ends with one line). */
+function writeReport(kind: 'junit' | 'json' | undefined, output: string | undefined, report: ConformanceReport, clean: (text: string) => string = (t) => t, quiet = false): void {
   if (kind === undefined) return;
   writeFileSync(output!, clean(kind === 'json' ? formatJson(report) : formatJUnit(report)));
-  console.log(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
+  if (!quiet) console.log(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
 }
 
 /** messaging-conformance webhook --url U: the receiver check. */
@@ -89,29 +98,47 @@ process.on('beforeExit', () => {
   process.exitCode = 2;
 });
 
+const suiteOptions = {
+  server: { type: 'string' },
+  'api-key': { type: 'string' },
+  'api-key-no-balance': { type: 'string' },
+  'integrator-token': { type: 'string' },
+  vars: { type: 'string' },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  mock: { type: 'boolean', default: false },
+  list: { type: 'boolean', default: false },
+  reporter: { type: 'string' },
+  output: { type: 'string' },
+  timeout: { type: 'string' },
+  profile: { type: 'string' },
+  deadline: { type: 'string' },
+  'reset-url': { type: 'string' },
+  'reset-command': { type: 'string' },
+} as const;
+
 runCli('messaging-conformance', usage, async (args) => {
   if (args[0] === 'webhook') {
     await webhook(args.slice(1));
     finished = true;
     return;
   }
-  const o = parse(args, {
-    server: { type: 'string' },
-    'api-key': { type: 'string' },
-    'api-key-no-balance': { type: 'string' },
-    'integrator-token': { type: 'string' },
-    vars: { type: 'string' },
-    only: { type: 'string', multiple: true },
-    skip: { type: 'string', multiple: true },
-    seed: { type: 'string' },
-    mock: { type: 'boolean', default: false },
-    list: { type: 'boolean', default: false },
-    reporter: { type: 'string' },
-    output: { type: 'string' },
-    timeout: { type: 'string' },
-    profile: { type: 'string' },
-    deadline: { type: 'string' },
-  });
+  const o = parse(args, suiteOptions);
+  const kind = reporter(o);
+  const profile = o.profile === 'strict' ? 'strict' : 'described';
+  try {
+    await conformance(o, kind);
+  } catch (error) {
+    // Once the report's file is known, every exit writes it, with the reason.
+    if (kind && !finished) writeReport(kind, o.output, failedRun(String((error as Error)?.message ?? error), profile), redact, true);
+    throw error;
+  }
+}, (message) => redact(message));
+
+type Options = ReturnType<typeof parse<typeof suiteOptions>>;
+
+async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Promise<void> {
   const timeoutMs = seconds('timeout', o.timeout);
   const deadlineMs = seconds('deadline', o.deadline);
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
@@ -129,9 +156,9 @@ runCli('messaging-conformance', usage, async (args) => {
     return;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
-  const kind = reporter(o);
   if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
   if (o.seed !== undefined && !/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  if (o['reset-command'] !== undefined && o['reset-command'].trim() === '') throw new UsageError('--reset-command must be a command line, got an empty one');
   let vars;
   try {
     vars = o.vars === undefined ? {} : loadVars(o.vars);
@@ -146,6 +173,14 @@ runCli('messaging-conformance', usage, async (args) => {
   if (!apiKey || !integratorToken) {
     throw new UsageError('conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment');
   }
+  // Where each credential came from, for the line that says the server rejected it.
+  const source = (flag: string, key: 'apiKey' | 'apiKeyNoBalance' | 'integratorToken', variable: string) =>
+    o[flag as 'api-key'] !== undefined ? `--${flag}` : vars[key] !== undefined ? `"${key}" in ${o.vars}` : `env ${variable}`;
+  const sources = {
+    apiKey: source('api-key', 'apiKey', 'MESSAGING_API_KEY'),
+    apiKeyNoBalance: source('api-key-no-balance', 'apiKeyNoBalance', 'MESSAGING_API_KEY_NO_BALANCE'),
+    integratorToken: source('integrator-token', 'integratorToken', 'MESSAGING_INTEGRATOR_TOKEN'),
+  };
   // Every credential given any way is written as *** in all the suite prints and writes.
   redact = redactor([apiKey, integratorToken, apiKeyNoBalance, vars.apiKey, vars.integratorToken, vars.apiKeyNoBalance, env.MESSAGING_API_KEY, env.MESSAGING_INTEGRATOR_TOKEN, env.MESSAGING_API_KEY_NO_BALANCE, o['api-key'], o['integrator-token'], o['api-key-no-balance']]);
   let report;
@@ -157,17 +192,25 @@ runCli('messaging-conformance', usage, async (args) => {
       apiKeyNoBalance,
       timeoutMs,
       deadlineMs,
-      profile: o.profile,
+      profile: o.profile as Profile | undefined,
       values: vars.values,
       only,
       skip,
       seed: o.seed === undefined ? undefined : Number(o.seed),
       mock: o.mock,
+      resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
+      resetCommand: o['reset-command'],
       log: (line) => console.log(redact(line)),
     });
   } catch (error) {
-    if (error instanceof UnreachableError) throw new UsageError(error.message);
+    if (error instanceof UnreachableError) throw new CannotRunError(error.message);
     throw error;
+  }
+  const rejected = rejectedLine(report, sources);
+  if (rejected) {
+    writeReport(kind, o.output, report, redact, true);
+    finished = true;
+    throw new CannotRunError(rejected);
   }
   console.log(redact(formatSummary(report)));
   writeReport(kind, o.output, report, redact);
@@ -176,5 +219,4 @@ runCli('messaging-conformance', usage, async (args) => {
     process.exitCode = 2;
   } else process.exitCode = report.ok ? 0 : 1;
   finished = true;
-}, (message) => redact(message));
-
+}

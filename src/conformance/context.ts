@@ -23,6 +23,12 @@ export interface SuiteContext {
   deadlineAt: number;
   /** The current stage's traffic, for failing fast (runSuite resets it per stage). */
   stage: StageTraffic;
+  /**
+   * True when a reset hook put the service back in the state the examples describe before this
+   * stage: only then can a check know that a thread is open. Without it every check must hold
+   * whatever state the service starts from (earlier stages, earlier runs).
+   */
+  stateKnown: boolean;
 }
 
 /** How a stage's requests have fared; every check of it is recorded here as it ends. */
@@ -55,6 +61,8 @@ export interface Coverage {
   status?: number;
   code?: string;
   example?: string;
+  /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
+  needsReset?: string;
 }
 
 /** Whether a check of `kind` runs under the context's profile. */
@@ -72,13 +80,19 @@ export interface CheckResult {
   replay?: string;
   /** What of the document the check exercises, for the coverage scorecard. */
   covers?: Coverage;
+  /** The part of the document the expectation comes from: a JSON pointer, and the sentence where it widens one. */
+  basis?: string;
   expected?: string;
   actual?: string;
+  /** The answer in short (`400 text-not-specified`, `no answer`): failures with the same cause are grouped by it. */
+  answer?: string;
 }
 
 export interface Stage {
   name: string;
   description: string;
+  /** How many checks `run` makes under this context (its banner says so). */
+  count(ctx: SuiteContext): number;
   run(ctx: SuiteContext): Promise<CheckResult[]>;
 }
 
@@ -169,30 +183,55 @@ export async function send(ctx: SuiteContext, r: PairRequest, extraHeaders: Reco
   }
 }
 
+/** What a check is, before it runs. */
+export interface CheckSpec {
+  stage: string;
+  name: string;
+  kind: ExpectationKind;
+  covers?: Coverage;
+  basis?: string;
+}
+
+/** What a check's body returns: the request it sent (described and replayed here, once) and the verdict. */
+export interface CheckOutcome {
+  ok: boolean;
+  request?: PairRequest;
+  expected?: string;
+  actual?: string;
+  answer?: string;
+}
+
+/** An answer in short, for grouping failures by cause: status and `title`. */
+export function answerOf(status: number | undefined, body?: unknown): string {
+  if (status === undefined) return 'no answer';
+  const title = (body as { title?: unknown } | null | undefined)?.title;
+  return typeof title === 'string' ? `${status} ${title}` : String(status);
+}
+
 /**
  * Times `fn` and turns a thrown error into a failed check; records it in the stage's traffic.
  * Before running, it stops the run when the deadline has passed, and the stage when its first
  * requests all failed at the network level: hundreds of checks against a dead server say nothing more.
  */
-export async function check(
-  ctx: SuiteContext,
-  stage: string,
-  name: string,
-  kind: ExpectationKind,
-  covers: Coverage | undefined,
-  fn: () => Promise<Omit<CheckResult, 'stage' | 'name' | 'ms' | 'kind' | 'covers'>>,
-): Promise<CheckResult> {
+export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promise<CheckOutcome>): Promise<CheckResult> {
   if (ctx.deadline.aborted) throw new StageStopped("the run's deadline passed before every check ran", true);
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
     throw new StageStopped(`the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`, false);
   }
   const start = performance.now();
-  let result: CheckResult;
+  let outcome: CheckOutcome;
   try {
-    result = { stage, name, kind, ...(covers ? { covers } : {}), ...(await fn()), ms: performance.now() - start };
+    outcome = await fn();
   } catch (error) {
-    result = { stage, name, kind, ...(covers ? { covers } : {}), ok: false, ms: performance.now() - start, expected: 'the check to run', actual: (error as Error).message };
+    outcome = { ok: false, expected: 'the check to run', actual: (error as Error).message };
   }
+  const { request, ...verdict } = outcome;
+  const result: CheckResult = {
+    ...spec,
+    ...verdict,
+    ...(request ? { request: describeRequest(request), replay: replay(ctx, request) } : {}),
+    ms: performance.now() - start,
+  };
   ctx.stage.checks.push(result);
   return result;
 }

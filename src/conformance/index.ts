@@ -37,6 +37,14 @@ export interface ConformanceOptions {
   timeoutMs?: number;
   /** Longest time for the whole run (default 5 min); past it the run stops, unfinished and not passed. */
   deadlineMs?: number;
+  /**
+   * POSTed before each stage, to put the service back in the state the examples describe (the
+   * sandbox's is `<url>/_sandbox/reset`). Without a reset hook every check holds whatever state the
+   * service starts from; the few that need the examples' state say so in the coverage.
+   */
+  resetUrl?: string;
+  /** A shell command run before each stage, for the same purpose; it must exit 0. */
+  resetCommand?: string;
 }
 
 /** The names and descriptions of the stages, in the order they run. */
@@ -47,10 +55,17 @@ export const conformanceStages = stages.map(({ name, description }) => ({ name, 
  * server does not answer, and with an Error naming the stage for an unknown stage name.
  */
 export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
-  if (typeof options?.server !== 'string' || !/^https?:\/\/[^/]/.test(options.server)) {
+  const isHttpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\/[^/]/.test(v);
+  if (!isHttpUrl(options?.server)) {
     throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
   }
   if (!options.apiKey || !options.integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
+  if (options.resetUrl !== undefined && !isHttpUrl(options.resetUrl)) {
+    throw new TypeError(`runConformance: resetUrl must be an http(s) URL, got ${JSON.stringify(options.resetUrl)}`);
+  }
+  if (options.resetCommand !== undefined && (typeof options.resetCommand !== 'string' || options.resetCommand.trim() === '')) {
+    throw new TypeError(`runConformance: resetCommand must be a command line, got ${JSON.stringify(options.resetCommand)}`);
+  }
   for (const key of ['timeoutMs', 'deadlineMs'] as const) {
     const value = options[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
@@ -68,6 +83,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       log: options.log ?? (() => {}),
       timeoutMs: options.timeoutMs,
       deadlineMs: options.deadlineMs,
+      reset: { url: options.resetUrl, command: options.resetCommand },
     },
     selectStages(options.only, options.skip),
   );

@@ -1,8 +1,59 @@
-// The suite's output: a summary table, the failures with request, expected and actual, and JUnit XML.
-import type { SuiteReport } from './suite.ts';
+// The suite's output: the failures grouped by cause, a summary table, the coverage scorecard, and
+// the JUnit XML and JSON reports.
+import type { CheckResult } from './context.ts';
+import type { CredentialName, SuiteReport } from './suite.ts';
 
-export function summary(report: SuiteReport): string {
-  const rows = Object.entries(report.stageMs).map(([stage, ms]) => {
+/** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
+export type CredentialSources = Partial<Record<CredentialName, string>>;
+
+/** The one line a run whose credentials were rejected prints: which ones, and where they came from. */
+export function rejectedLine(report: SuiteReport, sources: CredentialSources = {}): string | undefined {
+  const rejected = report.rejectedCredentials;
+  if (!rejected?.length) return undefined;
+  const named = rejected.map((c) => `${c} (${sources[c] ?? c})`).join(', ');
+  return `the server rejected the credentials: ${named} got 401 on a request that is otherwise right; nothing was checked`;
+}
+
+/** The stages of a report, in the order they ran, with their time (0 for one that recorded checks but no time). */
+function stagesOf(report: SuiteReport): Array<[string, number]> {
+  const names = [...new Set([...Object.keys(report.stageMs), ...report.results.map((r) => r.stage)])];
+  return names.map((stage) => [stage, report.stageMs[stage] ?? 0]);
+}
+
+/** Failures with one cause: the same stage, operation, kind, expectation and answer. */
+function causes(results: CheckResult[]): CheckResult[][] {
+  const groups = new Map<string, CheckResult[]>();
+  for (const r of results.filter((x) => !x.ok)) {
+    const key = JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]);
+    const group = groups.get(key);
+    if (group) group.push(r);
+    else groups.set(key, [r]);
+  }
+  return [...groups.values()];
+}
+
+/** A cause: the first failure in full (its replay included), then how many more share it. */
+function describeCause(group: CheckResult[]): string {
+  const [first, ...rest] = group as [CheckResult, ...CheckResult[]];
+  const lines = [
+    `FAIL ${first.stage} [${first.kind}]: ${first.name}${rest.length ? ` (and ${rest.length} more with the same cause)` : ''}`,
+    `  request:  ${first.request ?? '-'}`,
+    ...(first.replay ? [`  replay:   ${first.replay}`] : []),
+    `  expected: ${first.expected ?? '-'}`,
+    `  actual:   ${first.actual ?? '-'}`,
+    ...(first.basis ? [`  basis:    ${first.basis}`] : []),
+  ];
+  if (rest.length) {
+    const shown = rest.slice(0, 3).map((r) => r.name);
+    lines.push(`  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${group.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+export function summary(report: SuiteReport, sources: CredentialSources = {}): string {
+  const rejected = rejectedLine(report, sources);
+  if (rejected) return rejected;
+  const rows = stagesOf(report).map(([stage, ms]) => {
     const mine = report.results.filter((r) => r.stage === stage);
     const failed = mine.filter((r) => !r.ok).length;
     const decisions = mine.filter((r) => r.kind === 'decision').length;
@@ -11,19 +62,18 @@ export function summary(report: SuiteReport): string {
   const header = ['stage', 'checks', 'passed', 'failed', 'decision', 'time'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  const failures = report.results
-    .filter((r) => !r.ok)
-    .map((r) => `FAIL ${r.stage} [${r.kind}]: ${r.name}\n  request:  ${r.request ?? '-'}${r.replay ? `\n  replay:   ${r.replay}` : ''}\n  expected: ${r.expected ?? '-'}\n  actual:   ${r.actual ?? '-'}`);
   const passed = report.results.filter((r) => r.ok).length;
+  const failures = causes(report.results);
   return [
-    ...failures,
+    ...failures.map(describeCause),
+    ...(failures.length > 1 ? ['', `${report.results.length - passed} failed checks, ${failures.length} causes`] : []),
     '',
     line(header),
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.map(line),
     ...coverageTable(report),
     '',
-    `profile ${report.profile}: ${report.profile === 'strict' ? 'the description\'s facts and this contract\'s decisions' : 'the description\'s facts only (--profile strict adds the contract\'s decisions)'}`,
+    `profile ${report.profile}: ${report.profile === 'strict' ? "the description's facts and this contract's decisions" : "the description's facts only (--profile strict adds the contract's decisions)"}`,
     `${passed} passed, ${report.results.length - passed} failed`,
   ].join('\n');
 }
@@ -36,10 +86,11 @@ function coverageTable(report: SuiteReport): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const missed = report.coverage.flatMap((c) => c.missed.map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`));
-  return ['', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...missed];
+  const needsReset = report.coverage.flatMap((c) => (c.needsReset ?? []).map((m) => `  needs a reset: ${c.operationId} ${m.what}: ${m.why} (--reset-url or --reset-command checks it exactly)`));
+  return ['', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...missed, ...needsReset];
 }
 
-/** The whole report as JSON: every check with its kind, timing and replay command. */
+/** The whole report as JSON: every check with its kind, basis, timing and replay command. */
 export function json(report: SuiteReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
@@ -47,18 +98,21 @@ export function json(report: SuiteReport): string {
 const escape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function junit(report: SuiteReport): string {
-  const suites = Object.entries(report.stageMs).map(([stage, ms]) => {
+  const suites = stagesOf(report).map(([stage, ms]) => {
     const mine = report.results.filter((r) => r.stage === stage);
     const cases = mine.map((r) => {
-      const body = r.ok ? '' : `<failure message="${escape(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escape(`request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}`)}</failure>`;
+      const body = r.ok
+        ? ''
+        : `<failure message="${escape(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escape(`request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}${r.basis ? `\nbasis:    ${r.basis}` : ''}`)}</failure>`;
       return `    <testcase classname="conformance.${escape(stage)}" name="${escape(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${body}</testcase>`;
     });
     return `  <testsuite name="${escape(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   const failures = report.results.filter((r) => !r.ok).length;
-  const properties = (report.coverage ?? []).flatMap((c) =>
-    (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escape(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`),
-  );
-  const head = properties.length ? `  <properties>\n    <property name="profile" value="${report.profile}"/>\n${properties.join('\n')}\n  </properties>\n` : '';
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n${head}${suites.join('\n')}\n</testsuites>\n`;
+  const properties = [
+    `    <property name="profile" value="${report.profile}"/>`,
+    ...(report.unfinished ? [`    <property name="unfinished" value="${escape(report.unfinished)}"/>`] : []),
+    ...(report.coverage ?? []).flatMap((c) => (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escape(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`)),
+  ];
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n  <properties>\n${properties.join('\n')}\n  </properties>\n${suites.join('\n')}\n</testsuites>\n`;
 }

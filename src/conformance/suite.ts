@@ -1,4 +1,6 @@
 // Runs the selected stages against a server and collects every check.
+import { exec } from 'node:child_process';
+import { promisify } from 'node:util';
 import { normalizeErrorCode } from '../core/codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { examplePairs, operations } from '../core/examples.ts';
@@ -6,7 +8,11 @@ import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { defaultDeadlineMs, defaultTimeoutMs, requestSignal, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
+import { defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
+import { pairRequest } from './pairs.ts';
+import { prepare } from './vars.ts';
+
+const run = promisify(exec);
 
 export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, badInputStage];
 
@@ -22,8 +28,22 @@ export interface SuiteReport {
   /** False when the run could not finish (its deadline passed); `unfinished` says why. */
   finished: boolean;
   unfinished?: string;
+  /** The credentials the server answered 401 to on requests that are otherwise right: the run stopped before any stage. */
+  rejectedCredentials?: CredentialName[];
   /** True only when the run finished and every check of every selected stage ran and passed. */
   ok: boolean;
+}
+
+/** The report of a run that could not start or go on, with the reason: the reports say why on every exit. */
+export function failedRun(reason: string, profile: Profile = 'described'): SuiteReport {
+  return {
+    profile,
+    results: [{ stage: 'run', name: 'the run could not finish', kind: 'described', ok: false, ms: 0, expected: 'the run to finish', actual: reason }],
+    stageMs: {},
+    finished: false,
+    unfinished: reason,
+    ok: false,
+  };
 }
 
 export function selectStages(only: string[] = [], skip: string[] = []): Stage[] {
@@ -37,20 +57,67 @@ export function selectStages(only: string[] = [], skip: string[] = []): Stage[] 
 }
 
 /**
- * Resets the sandbox when the server proves it is one: its control API answers the reset with
- * `{"reset": true}`. Anything else is not a sandbox, and is left alone.
+ * A team's way back to the state the examples describe, run before each stage: a URL to POST
+ * (the sandbox's is /_sandbox/reset) and/or a shell command. Without one, every check holds
+ * whatever state the service starts from, and the few that need a known one say so.
  */
-async function resetIfSandbox(ctx: SuiteContext): Promise<void> {
-  try {
-    const res = await fetch(`${ctx.server}/_sandbox/reset`, { method: 'POST', signal: requestSignal(ctx, Math.min(5_000, ctx.timeoutMs)) });
-    const body = res.headers.get('content-type')?.startsWith('application/json') ? await res.json() : (await res.body?.cancel(), undefined);
-    if (res.status === 200 && (body as { reset?: unknown } | undefined)?.reset === true) ctx.log('  (the server is a sandbox: its control API reset its state)');
-  } catch {
-    // not a sandbox
-  }
+export interface ResetHook {
+  url?: string;
+  command?: string;
 }
 
-export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile'> & {
+/** Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s, within the run's deadline. */
+async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undefined> {
+  const ms = Math.max(ctx.timeoutMs, 30_000);
+  if (hook.url) {
+    try {
+      const res = await fetch(hook.url, { method: 'POST', signal: requestSignal(ctx, ms) });
+      const text = (await res.text()).slice(0, 200);
+      if (res.status < 200 || res.status > 299) return `POST ${hook.url} answered ${res.status} ${text}`;
+    } catch (error) {
+      return `POST ${hook.url} got no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
+    }
+  }
+  if (hook.command) {
+    const left = Math.max(1, Math.min(ms, ctx.deadlineAt - Date.now()));
+    try {
+      await run(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
+    } catch (error) {
+      const e = error as { code?: unknown; killed?: boolean; stderr?: string; message: string };
+      const said = (e.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 300);
+      return `${JSON.stringify(hook.command)} ${e.killed ? `did not end within ${left} ms` : `exited ${String(e.code ?? e.message)}`}${said ? `: ${said}` : ''}`;
+    }
+  }
+  return undefined;
+}
+
+/** The requests that tell whether each credential is accepted: examples that change nothing (an unknown thread, an unknown cascade). */
+const probes: Array<{ credential: CredentialName; operationId: string; example: string }> = [
+  { credential: 'integratorToken', operationId: 'closeThreads', example: 'notExisting' },
+  { credential: 'apiKey', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
+  { credential: 'apiKeyNoBalance', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
+];
+
+export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
+
+/** The credentials the server answers 401 to on a request that is otherwise right. */
+async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]> {
+  const { credentials } = ctx;
+  const answers = await Promise.all(
+    probes.map(async ({ credential, operationId, example }) => {
+      const value = credentials[credential];
+      if (!value) return undefined;
+      const pair = examplePairs().find((p) => p.operation.operationId === operationId && p.name === example)!;
+      const request = pairRequest(ctx.server, pair, { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey }, () => prepare(pair, ctx.values).body);
+      const { response } = await send(ctx, request);
+      await response?.body?.cancel();
+      return response?.status === 401 ? credential : undefined;
+    }),
+  );
+  return answers.filter((c) => c !== undefined);
+}
+
+export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown'> & {
   /** `described` (default) or `strict` (the contract's decisions too). */
   profile?: Profile;
   /** Longest wait for one answer, body included (default 10 s). */
@@ -59,6 +126,8 @@ export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadli
   deadlineMs?: number;
   /** Values to replace with `***` in everything the report holds (credentials). */
   secrets?: string[];
+  /** Run before each stage; the checks that need the examples' starting state run exactly only after it. */
+  reset?: ResetHook;
 };
 
 /**
@@ -74,8 +143,10 @@ export function redactor(secrets: Array<string | undefined>): (text: string) => 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
 export function suiteContext(options: SuiteOptions): SuiteContext {
   const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
+  const { reset: _hook, secrets: _secrets, deadlineMs: _deadline, ...rest } = options;
   return {
-    ...options,
+    ...rest,
+    stateKnown: false,
     server: options.server.replace(/\/+$/, ''),
     profile: options.profile ?? 'described',
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
@@ -99,16 +170,29 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   const results: CheckResult[] = [];
   const stageMs: Record<string, number> = {};
   let unfinished: string | undefined;
-  for (const stage of selected) {
+  const rejected = ctx.mock ? [] : await rejectedCredentials(ctx);
+  if (rejected.length > 0) {
+    unfinished = `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`;
+    results.push(...rejected.map((credential) => ({ stage: 'credentials', name: `the server accepts ${credential}`, kind: 'described' as const, ok: false, ms: 0, expected: 'an answer other than 401', actual: '401', answer: '401' })));
+  }
+  for (const stage of rejected.length > 0 ? [] : selected) {
     if (ctx.deadline.aborted) {
       const reason = `the run's deadline passed before stage ${stage.name}`;
       unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
       results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: reason });
       continue;
     }
-    ctx.log(`stage ${stage.name}: ${stage.description}`);
+    ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
     ctx.stage = { answered: 0, networkFailures: 0, checks: [] };
-    await resetIfSandbox(ctx);
+    if (options.reset?.url || options.reset?.command) {
+      const failed = await reset(ctx, options.reset);
+      if (failed) {
+        unfinished = `the reset hook failed before stage ${stage.name}: ${failed}`;
+        results.push({ stage: stage.name, name: 'reset before the stage', kind: 'described', ok: false, ms: 0, expected: 'the reset hook to succeed', actual: failed });
+        break;
+      }
+      ctx.stateKnown = true;
+    }
     const start = performance.now();
     let stageResults: CheckResult[];
     try {
@@ -133,7 +217,16 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     ...(r.expected === undefined ? {} : { expected: redact(r.expected) }),
     ...(r.actual === undefined ? {} : { actual: redact(r.actual) }),
   }));
-  return { profile: ctx.profile, results: redacted, stageMs, coverage: coverage(redacted, selected, ctx.profile), finished: unfinished === undefined, unfinished, ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok) };
+  return {
+    profile: ctx.profile,
+    results: redacted,
+    stageMs,
+    coverage: coverage(redacted, selected, ctx.profile),
+    finished: unfinished === undefined,
+    ...(unfinished === undefined ? {} : { unfinished: redact(unfinished) }),
+    ...(rejected.length > 0 ? { rejectedCredentials: rejected } : {}),
+    ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok),
+  };
 }
 
 /** Per operation: how much of what the document states for it this run exercised. */
@@ -144,6 +237,8 @@ export interface CoverageRow {
   examples: { covered: number; of: number };
   /** What no check reached, and why. */
   missed: Array<{ what: string; why: string }>;
+  /** What a check held only loosely because no reset hook made the starting state known. */
+  needsReset?: Array<{ what: string; why: string }>;
 }
 
 /** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */
@@ -154,6 +249,7 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
     const mine = covered.filter((c) => c.operationId === op.operationId);
     const missed: CoverageRow['missed'] = [];
+    const loose = mine.filter((c) => c.needsReset !== undefined).map((c) => ({ what: `example ${c.status} ${c.example}`, why: c.needsReset! }));
     /** Why the pairs behind an item ran no check. */
     const why = (behind: typeof pairs) => {
       if (!ran.has('examples') && !ran.has('dredd')) return 'the examples and dredd stages were not selected';
@@ -176,6 +272,7 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
       codes: tally(codes, (code) => mine.some((c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code)), (code) => `code ${code}`, (code) => pairs.filter((p) => (p.response as { title?: string }).title === code)),
       examples: tally(pairs, (p) => mine.some((c) => c.example === p.name && c.status === p.status), (p) => `example ${p.status} ${p.name}`, (p) => [p]),
       missed,
+      ...(loose.length ? { needsReset: loose } : {}),
     };
   });
 }

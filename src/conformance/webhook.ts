@@ -1,7 +1,7 @@
 // messaging-conformance webhook: checks a customer's status-callback receiver. It posts every
 // documented callback (each status, each delivery error code, the document's examples), callbacks
 // with values this contract does not know yet, extra fields, a duplicate and out-of-order events:
-// each must be answered 2xx (the service retries anything else). Then malformed posts (bad JSON,
+// each must be answered 200 (the service retries anything else). Then malformed posts (bad JSON,
 // a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
 import { openapi, resolvePointer } from '../core/document.ts';
 import { defaultTimeoutMs, type CheckResult } from './context.ts';
@@ -11,7 +11,7 @@ interface Case {
   name: string;
   body: string;
   contentType: string;
-  /** Well-formed callbacks must get 2xx; the others anything but a 5xx or no answer. */
+  /** Well-formed callbacks must get 200; the others anything but a 5xx or no answer. */
   wellFormed: boolean;
 }
 
@@ -52,6 +52,10 @@ export interface WebhookOptions {
   log?: (line: string) => void;
 }
 
+/** The contract's sentence on the receiver's answer (the webhook's description). */
+const answerRule = /The receiver must answer 200[^.]*\./.exec(((openapi.webhooks as Obj).messageStatus as { post: { description: string } }).post.description.replace(/\s+/g, ' '))?.[0];
+if (!answerRule) throw new Error('the document no longer says what the receiver must answer: webhook.ts reads that sentence');
+
 /** Posts every case to the receiver and judges each answer. */
 export async function checkWebhookReceiver(options: WebhookOptions): Promise<SuiteReport> {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
@@ -67,7 +71,8 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       const res = await fetch(options.url, { method: 'POST', headers: { 'content-type': c.contentType }, body: c.body, signal: AbortSignal.timeout(timeoutMs) });
       const text = (await res.text()).slice(0, 200);
       actual = `${res.status}${text ? ` ${text}` : ''}`;
-      ok = c.wellFormed ? res.status >= 200 && res.status < 300 : res.status < 500;
+      ok = c.wellFormed ? res.status === 200 : res.status < 500;
+      if (!ok && c.wellFormed) actual = `${actual}: the contract says "${answerRule}"`;
     } catch (error) {
       actual = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
       ok = false;
@@ -81,7 +86,8 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       ok,
       ms: performance.now() - began,
       request: `POST ${options.url} [content-type: ${c.contentType}] ${String(c.body).slice(0, 200)}`,
-      expected: c.wellFormed ? '2xx (anything else makes the service retry)' : 'an answer that is not a 5xx',
+      expected: c.wellFormed ? '200 (anything else makes the service retry)' : 'an answer that is not a 5xx',
+      basis: c.wellFormed ? '#/webhooks/messageStatus/post/description' : undefined,
       actual,
     });
   }

@@ -4,6 +4,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {}
 
+/** A run that cannot go on (a server that does not answer, credentials it rejects): exit 2 with the message, no usage text. */
+export class CannotRunError extends Error {}
+
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
@@ -41,7 +44,7 @@ export function stopOnSignal(stop: () => Promise<void>): void {
 
 /**
  * Runs a command's main: `--help` prints usage (exit 0); a usage error prints it with the message
- * (exit 2); anything else, an unhandled rejection or exception included, prints the message (exit
+ * (exit 2), a CannotRunError the message alone (exit 2); anything else, an unhandled rejection or exception included, prints the message (exit
  * 1), passed through `clean` (which hides secrets), never a stack trace.
  */
 export function runCli(name: string, usage: string, main: (args: string[]) => Promise<void>, clean: (message: string) => string = (m) => m): void {
@@ -52,8 +55,8 @@ export function runCli(name: string, usage: string, main: (args: string[]) => Pr
     return;
   }
   const fail = (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${name}: ${clean(error.message)}\n\n${usage}`);
+    if (error instanceof UsageError || error instanceof CannotRunError) {
+      process.stderr.write(`${name}: ${clean(error.message)}\n${error instanceof UsageError ? `\n${usage}` : ''}`);
       process.exit(2);
     }
     process.stderr.write(`${name}: ${clean(String((error as Error)?.message ?? error))}\n`);

@@ -54,7 +54,18 @@ export interface SchemaOutcome {
   code: string;
   status: number;
   detail: string;
+  /**
+   * True when some violation is a value of the wrong type, a missing property or an empty one:
+   * a malformed request, for which the description allows 500 `system-error` too ("It may also
+   * occur on a malformed request (wrong placement, missing or empty properties)").
+   */
+  malformed: boolean;
 }
+
+/** A wrong type, a missing property, or an empty value (a `min...` limit of 1). */
+const isMalformed = (e: SchemaError) =>
+  ['type', 'required', 'dependentRequired'].includes(e.keyword) ||
+  (['minLength', 'minItems', 'minProperties'].includes(e.keyword) && (e.params as { limit?: unknown }).limit === 1);
 
 const requestSchemas = new Map(operations().map((op) => [op.operationId, op.requestSchemaPointer!]));
 const rulesOf = new Map(Object.entries(rules).map(([id, codes]) => [id, Object.entries(codes)]));
@@ -86,6 +97,7 @@ export function schemaViolation(operationId: string, body: unknown): SchemaOutco
   if (group.length > detailLines) lines.push(`and ${group.length - detailLines} more`);
   return {
     code,
+    malformed: errors.some(isMalformed),
     status: code === 'system-error' ? 500 : 400,
     detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
   };

@@ -11,7 +11,8 @@ import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
-import { failFastAfter, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, describeRequest, failFastAfter, replay, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { examplePointer, pairExpectation } from '../expectations.ts';
 import { contentTypeProblems, pairRequest, titleProblems, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 
@@ -25,6 +26,8 @@ interface Step {
   title?: string;
   schemaPointer: string;
   example: string;
+  /** Where the example is in the document. */
+  basis: string;
   kind: ExpectationKind;
   operationId: string;
   skip: boolean;
@@ -34,8 +37,12 @@ interface Step {
 function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefined {
   const candidates = pairs.filter((p) => p.status === status);
   if (status !== 400) return candidates[0];
-  // A 400 whose trigger breaks the schema answers the same on any deployment.
-  return candidates.find((p) => p.trigger.body !== undefined && !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid) ?? candidates[0];
+  // A 400 whose trigger breaks the schema answers the same on any deployment; Dredd expects one
+  // status, so the trigger must be one the description allows no other answer for.
+  return (
+    candidates.find((p) => p.trigger.body !== undefined && !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid && pairExpectation(p, 'described').allowed.length === 1) ??
+    candidates[0]
+  );
 }
 
 export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
@@ -59,6 +66,7 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
         title,
         schemaPointer: pair.responseSchemaPointer,
         example: pair.name,
+        basis: examplePointer(pair),
         kind: pair.kind,
         operationId: op.operationId,
         // Out of the profile: Dredd skips it, and it is no check of this run.
@@ -72,6 +80,8 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
 export const dreddStage: Stage = {
   name: 'dredd',
   description: 'Dredd over the bundled document, every transaction planned, every body checked against its schema',
+  // A check per transaction in the profile, and Dredd's own verdict.
+  count: (ctx) => Object.values(dreddPlan(ctx)).filter((step) => !step.skip).length + 1,
   run: (ctx: SuiteContext) => runDredd(ctx, dreddPlan(ctx)),
 };
 
@@ -82,17 +92,22 @@ interface Answer {
   body: string | null;
 }
 
+/** A body as JSON, or undefined. */
+function parsed(text: string | null): unknown {
+  try {
+    return JSON.parse(text ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
 /** One transaction's answer, judged here: status, content type, body against its schema, title. */
 function judge(step: Step, real: Answer): string[] {
   const problems: string[] = [];
   problems.push(...contentTypeProblems(real.contentType));
-  let body: unknown;
-  try {
-    body = JSON.parse(real.body ?? '');
-  } catch {
-    problems.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
-  }
-  if (body !== undefined) {
+  const body = parsed(real.body);
+  if (body === undefined) problems.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
+  else {
     problems.push(...validator(step.schemaPointer)(body).errors, ...titleProblems(body, step.title));
   }
   if (real.status !== step.status) problems.push(`status ${real.status}, expected ${step.status}`);
@@ -221,6 +236,8 @@ function quiet(on: boolean): void {
 /** What Dredd's run gave: each planned transaction's answer or network error, and what it ran unplanned. */
 interface DreddRecord {
   ran: Map<string, Answer | { error: string }>;
+  /** The request each transaction sent, for its replay. */
+  sent: Map<string, PairRequest>;
   unplanned: string[];
   hooksAttached: boolean;
   stopped?: string;
@@ -243,16 +260,19 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
   const checks: CheckResult[] = judged.map(([name, step]) => {
     const real = record.ran.get(name);
     const problems = !real ? ['Dredd did not run this transaction'] : 'error' in real ? [`no answer: ${real.error}`] : judge(step, real);
+    const sent = record.sent.get(name);
     return {
       stage: 'dredd',
       name,
       kind: step.kind,
+      basis: step.basis,
       covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
       ok: problems.length === 0,
       ms: ms / Object.keys(plan).length,
-      request: `${step.method} ${step.path} (example ${step.example})`,
+      ...(sent ? { request: `${describeRequest(sent)} (example ${step.example})`, replay: replay(ctx, sent) } : { request: `${step.method} ${step.path} (example ${step.example})` }),
       expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
       actual: problems.length ? problems.join('; ') : `${step.status}`,
+      answer: !real || 'error' in real ? 'no answer' : answerOf(real.status, parsed(real.body)),
     };
   });
   if (record.stopped) {
@@ -275,7 +295,7 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
  * or once the first requests all went unanswered, the remaining transactions are skipped.
  */
 function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddRecord> {
-  const record: DreddRecord = { ran: new Map(), unplanned: [], hooksAttached: false, verdict: '' };
+  const record: DreddRecord = { ran: new Map(), sent: new Map(), unplanned: [], hooksAttached: false, verdict: '' };
   const errors = new Map<string, string>();
   // Dredd's requests go through this agent, so that the suite can end one: a request gets the run's
   // timeout, body included, as in every other stage, and past the deadline none goes on.
@@ -308,7 +328,9 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       // triggers it, and sending the 200's again would only replace the 200's answer.
       transaction.skip = step.skip || record.stopped !== undefined || record.ran.has(transaction.name);
       if (transaction.skip) return done();
-      const { method, url, body, headers } = step.request();
+      const sent = step.request();
+      record.sent.set(transaction.name, sent);
+      const { method, url, body, headers } = sent;
       const target = url.slice(new URL(url).origin.length); // the server's base path included
       transaction.request.method = method;
       transaction.fullPath = target;

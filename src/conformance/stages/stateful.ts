@@ -1,8 +1,10 @@
-// Stage stateful: the description's rules that need more than one call.
+// Stage stateful: the description's rules that need more than one call. Each holds whatever state
+// the service starts from: the identifiers a deployment takes once are new on every run, and a
+// thread's outcome is judged against the answer before it.
 import { normalizeErrorCode } from '../../core/codes.ts';
 import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, describeRequest, readAnswer, replay, runs, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type CheckSpec, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, substitute } from '../vars.ts';
 
@@ -40,70 +42,109 @@ function partition(ids: number[], result: CloseResult): Map<number, string> {
   return where;
 }
 
-export const statefulStage: Stage = {
-  name: 'stateful',
-  description: 'rules that need more than one call: a reused requestId, closing closed threads, one list per identifier',
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const stage = 'stateful';
-    const results: CheckResult[] = [];
-    const closeRequest = (threadIds: number[]) => pairRequest(ctx.server, pair('closeThreads', 'resolved'), ctx.credentials, () => ({ threadIds }));
-    const threadIds = ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'].flatMap(
-      (name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds,
-    );
+/** A stateful check: what it is, and its body, given what earlier checks of the stage found. */
+interface Rule {
+  spec: CheckSpec;
+  run(ctx: SuiteContext, found: { firstClose?: Map<number, string> }): Promise<CheckOutcome>;
+}
 
-    results.push(await check(ctx, stage, 'a reused requestId is rejected with requestId-is-not-unique', 'described', undefined, async () => {
+/** The answer to the second of two identical sends, after a first one that must succeed. */
+async function twice(ctx: SuiteContext, request: PairRequest) {
+  const first = await call(ctx, request);
+  const second = await call(ctx, request);
+  return { first, second, answer: answerOf(second.status, second.body), actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
+}
+
+const threadIds = (ctx: SuiteContext) =>
+  ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'].flatMap((name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds);
+const closeRequest = (ctx: SuiteContext, ids: number[]) => pairRequest(ctx.server, pair('closeThreads', 'resolved'), ctx.credentials, () => ({ threadIds: ids }));
+const threadsPointer = '#/paths/~1api~1v1~1threads~1close/post/responses/200';
+
+const rules = (profile: SuiteContext['profile']): Rule[] => [
+  {
+    spec: { stage: 'stateful', name: 'a reused requestId is rejected with requestId-is-not-unique', kind: 'described', basis: '#/components/schemas/RequestId/description' },
+    async run(ctx) {
       const scheduled = pair('scheduleCascade', 'scheduled');
-      const { body } = prepare(scheduled, ctx.values);
-      const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => body);
-      const first = await call(ctx, request);
-      const second = await call(ctx, request);
+      const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => prepare(scheduled, ctx.values).body);
+      const { first, second, answer, actual } = await twice(ctx, request);
       const ok = first.status === 200 && second.status === 400 && normalizeErrorCode(second.body?.title ?? '') === 'requestId-is-not-unique';
-      return { ok, request: describeRequest(request), replay: replay(ctx, request), expected: 'first 200, then 400 requestId-is-not-unique', actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
-    }));
-
-    let firstClose: Map<number, string> | undefined;
+      return { ok, request, expected: 'first 200, then 400 requestId-is-not-unique', actual, answer };
+    },
+  },
+  {
     // Distinct identifiers: how a repeated one is reported is a decision (the repeatedId example).
-    results.push(await check(ctx, stage, 'every identifier is reported in exactly one of the four lists', 'described', undefined, async () => {
-      const ids = [...new Set(threadIds)];
-      const request = closeRequest(ids);
+    spec: { stage: 'stateful', name: 'every identifier is reported in exactly one of the four lists', kind: 'described', basis: threadsPointer },
+    async run(ctx, found) {
+      const ids = [...new Set(threadIds(ctx))];
+      const request = closeRequest(ctx, ids);
       const res = await call(ctx, request);
-      if (res.status !== 200) return { ok: false, request: describeRequest(request), replay: replay(ctx, request), expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}` };
+      const answer = answerOf(res.status, res.body);
+      if (res.status !== 200) return { ok: false, request, expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}`, answer };
       const schema = schemaValidator('ThreadsCloseResult')(res.body);
-      if (!schema.valid) return { ok: false, request: describeRequest(request), replay: replay(ctx, request), expected: 'a ThreadsCloseResult', actual: schema.errors.join('; ') };
-      firstClose = partition(ids, res.body as CloseResult);
-      return { ok: true, request: describeRequest(request), replay: replay(ctx, request), expected: 'each identifier in one list', actual: JSON.stringify(res.body) };
-    }));
-
-    results.push(await check(ctx, stage, 'closing closed threads again reports them as already resolved; unknown ones stay unknown', 'described', undefined, async () => {
-      if (!firstClose) throw new Error('the first close failed');
-      const request = closeRequest(threadIds);
+      if (!schema.valid) return { ok: false, request, expected: 'a ThreadsCloseResult', actual: schema.errors.join('; '), answer };
+      found.firstClose = partition(ids, res.body as CloseResult);
+      return { ok: true, request, expected: 'each identifier in one list', actual: JSON.stringify(res.body), answer };
+    },
+  },
+  {
+    spec: { stage: 'stateful', name: 'closing closed threads again reports them as already resolved; unknown ones stay unknown', kind: 'described', basis: threadsPointer },
+    async run(ctx, found) {
+      if (!found.firstClose) throw new Error('the first close failed');
+      const ids = threadIds(ctx);
+      const request = closeRequest(ctx, ids);
       const res = await call(ctx, request);
-      const second = partition(threadIds, res.body as CloseResult);
-      const wrong = [...firstClose]
+      const second = partition(ids, res.body as CloseResult);
+      const wrong = [...found.firstClose]
         .filter(([, list]) => list !== 'not_resolved_due_to_system_error')
         .map(([id, list]) => [id, list === 'not_existing_threads' ? 'not_existing_threads' : 'already_resolved_threads', second.get(id)] as const)
         .filter(([, want, got]) => want !== got);
       return {
         ok: res.status === 200 && wrong.length === 0,
-        request: describeRequest(request), replay: replay(ctx, request),
+        request,
         expected: 'closed threads in already_resolved_threads, unknown ones in not_existing_threads',
         actual: wrong.length ? wrong.map(([id, want, got]) => `${id} in ${got}, expected ${want}`).join('; ') : JSON.stringify(res.body),
+        answer: answerOf(res.status, res.body),
       };
-    }));
+    },
+  },
+  profile === 'strict'
+    ? {
+        spec: { stage: 'stateful', name: 'a subscriber created twice is rejected the second time with subscriber-already-exists', kind: 'decision', basis: '#/paths/~1api~1subscribers~1create/post/responses/400' },
+        async run(ctx) {
+          const request = createTwiceRequest(ctx);
+          const { first, second, answer, actual } = await twice(ctx, request);
+          const ok = first.status === 200 && second.status === 400 && second.body?.title === 'subscriber-already-exists';
+          return { ok, request, expected: 'first 200, then 400 subscriber-already-exists', actual, answer };
+        },
+      }
+    : {
+        // The address of type EXT_USER_ID is the subscriber's unique identifier; a failure "returns an error code".
+        spec: { stage: 'stateful', name: 'a subscriber created twice is rejected the second time', kind: 'described', basis: '#/components/schemas/SubscriberAddress/properties/address/description, #/paths/~1api~1subscribers~1create/post/description' },
+        async run(ctx) {
+          const request = createTwiceRequest(ctx);
+          const { first, second, answer, actual } = await twice(ctx, request);
+          const ok = first.status === 200 && second.status >= 400 && schemaValidator('Problem')(second.body).valid;
+          return { ok, request, expected: 'first 200, then an error with a problem body', actual, answer };
+        },
+      },
+];
 
-    if (runs(ctx, 'decision')) results.push(await check(ctx, stage, 'a subscriber created twice is rejected the second time', 'decision', undefined, async () => {
-      const created = pair('createSubscriber', 'createdBlacklisted');
-      const { body } = prepare(created, ctx.values);
-      const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
-      const first = await call(ctx, request);
-      const second = await call(ctx, request);
-      return {
-        ok: first.status === 200 && second.status === 400 && second.body?.title === 'subscriber-already-exists',
-        request: describeRequest(request), replay: replay(ctx, request),
-        expected: 'first 200, then 400 subscriber-already-exists',
-        actual: `first ${first.status}, then ${second.status} ${second.text.slice(0, 200)}`,
-      };
-    }));
+function createTwiceRequest(ctx: SuiteContext): PairRequest {
+  const created = pair('createSubscriber', 'createdBlacklisted');
+  const { body } = prepare(created, ctx.values); // a fresh external identifier on every run
+  return pairRequest(ctx.server, created, ctx.credentials, () => body);
+}
+
+const selected = (ctx: SuiteContext) => rules(ctx.profile).filter((r) => runs(ctx, r.spec.kind));
+
+export const statefulStage: Stage = {
+  name: 'stateful',
+  description: 'rules that need more than one call: a reused requestId, closing closed threads, one list per identifier, a subscriber created twice',
+  count: (ctx) => selected(ctx).length,
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const found: { firstClose?: Map<number, string> } = {};
+    const results: CheckResult[] = [];
+    for (const rule of selected(ctx)) results.push(await check(ctx, rule.spec, () => rule.run(ctx, found)));
     return results;
   },
 };

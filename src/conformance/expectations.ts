@@ -1,0 +1,87 @@
+// What the document allows as the answer to a request, and which part of it says so. Where the
+// description allows several answers, the default profile accepts each; the contract's own choice
+// among them is a decision, held only under --profile strict.
+import { normalizeErrorCode } from '../core/codes.ts';
+import { resolvePointer } from '../core/document.ts';
+import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
+import { schemaViolation } from '../core/violation-codes.ts';
+import type { Profile } from './context.ts';
+
+/** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
+export interface Allowed {
+  status: number;
+  code?: string;
+}
+
+export interface Expectation {
+  /** Any of these answers passes. */
+  allowed: Allowed[];
+  kind: ExpectationKind;
+  /** Where in the document it comes from. */
+  basis: string;
+}
+
+/** The shared 500 answer; its description carries the description's sentence on malformed requests. */
+const systemError = '#/components/responses/SystemError';
+const malformedSentence = (resolvePointer(systemError) as { description: string }).description.trim();
+
+/** The error statuses the document lists for an operation. */
+export function errorStatuses(op: Operation): number[] {
+  return Object.keys((resolvePointer(op.pointer) as { responses: object }).responses)
+    .filter((s) => /^\d{3}$/.test(s))
+    .map(Number)
+    .filter((s) => s >= 400);
+}
+
+/** `decision` when any of the statuses is one the description does not state for the operation. */
+export const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKind =>
+  statuses.some((s) => responseKind(op, s) === 'decision') ? 'decision' : 'described';
+
+/**
+ * The answer to one field's code where the description also allows 500: the code alone under the
+ * strict profile (a decision), the code or 500 `system-error` under the default one.
+ */
+function codeOr500(op: Operation, exact: Allowed, kind: ExpectationKind, basis: string, profile: Profile): Expectation {
+  if (profile === 'strict') {
+    const decided = kind === 'decision' ? basis : `${op.pointer}/description ([contract decision]: the property's own code with 400, not 500)`;
+    return { allowed: [exact], kind: 'decision', basis: decided };
+  }
+  return {
+    allowed: [exact, { status: 500, code: 'system-error' }],
+    kind: kindOfStatuses(op, [exact.status, 500]),
+    basis: `${basis}, or ${systemError}: "${malformedSentence}"`,
+  };
+}
+
+/** What a body that breaks the operation's request schema may get; undefined for a valid body. */
+export function invalidBodyExpectation(op: Operation, body: unknown, profile: Profile): Expectation | undefined {
+  const outcome = schemaViolation(op.operationId, body);
+  if (!outcome) return undefined;
+  const responses = `${op.pointer}/responses`;
+  if (outcome.code === 'system-error') {
+    // No code names the broken property: any documented error, as a problem body.
+    const statuses = errorStatuses(op);
+    return { allowed: statuses.map((status) => ({ status })), kind: kindOfStatuses(op, statuses), basis: `${responses}: a malformed request gets a documented error` };
+  }
+  const exact = { status: outcome.status, code: outcome.code };
+  const basis = `${responses}/${outcome.status}`;
+  const kind = responseKind(op, outcome.status);
+  return outcome.malformed ? codeOr500(op, exact, kind, basis, profile) : { allowed: [exact], kind, basis };
+}
+
+/** Where a pair's response example is in the document. */
+export const examplePointer = (pair: ExamplePair) =>
+  pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${pair.name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+
+/** What a named example's request may get: its response, and 500 where its trigger is malformed in a way the description allows 500 for. */
+export function pairExpectation(pair: ExamplePair, profile: Profile): Expectation {
+  const title = (pair.response as { title?: string } | undefined)?.title;
+  const exact: Expectation = { allowed: [{ status: pair.status, ...(title ? { code: title } : {}) }], kind: pair.kind, basis: examplePointer(pair) };
+  if (pair.status < 400 || title === undefined || pair.trigger.rawBody !== undefined || !pair.operation.requestSchemaPointer) return exact;
+  const outcome = schemaViolation(pair.operation.operationId, pair.requestBody);
+  if (!outcome?.malformed || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
+  return codeOr500(pair.operation, exact.allowed[0]!, pair.kind, exact.basis, profile);
+}
+
+/** "400 text-not-specified or 500 system-error". */
+export const describeAllowed = (allowed: Allowed[]) => allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ');

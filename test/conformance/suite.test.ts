@@ -14,7 +14,7 @@ import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { summary } from '../../src/conformance/report.ts';
 import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
-import { runSuite, selectStages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
+import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { usePrismMock } from '../helpers/prism.ts';
@@ -32,6 +32,15 @@ afterAll(() => {
 const context = (server: string, extra: Partial<SuiteOptions> = {}): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, profile: 'strict', log: () => {}, ...extra });
 
 describe('against the sandbox', () => {
+  it.for(['strict', 'described'] as const)('with no reset hook, every stage passes twice in a row (%s), each stage making the checks its banner counts', { timeout: 60_000 }, async (profile) => {
+    for (let run = 0; run < 2; run++) {
+      const ctx = context(sandbox.url, { profile });
+      const report = await runSuite(ctx);
+      expect(report.results.filter((r) => !r.ok), `run ${run + 1}`).toEqual([]);
+      for (const stage of stages) expect(report.results.filter((r) => r.stage === stage.name).length, stage.name).toBe(stage.count(ctx));
+    }
+  });
+
   it('every stage passes, with at least 200 bad inputs and every Dredd transaction', async () => {
     const report = await runSuite(context(sandbox.url));
     expect(report.results.filter((r) => !r.ok)).toEqual([]);
@@ -40,6 +49,8 @@ describe('against the sandbox', () => {
     expect(count('dredd')).toBe(Object.keys(dreddPlan(context(sandbox.url))).length + 1);
     expect(count('examples')).toBeGreaterThanOrEqual(50);
     expect(count('stateful')).toBe(4);
+    // Every check says which part of the document its expectation comes from.
+    expect(report.results.filter((r) => !r.basis?.startsWith('#/'))).toEqual([]);
   }, 60_000);
 
   it('the Dredd plan has a request for each of the 18 transactions', () => {
@@ -237,12 +248,91 @@ describe('command line', () => {
     expect(result.out.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/^(info|pass|fail|skip|complete|warn|error):|Warning|\(node:/m);
   }, 30_000);
 
-  it('exits 1 and shows request, expected and actual when a check fails', async () => {
-    const result = await cli('--server', sandbox.url, '--api-key', 'not-the-key', '--integrator-token', credentials.integratorToken, '--only', 'stateful');
-    expect(result.code).toBe(1);
-    expect(result.out).toMatch(/FAIL stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n  request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n  replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/);
-    expect(result.out).toMatch(/expected: first 200, then 400 requestId-is-not-unique\n  actual: {3}first 401/);
-    expect(result.out).not.toContain('not-the-key');
+  it('exits 1 and shows request, replay, expected, actual and basis when a check fails', async () => {
+    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.body?.title === 'requestId-is-not-unique' ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } } : undefined));
+    try {
+      const result = await cli('--server', proxy.url, ...keys, '--only', 'stateful');
+      expect(result.code, result.out).toBe(1);
+      expect(result.out).toMatch(/FAIL stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n  request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n  replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/);
+      expect(result.out).toMatch(/expected: first 200, then 400 requestId-is-not-unique\n  actual: {3}first 200 .*then 200.*\n  basis: {4}#\/components\/schemas\/RequestId\/description/);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('credentials the server rejects: one line naming them and where they came from, exit 2, the report says why', async () => {
+    const output = join(dir, 'rejected.json');
+    const env = { ...process.env, MESSAGING_INTEGRATOR_TOKEN: credentials.integratorToken };
+    const result = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', '--server', sandbox.url, '--api-key', 'not-the-key', '--reporter', 'json', '--output', output], { cwd: projectRoot, env }).then(
+      () => ({ code: 0, stdout: '', stderr: '' }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('messaging-conformance: the server rejected the credentials: apiKey (--api-key) got 401 on a request that is otherwise right; nothing was checked\n');
+    expect(result.stderr).not.toContain('not-the-key');
+    const report = JSON.parse(readFileSync(output, 'utf8'));
+    expect(report).toMatchObject({ ok: false, finished: false, rejectedCredentials: ['apiKey'], unfinished: expect.stringMatching(/credentials were rejected/) });
+  }, 30_000);
+
+  it('a server that does not answer: exit 2 with the reason, no usage text, and the JUnit report says why', async () => {
+    const output = join(dir, 'unreachable.xml');
+    const result = await cli('--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't', '--reporter', 'junit', '--output', output);
+    expect(result.code).toBe(2);
+    expect(result.out).toMatch(/^messaging-conformance: the server http:\/\/127.0.0.1:9 does not answer: .*\n$/);
+    const xml = readFileSync(output, 'utf8');
+    expect(xml).toMatch(/<property name="unfinished" value="the server http:\/\/127.0.0.1:9 does not answer/);
+    expect(xml).toMatch(/<testcase classname="conformance.run" name="the run could not finish".*<failure/);
+  }, 30_000);
+
+  it('a reset hook runs before each stage: --reset-url must answer 2xx, --reset-command must exit 0; a failed one stops the run (2)', async () => {
+    let resets = 0;
+    const hook = createServer((req, res) => {
+      resets += req.method === 'POST' ? 1 : 0;
+      void fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' }).then(() => res.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/reset`;
+      const ok = await cli('--server', sandbox.url, ...keys, '--only', 'examples,stateful', '--reset-url', url);
+      expect(ok.code, ok.out).toBe(0);
+      expect(resets).toBe(2);
+      // The state is known: no check had to accept "already resolved" for a thread the examples say is open.
+      expect(ok.out).not.toContain('needs a reset');
+      const failing = await cli('--server', sandbox.url, ...keys, '--only', 'examples', '--reset-command', 'echo no database here >&2; exit 3');
+      expect(failing.code, failing.out).toBe(2);
+      expect(failing.out).toContain('the run could not finish: the reset hook failed before stage examples: "echo no database here >&2; exit 3" exited 3: no database here');
+      const command = `${JSON.stringify(process.execPath)} -e "fetch('${sandbox.url}/_sandbox/reset', { method: 'POST' }).then((r) => process.exit(r.ok ? 0 : 1))"`;
+      const byCommand = await cli('--server', sandbox.url, ...keys, '--only', 'examples', '--reset-command', command);
+      expect(byCommand.code, byCommand.out).toBe(0);
+      expect(byCommand.out).not.toContain('needs a reset');
+    } finally {
+      hook.close();
+    }
+  }, 60_000);
+
+  it('without a reset hook the coverage says which checks a reset would make exact', async () => {
+    const result = await cli('--server', sandbox.url, ...keys, '--only', 'examples');
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toContain('needs a reset: closeThreads example 200 resolved: a thread the example closes may have been closed before this stage: resolved or already resolved was accepted (--reset-url or --reset-command checks it exactly)');
+  }, 30_000);
+
+  it('failures with one cause are one entry: its first request in full, the count, the rest in the report', async () => {
+    // Every malformed body of schedule cascade gets 503 instead of an error the document lists.
+    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.path === '/api/cascade/schedule' && x.status === 500 ? { status: 503, body: { title: 'unavailable', status: 503 } } : undefined));
+    try {
+      const output = join(dir, 'grouped.json');
+      const result = await cli('--server', proxy.url, ...keys, '--only', 'bad-input', '--reporter', 'json', '--output', output);
+      expect(result.code, result.out).toBe(1);
+      const failed = JSON.parse(readFileSync(output, 'utf8')).results.filter((r: { ok: boolean }) => !r.ok);
+      const entries = result.out.match(/^FAIL /gm)!.length;
+      expect(failed.length).toBeGreaterThan(20);
+      expect(entries).toBeLessThan(failed.length / 5);
+      expect(result.out).toMatch(/^FAIL bad-input \[described\]: scheduleCascade: .* \(and \d+ more with the same cause\)\n  request: .*\n  replay: {3}curl .*\n  expected: .*\n  actual: {3}status 503.*\n  basis: .*\n  also: .*all \d+ in the JSON or JUnit report/m);
+      expect(result.out).toMatch(new RegExp(`^${failed.length} failed checks, ${entries} causes$`, 'm'));
+    } finally {
+      await proxy.close();
+    }
   }, 30_000);
 
   // These reach no sandbox: they run side by side.
@@ -252,6 +342,8 @@ describe('command line', () => {
     [['--server', 'http://127.0.0.1:99999', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "http:\/\/127.0.0.1:99999"/],
     [['--server', 'http://127.0.0.1:9'], /needs credentials/],
     [['--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't'], /does not answer/],
+    [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-url', 'not-a-url'], /--reset-url must be an http\(s\) URL, got "not-a-url"/],
+    [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-command', ' '], /--reset-command must be a command line/],
     [['--server', 'http://x', '--only', 'everything'], /unknown stage "everything"; the stages are dredd, examples, stateful, bad-input/],
     [['--server', 'http://x', '--seed', 'abc', '--api-key', 'k', '--integrator-token', 't'], /--seed must be an integer/],
     [['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'], /--reporter junit needs --output/],

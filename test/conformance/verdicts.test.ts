@@ -76,8 +76,14 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
   }, 60_000);
 
   it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, and the process ends then, not at the request timeout', async ({ expect }) => {
-    // Everything but the API answers, so the run reaches Dredd, whose first request then waits.
-    const url = await http((req, res) => (req.url?.startsWith('/api/') ? req.resume() : res.writeHead(404).end()));
+    // Everything but the API answers, and so do the credential probes (an unknown thread, an
+    // unknown cascade), so the run reaches Dredd, whose first request then waits.
+    const url = await http((req, res) => {
+      if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => (/\b(999999|9999)\b/.test(body) ? res.writeHead(400, { 'content-type': 'application/json' }).end('{}') : undefined));
+    });
     const result = await cli(['--server', url, ...keys, '--deadline', '4', '--timeout', '60']);
     expect(result.code, result.out).toBe(2);
     expect(result.out).toContain("the run could not finish: the run's deadline passed while Dredd ran");

@@ -65,6 +65,15 @@ describe('webhook receiver check', () => {
     expect(report.results.find((r) => r.name === 'malformed JSON')?.ok).toBe(true);
   });
 
+  it.for([204, 202, 201])('a receiver that answers %i to callbacks fails every one, naming the status and the contract\'s sentence', async (status) => {
+    const url = await receiver((_body, _req, res) => res.writeHead(status).end());
+    const report = await checkWebhookReceiver({ url });
+    const wellFormed = report.results.filter((r) => r.kind === 'described');
+    expect(wellFormed.length).toBeGreaterThanOrEqual(25);
+    expect(wellFormed.filter((r) => r.ok)).toEqual([]);
+    expect(wellFormed[0]!.actual).toBe(`${status}: the contract says "The receiver must answer 200; otherwise the service retries with growing delays (3 retries at 4 s, 128 s and 2048 s in the current docs)."`);
+  });
+
   it('a receiver that answers 500 to malformed JSON fails that post, and the CLI exits 1', async () => {
     const url = await receiver((body, _req, res) => {
       try {

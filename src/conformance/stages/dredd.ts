@@ -280,13 +280,13 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
     throw new StageStopped(record.stopped, ctx.deadline.aborted);
   }
   for (const name of record.unplanned) {
-    checks.push({ stage: 'dredd', name, kind: 'described', ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
+    checks.push({ stage: 'dredd', name, kind: 'described', basis: '#/paths', ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
   }
   // Dredd's own verdict adds a check only where no transaction check above explains it (an error of
   // Dredd's, or its own checks failing where ours pass); a failed transaction is already a check of its kind.
   const passed = record.verdict === 'passed';
   const explained = /^failed/.test(record.verdict) && checks.some((c) => !c.ok);
-  checks.push({ stage: 'dredd', name: 'dredd verdict', kind: 'described', ok: passed || explained, ms: 0, expected: 'passed, or failed for the failed transactions above', actual: record.verdict });
+  checks.push({ stage: 'dredd', name: 'dredd verdict', kind: 'described', basis: "#/paths (Dredd's own checks of every documented transaction)", ok: passed || explained, ms: 0, expected: 'passed, or failed for the failed transactions above', actual: record.verdict });
   return checks;
 }
 

@@ -1,5 +1,5 @@
-// The gate through the real npm script, on a temporary git repository whose tag v1.0.0 holds the
-// base: a breaking change fails without a major bump and passes with one.
+// The gate through the real npm script, on a temporary git repository whose tag v<this version>
+// holds the base: a breaking change fails without a major bump and passes with one.
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await write(base);
   await git('add', '.');
   await git('commit', '-qm', 'v1');
-  await git('tag', 'v1.0.0');
+  await git('tag', `v${base.info.version}`);
 });
 afterAll(async () => {
   if (repo) await rm(repo, { recursive: true, force: true });
@@ -38,14 +38,14 @@ describe('npm run diff as a gate', () => {
   it('passes when nothing changed', async () => {
     const result = await diff();
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toContain('base v1.0.0:generated/openapi.json (version 1.0.0)');
+    expect(result.out).toContain(`base v${base.info.version}:generated/openapi.json (version ${base.info.version})`);
     expect(result.out).toContain('0 changes');
   });
 
   it.each([
     ['removing resolved_threads', (d: any) => { delete d.components.schemas.ThreadsCloseResult.properties.resolved_threads; }, 'response 200 of closeThreads: property `resolved_threads` removed'],
     ["lowering comment's maxLength", (d: any) => { d.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200; }, 'request body of closeThreads: `comment`: maxLength 300 -> 200'],
-  ])('%s fails without a major bump, naming the change, and passes with 2.0.0', async (_name, change, sentence) => {
+  ])('%s fails without a major bump, naming the change, and passes with the next major', async (_name, change, sentence) => {
     const next = structuredClone(base);
     change(next);
     await write(next);
@@ -53,11 +53,12 @@ describe('npm run diff as a gate', () => {
     expect(blocked.code, blocked.out).toBe(1);
     expect(blocked.out).toContain(`breaking     ${sentence}`);
     expect(blocked.out).toMatch(/\n {13}at #\/paths\/~1api~1v1~1threads~1close\/post\//);
-    expect(blocked.out).toContain('need a new major version: info.version 1.0.0 must become 2.0.0 or later');
-    next.info.version = '1.1.0';
+    const major = Number(base.info.version.split('.')[0]);
+    expect(blocked.out).toContain(`need a new major version: info.version ${base.info.version} must become ${major + 1}.0.0 or later`);
+    next.info.version = `${major}.${Number(base.info.version.split('.')[1]) + 1}.0`;
     await write(next);
     expect((await diff()).code).toBe(1);
-    next.info.version = '2.0.0';
+    next.info.version = `${major + 1}.0.0`;
     await write(next);
     const allowed = await diff();
     expect(allowed.code, allowed.out).toBe(0);

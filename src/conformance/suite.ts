@@ -12,7 +12,7 @@ import { defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped,
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
 
-const run = promisify(exec);
+const shell = promisify(exec);
 
 export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, badInputStage];
 
@@ -81,7 +81,7 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
   if (hook.command) {
     const left = Math.max(1, Math.min(ms, ctx.deadlineAt - Date.now()));
     try {
-      await run(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
+      await shell(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
     } catch (error) {
       const e = error as { code?: unknown; killed?: boolean; stderr?: string; message: string };
       const said = (e.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 300);
@@ -143,9 +143,8 @@ export function redactor(secrets: Array<string | undefined>): (text: string) => 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
 export function suiteContext(options: SuiteOptions): SuiteContext {
   const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
-  const { reset: _hook, secrets: _secrets, deadlineMs: _deadline, ...rest } = options;
   return {
-    ...rest,
+    ...options,
     stateKnown: false,
     server: options.server.replace(/\/+$/, ''),
     profile: options.profile ?? 'described',

@@ -53,6 +53,18 @@ describe('imports go one way', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('the independent implementation (test/independent) shares no code: it imports Node and its own folder only', () => {
+    const dir = join(projectRoot, 'test', 'independent');
+    const found = files(dir);
+    expect(found.length).toBeGreaterThan(0);
+    const wrong = found.flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((s) => !(s.startsWith('node:') || builtinModules.includes(s) || (s.startsWith('.') && resolve(dirname(file), s).startsWith(`${dir}/`))))
+        .map((s) => `${relative(projectRoot, file)} imports ${s}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it('the check sees a wrong import', () => {
     const file = join(src, 'sandbox', 'x.ts');
     expect(specifiers("import { a } from '../client/index.ts';\nimport type { B } from \"ajv\";\nconst c = await import('../conformance/suite.ts');")).toEqual([

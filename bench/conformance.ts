@@ -10,6 +10,11 @@ import { loadFixtures } from '../src/sandbox/fixtures.ts';
 import { runSuite } from '../src/conformance/suite.ts';
 import { root } from './load.ts';
 import { runs, type Figure } from './stats.ts';
+import { startIndependent } from '../test/independent/server.ts';
+import { independentVars } from '../test/independent/vars.ts';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const fixtures = loadFixtures();
 const credentials = {
@@ -52,23 +57,32 @@ export async function conformanceBenchmark(): Promise<Figure[]> {
   const server = await sandbox.listen(0, '127.0.0.1');
   // Everything but the API answers, so the run reaches Dredd, whose first request then waits.
   const stalling = createServer((req, res) => (req.url?.startsWith('/api/') ? req.resume() : res.writeHead(404).end()));
+  // A service that shares no code with the sandbox, run as a persistent staging: no reset, the default profile.
+  const independent = await startIndependent();
+  const vars = join(tmpdir(), `mc-bench-independent-${process.pid}.json`);
+  writeFileSync(vars, JSON.stringify(independentVars));
   await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
   try {
     const cli: Array<{ seconds: number; code: number }> = [];
     const deadline: Array<{ seconds: number; code: number }> = [];
+    const other: Array<{ seconds: number; code: number }> = [];
     for (let run = 0; run < runs; run++) {
       cli.push(await timeBin(bin, ['--server', server, ...keys]));
+      other.push(await timeBin(bin, ['--server', independent.url, '--vars', vars]));
       deadline.push(await timeBin(bin, ['--server', `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`, ...keys, '--deadline', '5', '--timeout', '60']));
     }
     if (cli.some((r) => r.code !== 0)) throw new Error('the conformance bin failed against the sandbox');
+    if (other.some((r) => r.code !== 0)) throw new Error('the conformance bin failed against the independent implementation');
     const stages = await stagesInOneProcess(server);
     return [
       { label: 'messaging-conformance bin against the sandbox, start to exit', values: cli.map((r) => r.seconds), unit: 's', goal: { atMost: 1.5 } },
+      { label: 'the bin against the independent implementation, no reset, default profile (every run passed)', values: other.map((r) => r.seconds), unit: 's' },
       ...Object.keys(stages[0]!).map((stage) => ({ label: `  stage ${stage} (in one process, after its first run)`, values: stages.map((r) => r[stage]!), unit: 's' })),
       { label: 'the bin against a server whose API never answers, deadline 5 s', values: deadline.map((r) => r.seconds), unit: 's' },
       { label: '  every such run exited 2 within the deadline + 5 s', values: String(deadline.every((r) => r.code === 2 && r.seconds <= 10)) },
     ];
   } finally {
+    await independent.close();
     await sandbox.close();
     stalling.closeAllConnections();
     stalling.close();

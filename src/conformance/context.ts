@@ -65,6 +65,13 @@ export interface Coverage {
   needsReset?: string;
 }
 
+/**
+ * Whether the run's time is up. The clock decides, not only the deadline's signal: a timer that
+ * is due fires only when the event loop gets to it, and work that runs before (Dredd, after
+ * loading synchronously, starts its first request in the same turn) must already see it.
+ */
+export const deadlinePassed = (ctx: SuiteContext) => ctx.deadline.aborted || Date.now() >= ctx.deadlineAt;
+
 /** Whether a check of `kind` runs under the context's profile. */
 export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
 
@@ -178,7 +185,7 @@ export async function send(ctx: SuiteContext, r: PairRequest, extraHeaders: Reco
   } catch (error) {
     ctx.stage.networkFailures++;
     const cause = (error as { cause?: Error }).cause;
-    const reason = ctx.deadline.aborted ? "the run's deadline passed" : (error as Error).name === 'TimeoutError' ? `no answer within ${ctx.timeoutMs} ms` : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
+    const reason = deadlinePassed(ctx) ? "the run's deadline passed" : (error as Error).name === 'TimeoutError' ? `no answer within ${ctx.timeoutMs} ms` : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
     return { response: null, error: reason };
   }
 }
@@ -214,7 +221,7 @@ export function answerOf(status: number | undefined, body?: unknown): string {
  * requests all failed at the network level: hundreds of checks against a dead server say nothing more.
  */
 export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promise<CheckOutcome>): Promise<CheckResult> {
-  if (ctx.deadline.aborted) throw new StageStopped("the run's deadline passed before every check ran", true);
+  if (deadlinePassed(ctx)) throw new StageStopped("the run's deadline passed before every check ran", true);
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
     throw new StageStopped(`the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`, false);
   }

@@ -8,7 +8,7 @@ import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
+import { deadlinePassed, defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
 
@@ -175,7 +175,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     results.push(...rejected.map((credential) => ({ stage: 'credentials', name: `the server accepts ${credential}`, kind: 'described' as const, ok: false, ms: 0, expected: 'an answer other than 401', actual: '401', answer: '401' })));
   }
   for (const stage of rejected.length > 0 ? [] : selected) {
-    if (ctx.deadline.aborted) {
+    if (deadlinePassed(ctx)) {
       const reason = `the run's deadline passed before stage ${stage.name}`;
       unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
       results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: reason });

@@ -85,10 +85,32 @@ describe('against the sandbox', () => {
       expect(results.filter((r) => !r.ok).map((r) => [r.name, r.actual])).toEqual([
         ['/api/v1/threads/close > Close threads > 200 > application/json', 'resolved_threads[0]: got "101"; expected it to be of type integer'],
       ]);
+      // A Dredd failure carries the request it sent, ready to replay.
+      expect(results.find((r) => !r.ok)!.replay).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/threads\/close' .*-H "authorization: Bearer \$MESSAGING_INTEGRATOR_TOKEN" --data-raw '\{"threadIds":\[101\],/);
     } finally {
       await proxy.close();
     }
   }, 30_000);
+
+  it('a deadline that is due but whose timer has not fired yet stops Dredd before it sends anything', async () => {
+    // Dredd loads synchronously and starts its first request in the same turn of the event loop,
+    // before a due deadline timer gets to fire: the clock must decide, not only the signal.
+    let requests = 0;
+    const counting = createServer((req, res) => {
+      requests++;
+      req.resume();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => counting.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
+      const due = { ...context(url), deadline: new AbortController().signal, deadlineAt: Date.now() - 1 };
+      await expect(runDredd(due, dreddPlan(due))).rejects.toThrow("the run's deadline passed before Dredd ran");
+      expect(requests).toBe(0);
+    } finally {
+      counting.close();
+    }
+  });
 
   it('running Dredd leaves the process as it was: no listener added (drafter.js exits on any unhandled rejection), emitWarning restored', async () => {
     // A fresh process, so that Dredd is loaded by this run and not by an earlier test.

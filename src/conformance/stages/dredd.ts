@@ -11,7 +11,7 @@ import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
-import { answerOf, describeRequest, failFastAfter, replay, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { examplePointer, pairExpectation } from '../expectations.ts';
 import { contentTypeProblems, pairRequest, titleProblems, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
@@ -247,12 +247,12 @@ interface DreddRecord {
 /** Runs Dredd with `plan`; a transaction missing from the plan fails, and so does a planned one that did not run. */
 export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<CheckResult[]> {
   // An aborted signal never fires again: a run that starts past the deadline must stop here.
-  if (ctx.deadline.aborted) throw new StageStopped("the run's deadline passed before Dredd ran", true);
+  if (deadlinePassed(ctx)) throw new StageStopped("the run's deadline passed before Dredd ran", true);
   const start = performance.now();
   const record = await dredd(ctx, plan);
   const ms = performance.now() - start;
   if (!record.hooksAttached) {
-    if (record.stopped) throw new StageStopped(record.stopped, ctx.deadline.aborted);
+    if (record.stopped) throw new StageStopped(record.stopped, deadlinePassed(ctx));
     return [{ stage: 'dredd', name: 'dredd ran', kind: 'described', ok: false, ms, expected: 'Dredd to run the hooks', actual: record.verdict }];
   }
   // A stopped run keeps the checks of the transactions that ran, as a stopped stage does.
@@ -277,7 +277,7 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
   });
   if (record.stopped) {
     ctx.stage.checks.push(...checks);
-    throw new StageStopped(record.stopped, ctx.deadline.aborted);
+    throw new StageStopped(record.stopped, deadlinePassed(ctx));
   }
   for (const name of record.unplanned) {
     checks.push({ stage: 'dredd', name, kind: 'described', basis: '#/paths', ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
@@ -318,7 +318,7 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
         transaction.fail = `no planned handling for "${transaction.name}"`;
         return done();
       }
-      if (ctx.deadline.aborted) record.stopped ??= "the run's deadline passed while Dredd ran";
+      if (deadlinePassed(ctx)) record.stopped ??= "the run's deadline passed while Dredd ran";
       if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
         record.stopped ??= `the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`;
       }
@@ -343,6 +343,9 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
         timedOut = true;
         endRequests();
       }, ctx.timeoutMs);
+      // The request keeps the process alive while it is under way; the timer alone must not (a run
+      // the deadline ended can leave it behind when Dredd skips the transaction's afterEach).
+      timer.unref();
       done();
     });
     hooks.beforeEachValidation((transaction, done) => {

@@ -70,12 +70,20 @@ export interface ResetHook {
 async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undefined> {
   const ms = Math.max(ctx.timeoutMs, 30_000);
   if (hook.url) {
+    // A reset URL may carry credentials (https://user:secret@host/reset), as curl takes them: they
+    // are sent as Basic authentication (fetch refuses them in a URL) and never printed.
+    const target = new URL(hook.url);
+    const headers: Record<string, string> = {};
+    if (target.username || target.password) {
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
+      [target.username, target.password] = ['', ''];
+    }
     try {
-      const res = await fetch(hook.url, { method: 'POST', signal: requestSignal(ctx, ms) });
+      const res = await fetch(target, { method: 'POST', headers, signal: requestSignal(ctx, ms) });
       const text = (await res.text()).slice(0, 200);
-      if (res.status < 200 || res.status > 299) return `POST ${hook.url} answered ${res.status} ${text}`;
+      if (res.status < 200 || res.status > 299) return `POST ${target} answered ${res.status} ${text}`;
     } catch (error) {
-      return `POST ${hook.url} got no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
+      return `POST ${target} got no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
     }
   }
   if (hook.command) {

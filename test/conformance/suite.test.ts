@@ -309,16 +309,22 @@ describe('command line', () => {
 
   it('a reset hook runs before each stage: --reset-url must answer 2xx, --reset-command must exit 0; a failed one stops the run (2)', async () => {
     let resets = 0;
+    // A reset endpoint behind Basic authentication, given in the URL as curl takes it.
     const hook = createServer((req, res) => {
+      if (req.headers.authorization !== `Basic ${Buffer.from('ops:pa55-w0rd').toString('base64')}`) return void res.writeHead(401).end('who are you?');
       resets += req.method === 'POST' ? 1 : 0;
       void fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' }).then(() => res.writeHead(204).end());
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     try {
-      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/reset`;
+      const url = `http://ops:pa55-w0rd@127.0.0.1:${(hook.address() as AddressInfo).port}/reset`;
       const ok = await cli('--server', sandbox.url, ...keys, '--only', 'examples,stateful', '--reset-url', url);
       expect(ok.code, ok.out).toBe(0);
       expect(resets).toBe(2);
+      const refused = await cli('--server', sandbox.url, ...keys, '--only', 'stateful', '--reset-url', url.replace('pa55-w0rd', 'wrong-pa55'));
+      expect(refused.code, refused.out).toBe(2);
+      expect(refused.out).toContain(`the reset hook failed before stage stateful: POST http://127.0.0.1:${(hook.address() as AddressInfo).port}/reset answered 401 who are you?`);
+      expect(refused.out).not.toContain('pa55');
       // The state is known: no check had to accept "already resolved" for a thread the examples say is open.
       expect(ok.out).not.toContain('needs a reset');
       const failing = await cli('--server', sandbox.url, ...keys, '--only', 'examples', '--reset-command', 'echo no database here >&2; exit 3');

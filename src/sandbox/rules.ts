@@ -53,15 +53,24 @@ const knownContentTypes = new Map(
 /** Ids in violation details carry group separators, as the service writes them. */
 const grouped = (n: number) => n.toLocaleString('en-US');
 
-export function closeThreads(state: SandboxState, body: unknown): Reply {
+/** A thread or cascade identifier as sent: a number, or a BigInt past 2^53 (see the server). */
+type Id = number | bigint;
+
+/**
+ * `body` is validated; `exact` is the same body with int64 identifiers past 2^53 as BigInts of the
+ * digits sent. No fixture holds such an identifier, so none matches a thread or a cascade, and the
+ * answer names it as sent.
+ */
+export function closeThreads(state: SandboxState, body: unknown, exact: unknown = body): Reply {
   const invalid = schemaViolation('closeThreads', body);
   if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
-  const { threadIds, comment } = body as CloseThreadsRequest;
-  const result = { resolved_threads: [] as number[], not_existing_threads: [] as number[], already_resolved_threads: [] as number[], not_resolved_due_to_system_error: [] as number[] };
+  const { comment } = body as CloseThreadsRequest;
+  const threadIds = (exact as { threadIds: Id[] }).threadIds;
+  const result = { resolved_threads: [] as Id[], not_existing_threads: [] as Id[], already_resolved_threads: [] as Id[], not_resolved_due_to_system_error: [] as Id[] };
   const closedAt = new Date().toISOString();
   // A repeated identifier is handled once, by its state before the call (documented on threadIds).
   for (const id of new Set(threadIds)) {
-    const thread = state.threads.get(id);
+    const thread = typeof id === 'number' ? state.threads.get(id) : undefined;
     if (!thread) result.not_existing_threads.push(id);
     else if (thread.state === 'closed') result.already_resolved_threads.push(id);
     else if (thread.failOnClose) result.not_resolved_due_to_system_error.push(id);
@@ -105,15 +114,16 @@ export interface Accepted {
   acceptedAt: number;
 }
 
-export function scheduleCascade(state: SandboxState, body: unknown, apiKey: string, accept: (a: Accepted) => void, now: number): Reply {
+export function scheduleCascade(state: SandboxState, body: unknown, apiKey: string, accept: (a: Accepted) => void, now: number, exact: unknown = body): Reply {
   const invalid = schemaViolation('scheduleCascade', body);
   if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const request = body as CascadeScheduleRequest;
   if (state.requestIdTaken(request.requestId, now)) {
     return problem(400, 'requestId-is-not-unique', `requestId ${request.requestId} was used before.`);
   }
-  const cascade = state.cascades.get(request.cascadeId);
-  if (!cascade) return problem(400, 'cascade-not-found', `No cascade with id ${request.cascadeId}.`);
+  const cascadeId = (exact as { cascadeId: Id }).cascadeId;
+  const cascade = typeof cascadeId === 'number' ? state.cascades.get(cascadeId) : undefined;
+  if (!cascade) return problem(400, 'cascade-not-found', `No cascade with id ${cascadeId}.`);
 
   // Every content key is for a channel, a known one or not: one the cascade has no stage for is a violation.
   const sent = Object.keys(request.content);

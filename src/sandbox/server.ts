@@ -1,6 +1,6 @@
 // The sandbox: the whole contract on node:http, stateful and in memory, plus the docs page,
 // /openapi.json and a control API under /_sandbox (sandbox-only, not part of the contract).
-import { hash, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { operations } from '../core/examples.ts';
@@ -68,6 +68,9 @@ const maxJsonDepth = 64;
 
 // The scan compares character codes, numbers, rather than one-character strings.
 const quote = '"'.charCodeAt(0);
+const minus = '-'.charCodeAt(0);
+const zero = '0'.charCodeAt(0);
+const nine = '9'.charCodeAt(0);
 const backslash = '\\'.charCodeAt(0);
 const openBracket = '['.charCodeAt(0);
 const closeBracket = ']'.charCodeAt(0);
@@ -131,18 +134,55 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, reply: Reply, lim
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The path of the first integer in `value` that a JavaScript number cannot hold exactly (JSON.parse
- * has rounded it), as its segments. Every request is walked, so a path is built only on the way
- * back from a find.
+ * The path of the first value in `value` that passes `test`, as its segments. Every request is
+ * walked, so a path is built only on the way back from a find.
  */
-function unsafeInteger(value: unknown): Array<string | number> | undefined {
-  if (typeof value === 'number') return Number.isInteger(value) && !Number.isSafeInteger(value) ? [] : undefined;
+function findValue(value: unknown, test: (leaf: unknown) => boolean): Array<string | number> | undefined {
+  if (test(value)) return [];
   if (value === null || typeof value !== 'object') return undefined;
   for (const key of Object.keys(value)) {
-    const found = unsafeInteger((value as Record<string, unknown>)[key]);
+    const found = findValue((value as Record<string, unknown>)[key], test);
     if (found) return [Array.isArray(value) ? Number(key) : key, ...found];
   }
   return undefined;
+}
+
+/** An integer JSON.parse has rounded: a JavaScript number holds integers exactly up to 2^53 - 1. */
+const isRounded = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v);
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+const outsideInt64 = (v: unknown) => typeof v === 'bigint' && (v < int64Min || v > int64Max);
+const numberToken = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const integerLiteral = /^-?\d+$/;
+
+/**
+ * The body with every integer literal that JSON.parse rounds read as a BigInt of the digits sent:
+ * int64 identifiers stay exact. One linear scan writes each such literal as a string marked with a
+ * nonce no request can guess, then one parse turns the marks back into BigInts. Only a body that
+ * holds such an integer is read this second way.
+ */
+function exactIntegers(text: string): unknown {
+  const mark = `\u0000${randomBytes(8).toString('hex')}:`;
+  const out: string[] = [];
+  let from = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === backslash) i++;
+      else if (c === quote) inString = false;
+    } else if (c === quote) inString = true;
+    else if (c === minus || (c >= zero && c <= nine)) {
+      numberToken.lastIndex = i;
+      const token = numberToken.exec(text)?.[0] ?? text[i]!;
+      if (integerLiteral.test(token) && isRounded(Number(token))) out.push(text.slice(from, i), JSON.stringify(`${mark}${token}`));
+      else out.push(text.slice(from, i + token.length));
+      from = i + token.length;
+      i = from - 1;
+    }
+  }
+  out.push(text.slice(from));
+  return JSON.parse(out.join(''), (_key, value: unknown) => (typeof value === 'string' && value.startsWith(mark) ? BigInt(value.slice(mark.length)) : value));
 }
 
 /** A path as the problem's detail writes it: `content.items[2].id`, or `(body)` for the body itself. */
@@ -163,9 +203,25 @@ function requestPath(target: string | undefined): string | null {
   }
 }
 
+/** JSON of an answer; an int64 identifier held as a BigInt is written as its digits. */
+function json(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    const mark = `\u0000${randomBytes(8).toString('hex')}:`;
+    const marked = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${mark}${value}` : value));
+    // Each marked string, `"\u0000<nonce>:<digits>"`, becomes its digits.
+    return marked
+      .split(JSON.stringify(mark).slice(0, -1))
+      .map((part, i) => (i === 0 ? part : part.replace(/^(-?\d+)"/, '$1')))
+      .join('');
+  }
+}
+
 function send(res: ServerResponse, reply: Reply, headers?: Record<string, string>): void {
   if (res.headersSent || res.destroyed) return;
-  const text = JSON.stringify(reply.body);
+  const text = json(reply.body);
   const head = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
   res.writeHead(reply.status, headers ? { ...head, ...headers } : head);
   res.end(text);
@@ -224,9 +280,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
     }
     let body: unknown;
+    let text: string | undefined;
     try {
       const bytes = await readBody(req, bodyLimit);
-      let text: string;
       try {
         text = utf8.decode(bytes);
       } catch {
@@ -242,19 +298,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       }
       return send(res, problem(500, 'system-error', `The request body is not valid JSON: ${(error as Error).message}`));
     }
-    // Identifiers are int64; the sandbox holds numbers as JavaScript numbers, exact up to 2^53 - 1.
-    const inexact = unsafeInteger(body);
-    if (inexact) {
-      return send(res, problem(400, 'number-out-of-range', `${pathText(inexact)} is an integer beyond 2^53 - 1 (9007199254740991), which the sandbox cannot hold exactly; it was not rounded.`));
+    // Identifiers are int64: the digits sent are kept past 2^53 (the rules see them as BigInts and
+    // the answer writes them as sent); an integer outside int64 is no identifier, a malformed request.
+    let exact = body;
+    if (findValue(body, isRounded)) {
+      exact = exactIntegers(text!);
+      const outside = findValue(exact, outsideInt64);
+      if (outside) return send(res, problem(500, 'system-error', `The request is malformed: ${pathText(outside)} is an integer outside int64 (-2^63 to 2^63 - 1).`));
     }
 
     switch (op.operationId) {
       case 'closeThreads':
-        return send(res, rules.closeThreads(state, body));
+        return send(res, rules.closeThreads(state, body, exact));
       case 'createSubscriber':
         return send(res, rules.createSubscriber(state, body));
       case 'scheduleCascade':
-        return send(res, rules.scheduleCascade(state, body, apiKey!, delivery.accept, now()));
+        return send(res, rules.scheduleCascade(state, body, apiKey!, delivery.accept, now(), exact));
       default:
         return send(res, problem(500, 'system-error', `Operation ${op.operationId} is not implemented by the sandbox.`));
     }

@@ -632,6 +632,7 @@ export interface components {
          */
         DecidedMethodNotAllowed: {
             headers: {
+                Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
             content: {
@@ -672,6 +673,7 @@ export interface components {
         /** @description The URL exists but does not accept this HTTP method. */
         MethodNotAllowed: {
             headers: {
+                Allow: components["headers"]["Allow"];
                 [name: string]: unknown;
             };
             content: {
@@ -690,7 +692,14 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The methods the URL accepts, as HTTP asks of a 405 answer (RFC 9110, section 15.5.6): `POST`
+         *     for every path of this contract. The service's description does not show the header; the
+         *     sandbox sends it **[contract decision]**, and a client must not rely on it.
+         */
+        Allow: string;
+    };
     pathItems: never;
 }
 export type Cascade = components['schemas']['Cascade'];
@@ -744,6 +753,7 @@ export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
 export type ResponseSystemError = components['responses']['SystemError'];
+export type HeaderAllow = components['headers']['Allow'];
 export type $defs = Record<string, never>;
 export interface operations {
     closeThreads: {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePair, pairRequest } from '../../src/conformance/pairs.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
+import { resolvePointer } from '../../src/core/document.ts';
 import { examplePairs } from '../../src/core/examples.ts';
 import { validator } from '../../src/core/validators/all.ts';
 import { freePort } from '../../src/util/wait.ts';
@@ -25,11 +26,27 @@ const send = (baseUrl: string, pair: (typeof pairs)[number]) => {
   return fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
 };
 
+/** HTTP's own headers; any other header the sandbox sends must be one the document declares for the answer. */
+const transport = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+function declaredHeaders(pair: (typeof pairs)[number]): string[] {
+  const raw = ((resolvePointer(pair.operation.pointer) as { responses: Record<string, { $ref?: string }> }).responses[String(pair.status)])!;
+  const response = (raw.$ref ? resolvePointer(raw.$ref) : raw) as { headers?: Record<string, unknown> };
+  return Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
+}
+
 describe('example pairs against the sandbox', () => {
   it.each(pairs.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))('%s', async (_label, pair) => {
     sandbox.state.reset();
-    const verdict = await judgePair(pair, await send(sandbox.url, pair));
+    const res = await send(sandbox.url, pair);
+    expect([...res.headers.keys()].filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
+    const verdict = await judgePair(pair, res);
     expect(verdict.problems).toEqual([]);
+  });
+
+  it('the 405 answer carries the Allow header its response declares', async () => {
+    const pair = pairs.find((p) => p.status === 405)!;
+    expect(declaredHeaders(pair)).toEqual(['allow']);
+    expect((await send(sandbox.url, pair)).headers.get('allow')).toBe('POST');
   });
 });
 

@@ -125,6 +125,15 @@ function transportError(error: unknown, operation: string, timeoutMs: number, si
   return new NetworkError(operation, error);
 }
 
+/**
+ * The body as the client sends it: a scheduleCascade without a `requestId` gets a new UUID (the
+ * client's methods take one as optional). Anything else, and a body that is no object, as given.
+ */
+export function filledByClient(operationId: string, body: unknown): unknown {
+  if (operationId !== 'scheduleCascade' || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  return (body as { requestId?: unknown }).requestId === undefined ? { ...body, requestId: crypto.randomUUID() } : body;
+}
+
 export function createMessagingClient(options: MessagingClientOptions): MessagingClient {
   if (typeof options?.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
     throw new TypeError(`createMessagingClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options?.baseUrl)}`);
@@ -189,8 +198,9 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
     closeThreads: (body, o) => call<CloseThreadsResult>('closeThreads', body, o),
     createSubscriber: (body, o) => call<CreateSubscriberResult>('createSubscriber', body, o),
     scheduleCascade(body, o) {
-      const requestId = body.requestId ?? crypto.randomUUID();
-      return call<ScheduleCascadeResult>('scheduleCascade', { ...body, requestId }, o, (error) =>
+      const sent = filledByClient('scheduleCascade', body) as CascadeScheduleRequest;
+      const { requestId } = sent;
+      return call<ScheduleCascadeResult>('scheduleCascade', sent, o, (error) =>
         error.code === normalizeErrorCode('requestId-is-not-unique') ? { requestId, acceptedOnEarlierAttempt: true } : undefined,
       ).then((result) => ({ ...result, acceptedOnEarlierAttempt: result.acceptedOnEarlierAttempt ?? false }));
     },

@@ -5,7 +5,7 @@ import { allRowsButtonErrors } from '../core/buttons.ts';
 import { operationMeta } from '../core/meta.ts';
 import { requestSchemaPointer } from '../core/pointers.ts';
 import { validator } from '../core/validators/requests.ts';
-import { createMessagingClient, type MessagingClient, type MessagingClientOptions } from './client.ts';
+import { createMessagingClient, filledByClient, type MessagingClient, type MessagingClientOptions } from './client.ts';
 import { MessagingError } from './errors.ts';
 
 export class RequestValidationError extends MessagingError {
@@ -19,11 +19,15 @@ const requestValidators = new Map(
   Object.entries(operationMeta).map(([id, op]) => [id, validator(requestSchemaPointer(op.path, op.method))]),
 );
 
-/** Field errors of `body` for `operationId`; empty when the request is valid. */
+/**
+ * Field errors of `body` for `operationId`, as the client's method takes it (a scheduleCascade
+ * needs no `requestId`: the client fills one in); empty when the request is valid.
+ */
 export function validateRequest(operationId: string, body: unknown): string[] {
   const validate = requestValidators.get(operationId);
   if (!validate) throw new Error(`unknown operation ${operationId}`);
-  return [...validate(body).errors, ...allRowsButtonErrors(body)];
+  const sent = filledByClient(operationId, body);
+  return [...validate(sent).errors, ...allRowsButtonErrors(sent)];
 }
 
 /** createMessagingClient whose methods reject with RequestValidationError instead of sending a request that breaks the contract. */
@@ -31,8 +35,7 @@ export function createValidatingClient(options: MessagingClientOptions): Messagi
   const client = createMessagingClient(options);
   const checked = <B, R>(id: string, send: (body: B, o?: { signal?: AbortSignal }) => Promise<R>) =>
     async (body: B, o?: { signal?: AbortSignal }): Promise<R> => {
-      const sample = id === 'scheduleCascade' ? { requestId: crypto.randomUUID(), ...(body as object) } : body;
-      const errors = validateRequest(id, sample);
+      const errors = validateRequest(id, body);
       if (errors.length) throw new RequestValidationError(id, errors);
       return send(body, o);
     };

@@ -23,6 +23,13 @@ describe('preflight', () => {
     expect(errors[1]).toMatch(/^comment: got "x+\.\.\.; expected it to have at most 300 characters$/);
   });
 
+  it('checks a request as the client\'s method takes it: scheduleCascade needs no requestId, the client fills one in', () => {
+    const { requestId: _, ...withoutId } = cascade({});
+    expect(validateRequest('scheduleCascade', withoutId)).toEqual([]);
+    expect(validateRequest('scheduleCascade', { ...withoutId, requestId: '' })).toEqual(['requestId: got ""; expected it to have at least 1 character']);
+    expect(validateRequest('scheduleCascade', null)).toEqual(['(body): got null; expected it to be of type object']);
+  });
+
   it('counts buttons across keyboard rows', () => {
     const twoRows = cascade({ keyboard: { rows: [{ buttons: [url('a'), url('b')] }, { buttons: [url('c')] }] } });
     const errors = validateRequest('scheduleCascade', twoRows);

@@ -38,7 +38,9 @@ describe('example pairs against the sandbox', () => {
   it.each(pairs.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))('%s', async (_label, pair) => {
     sandbox.state.reset();
     const res = await send(sandbox.url, pair);
-    expect([...res.headers.keys()].filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
+    const sent: string[] = [];
+    res.headers.forEach((_value, name) => sent.push(name));
+    expect(sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
     const verdict = await judgePair(pair, res);
     expect(verdict.problems).toEqual([]);
   });

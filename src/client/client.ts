@@ -32,6 +32,12 @@ export interface MessagingClientOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /**
+   * Headers sent with this call, e.g. `{ prefer: 'code=400, example=outOfBalance' }` to pick an
+   * example of the mock. They never replace the credentials (a header of the same name, in any
+   * case, is left out).
+   */
+  headers?: Record<string, string>;
 }
 
 export type ScheduleCascadeInput = Omit<CascadeScheduleRequest, 'requestId'> & { requestId?: string };
@@ -125,6 +131,13 @@ function transportError(error: unknown, operation: string, timeoutMs: number, si
   return new NetworkError(operation, error);
 }
 
+/** A call's own headers with the credentials, which they cannot replace (header names are case-insensitive). */
+function withCallHeaders(credentials: Record<string, string>, own: Record<string, string>): Record<string, string> {
+  const taken = new Set(Object.keys(credentials).map((name) => name.toLowerCase()));
+  const kept = Object.entries(own).filter(([name]) => !taken.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...credentials };
+}
+
 /**
  * The body as the client sends it: a scheduleCascade without a `requestId` gets a new UUID (the
  * client's methods take one as optional). Anything else, and a body that is no object, as given.
@@ -161,8 +174,9 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
 
   async function call<T>(id: OperationId, body: unknown, callOptions: CallOptions | undefined, onRetryError?: (e: ApiError) => T | undefined): Promise<T> {
     const path = operationMeta[id].path as keyof paths;
-    const headers = credentials.get(id)!;
-    if (headers instanceof Error) throw headers;
+    const credentialsOf = credentials.get(id)!;
+    if (credentialsOf instanceof Error) throw credentialsOf;
+    const headers = callOptions?.headers ? withCallHeaders(credentialsOf, callOptions.headers) : credentialsOf;
     for (let attempt = 0; ; attempt++) {
       let outcome: { value: T } | { error: unknown; retryAfter: string | null; retryable: boolean };
       const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);

@@ -166,6 +166,14 @@ describe('errors', () => {
     expect(error).toMatchObject({ notSent: true, operation: 'closeThreads' });
   });
 
+  it('a call sends its own headers (Prefer for the mock), never in place of the credentials', async () => {
+    const { client, requests } = await setup((_q, r) => json(r, 200, emptyResult));
+    await client.closeThreads({ threadIds: [1] }, { headers: { prefer: 'code=200, example=resolved', Authorization: 'Bearer stolen', 'X-Trace': 't-1' } });
+    expect(requests[0]!.headers).toMatchObject({ prefer: 'code=200, example=resolved', authorization: 'Bearer token-1', 'x-trace': 't-1' });
+    await client.createSubscriber({ addresses: [{ address: 'a', type: 'EXT_USER_ID' }] }, { headers: { 'X-API-KEY': 'other' } });
+    expect(requests[1]!.headers['x-api-key']).toBe('key-1');
+  });
+
   it('the caller can abort a call', async () => {
     const { client } = await setup(() => {}, { retry: false });
     const controller = new AbortController();

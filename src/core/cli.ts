@@ -35,11 +35,24 @@ export function httpUrl(flag: string, value: string): string {
 
 export const serverOptions = { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' } } as const;
 
-/** Runs `stop` on Ctrl-C or SIGTERM, then exits 0. */
+/**
+ * Runs `stop` on Ctrl-C or SIGTERM, then exits 0. Under npm (`npx`, `npm run`) it also stops when
+ * npm does: npm ends on SIGTERM without passing it on, and the server would go on behind it,
+ * adopted by init (so `cmd & ... kill $!` in a CI script left it running). The parent process
+ * changing is the sign.
+ */
 export function stopOnSignal(stop: () => Promise<void>): void {
-  const handler = () => void stop().then(() => process.exit(0));
+  let stopping = false;
+  const handler = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop().then(() => process.exit(0));
+  };
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
+  if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return;
+  const parent = process.ppid;
+  setInterval(() => process.ppid !== parent && handler(), 250).unref();
 }
 
 /**

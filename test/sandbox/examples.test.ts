@@ -43,6 +43,8 @@ describe('example pairs against the sandbox', () => {
     expect(sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
     const verdict = await judgePair(pair, res);
     expect(verdict.problems).toEqual([]);
+    // The pair shows what the reference implementation answers: the code as spelled, not an alias.
+    expect((verdict.body as { title?: string } | undefined)?.title).toBe((pair.response as { title?: string } | undefined)?.title);
   });
 
   it('the 405 answer carries the Allow header its response declares', async () => {

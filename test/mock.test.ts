@@ -33,6 +33,17 @@ describe('Prism mock', () => {
     },
   );
 
+  it('answers a schedule body that breaks the schema with the validation error, and the violations in sl-violations', async () => {
+    const res = await fetch(`${prism.url}/api/cascade/schedule`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'any-key' },
+      body: JSON.stringify({ cascadeId: 'not-a-number', content: [] }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ title: 'cascade-scheduling-request-not-valid', status: 400 });
+    expect(res.headers.get('sl-violations')).toContain('cascadeId');
+  });
+
   it('answers a request without credentials with 401', async () => {
     const res = await fetch(`${prism.url}/api/cascade/schedule`, {
       method: 'POST',

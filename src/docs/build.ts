@@ -19,10 +19,12 @@ const cdnAssets: Record<string, string> = {
 
 /** Builds dist/docs/ from generated/openapi.json and CHANGELOG.md. */
 export function buildDocs(): void {
-  // The page adds a "Changes" section: CHANGELOG.md, and a link to this version's document.
+  // The page adds a "Changes" section: the versions of CHANGELOG.md (not its release steps, which
+  // are for this repository's maintainers), and a link to this version's document.
   const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as { info: { version: string }; tags: Array<{ name: string; description: string }> };
   const versioned = `openapi-${bundled.info.version}.json`;
-  const changelog = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8').replace(/^# Changelog\n+/, '');
+  const text = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8');
+  const changelog = text.slice(Math.max(0, text.search(/^## /m)));
   bundled.tags.push({ name: 'Changes', description: `Download the document of this version: [${versioned}](${versioned}).\n\n${changelog}` });
   const pageSource = join(mkdtempSync(join(tmpdir(), 'mc-docs-')), 'openapi.json');
   writeFileSync(pageSource, JSON.stringify(bundled));

@@ -71,6 +71,11 @@ describe('docs page (file://, offline)', () => {
     // The newest version's section opens the changes: its first line is on the page.
     const newest = /\n## \d+\.\d+\.\d+\n+([^\n]+)/.exec(readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8'))![1]!;
     expect(text).toContain(newest);
+    // Maintainer material stays out: the release steps, the local server of `npm start`.
+    expect(text).not.toContain('To release:');
+    expect(await page.locator('body').innerText()).not.toContain('127.0.0.1:8080');
+    // One "Errors" in the sidebar (the introduction used to have a heading of that name too).
+    expect(await page.locator('.menu-content').getByText('Errors', { exact: true }).count()).toBe(1);
     const href = await page.getByRole('link', { name: /^openapi-\d+\.\d+\.\d+\.json$/ }).first().getAttribute('href');
     expect(href).toMatch(/^openapi-\d+\.\d+\.\d+\.json$/);
     await page.screenshot({ path: join(resultsDir, 'docs-changes.png') });

@@ -3,7 +3,7 @@
 // unknown paths and methods. Each must get an answer the document allows (expectations.ts), as a
 // problem body. After each batch the server must still answer. The order is shuffled by --seed,
 // so a run can be repeated exactly.
-import { resolvePointer } from '../../core/document.ts';
+import { openapi, resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, responseKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
@@ -88,8 +88,9 @@ function random(seed: number): () => number {
   };
 }
 
-/** Where the document decides what a request that is not JSON by its Content-Type gets. */
-const contentTypeDecision = '#/info/description ([contract decision]: a request whose Content-Type is not application/json gets an error)';
+/** Where the document decides what a request that is not JSON by its Content-Type gets: the Errors tag. */
+const errorsTag = (openapi.tags as Array<{ name: string }>).findIndex((t) => t.name === 'Errors');
+const contentTypeDecision = `#/tags/${errorsTag}/description ([contract decision]: a request whose Content-Type is not application/json gets an error)`;
 
 export function badInputs(ctx: SuiteContext): BadInput[] {
   const inputs: BadInput[] = [];

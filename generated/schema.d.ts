@@ -201,7 +201,7 @@ export interface components {
          * @description An error code. The set may be extended: any string is valid here, and a code that is not in
          *     `KnownErrorCode` must be handled as a generic error of the response's HTTP status.
          */
-        ErrorCode: components["schemas"]["KnownErrorCode"] | string;
+        ErrorCode: components["schemas"]["KnownErrorCode"] | (string & {});
         /**
          * @description An error response. `detail` explains the error; it is always present on the cascade
          *     validation error, where it lists the violations as
@@ -311,8 +311,8 @@ export interface components {
          *     `contentType` gives 400 `contentType-not-specified`.
          */
         TextContentRule: {
-            contentType: string;
-            text?: string;
+            contentType: unknown;
+            text?: unknown;
         };
         /**
          * @description The Viber content types the description names ("for example TEXT (also image)").
@@ -326,7 +326,7 @@ export interface components {
          *     an empty caption 400 `caption-not-specified`.
          */
         ViberContent: components["schemas"]["TextContentRule"] & {
-            contentType?: components["schemas"]["KnownViberContentType"] | string;
+            contentType?: components["schemas"]["KnownViberContentType"] | (string & {});
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
             /**
@@ -379,7 +379,7 @@ export interface components {
         KeyboardButton: {
             text?: string;
             /** @description Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named. */
-            buttonType: components["schemas"]["KnownButtonType"] | string;
+            buttonType: components["schemas"]["KnownButtonType"] | (string & {});
             /** @description Address a URL button opens. */
             url?: string;
             /** @description Number a PHONE button calls. */
@@ -428,7 +428,7 @@ export interface components {
          *     (400 `mm-api-options-invalid-combination`).
          */
         WhatsAppContent: components["schemas"]["TextContentRule"] & unknown & unknown & unknown & {
-            contentType?: components["schemas"]["KnownWhatsAppContentType"] | string;
+            contentType?: components["schemas"]["KnownWhatsAppContentType"] | (string & {});
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
             attachment?: components["schemas"]["WhatsAppAttachment"];
@@ -462,7 +462,7 @@ export interface components {
          *     one shown). The longest allowed text is not specified.
          */
         SmsContent: components["schemas"]["TextContentRule"] & {
-            contentType?: components["schemas"]["KnownSmsContentType"] | string;
+            contentType?: components["schemas"]["KnownSmsContentType"] | (string & {});
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
         };
@@ -516,7 +516,7 @@ export interface components {
          */
         KnownDeliveryErrorCode: "not-template-match" | "too-long-message" | "media-request-failed" | "error-subject-unknown" | "error-address-format" | "duplicated";
         /** @description A delivery error code. Other codes may come; accept them. */
-        DeliveryErrorCode: components["schemas"]["KnownDeliveryErrorCode"] | string;
+        DeliveryErrorCode: components["schemas"]["KnownDeliveryErrorCode"] | (string & {});
         /**
          * @description Delivery statuses this contract knows. `UNDELIVERED` (a failed delivery, with an error code)
          *     is from the service's description; the others are from the public docs [public docs].
@@ -524,7 +524,7 @@ export interface components {
          */
         KnownDeliveryStatus: "UNDELIVERED" | "SENT" | "DELIVERED" | "READ" | "FAILED" | "CANCELLED" | "DELAYED" | "ENQUEUED" | "EXPIRED";
         /** @description A delivery status, in upper case. Other statuses may come; accept them. */
-        DeliveryStatus: components["schemas"]["KnownDeliveryStatus"] | string;
+        DeliveryStatus: components["schemas"]["KnownDeliveryStatus"] | (string & {});
         /**
          * @description A delivery result posted to the account's callback URL. The field list is from the public
          *     docs [public docs]; the service's description does not show the payload. `messageId`,
@@ -575,7 +575,7 @@ export interface components {
          * @description Channel of a cascade stage. The description lists the types it has seen, not a closed set:
          *     any other upper-case string is accepted here.
          */
-        ChannelType: components["schemas"]["KnownChannelType"] | string;
+        ChannelType: components["schemas"]["KnownChannelType"] | (string & {});
         /** @description A stage of a cascade. Fields beyond the identifier and the channel type are not specified. */
         CascadeStage: {
             /**

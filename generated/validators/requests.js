@@ -804,7 +804,7 @@ validate31.evaluated = {"props":{"address":true,"type":true},"dynamicProps":fals
 
 const schema47 = {"type":"object","description":"Per-channel content, one entry for each channel stage of the cascade. Missing or empty\ncontent gives 400 `content-not-specified`.\n","minProperties":1,"x-channels":{"viberContent":"VIBER","whatsappContent":"WHATSAPP","smsContent":"SMS"},"properties":{"viberContent":{"$ref":"#/components/schemas/ViberContent"},"whatsappContent":{"$ref":"#/components/schemas/WhatsAppContent"},"smsContent":{"$ref":"#/components/schemas/SmsContent"}}};
 const schema48 = {"type":"object","description":"Content for the Viber channel. The content types are an open set (\"for example TEXT (also\nimage)\"); the fields of image content are not specified. A button is `caption` (its label)\nwith `action` (what it opens): a button with no action gives 400 `action-not-specified` and\nan empty caption 400 `caption-not-specified`.\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownViberContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"caption":{"type":"string","minLength":1,"description":"Label of the button.","examples":["Track order"]},"action":{"type":"string","minLength":1,"description":"Action of the button, for example the URL it opens.","examples":["https://shop.example.org/orders/1234"]}}}],"dependentRequired":{"caption":["action"],"action":["caption"]}};
-const schema49 = {"description":"Content of type `TEXT` needs a non-empty `text` (400 `text-not-specified`). Missing\n`contentType` gives 400 `contentType-not-specified`.\n","required":["contentType"],"properties":{"contentType":{"type":"string"},"text":{"type":"string"}},"if":{"required":["contentType"],"properties":{"contentType":{"const":"TEXT"}}},"then":{"required":["text"],"properties":{"text":{"minLength":1}}}};
+const schema49 = {"description":"Content of type `TEXT` needs a non-empty `text` (400 `text-not-specified`). Missing\n`contentType` gives 400 `contentType-not-specified`.\n","required":["contentType"],"properties":{"contentType":{},"text":{}},"if":{"required":["contentType"],"properties":{"contentType":{"const":"TEXT"}}},"then":{"required":["text"],"properties":{"text":{"minLength":1}}}};
 const schema50 = {"type":"string","description":"The Viber content types the description names (\"for example TEXT (also image)\").","enum":["TEXT","IMAGE"]};
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -920,10 +920,15 @@ props0 = props0 || {};
 props0.contentType = true;
 props0.text = true;
 }
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType !== undefined){
 let data2 = data.contentType;
+const _errs10 = errors;
+let valid6 = false;
+const _errs11 = errors;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
+const err6 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -932,11 +937,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
+if(!((data2 === "TEXT") || (data2 === "IMAGE"))){
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values",schema:schema50.enum,parentSchema:schema50,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -945,16 +947,12 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType !== undefined){
-let data4 = data.contentType;
+var _valid1 = _errs11 === errors;
+valid6 = valid6 || _valid1;
 const _errs14 = errors;
-let valid7 = false;
-const _errs15 = errors;
-if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.type,parentSchema:schema50,data:data4};
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.contentType.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -963,8 +961,9 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(!((data4 === "TEXT") || (data4 === "IMAGE"))){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownViberContentType/enum",keyword:"enum",params:{allowedValues: schema50.enum},message:"must be equal to one of the allowed values",schema:schema50.enum,parentSchema:schema50,data:data4};
+}
+else {
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema48.allOf[1].properties.contentType.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -973,12 +972,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-var _valid1 = _errs15 === errors;
-valid7 = valid7 || _valid1;
-const _errs18 = errors;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.contentType.anyOf[1],data:data4};
+var _valid1 = _errs14 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.allOf[1].properties.contentType.anyOf,parentSchema:schema48.allOf[1].properties.contentType,data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -987,34 +984,11 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
 else {
-const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema48.allOf[1].properties.contentType.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-var _valid1 = _errs18 === errors;
-valid7 = valid7 || _valid1;
-if(!valid7){
-const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.allOf[1].properties.contentType.anyOf,parentSchema:schema48.allOf[1].properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-else {
-errors = _errs14;
+errors = _errs10;
 if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
@@ -1023,9 +997,34 @@ vErrors = null;
 }
 }
 if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err13 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.text.type,parentSchema:schema48.allOf[1].properties.text,data:data5};
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err11 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.text.type,parentSchema:schema48.allOf[1].properties.text,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.caption !== undefined){
+let data4 = data.caption;
+if(typeof data4 === "string"){
+if(func1(data4) < 1){
+const err12 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.caption,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.caption.type,parentSchema:schema48.allOf[1].properties.caption,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1035,11 +1034,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data.caption !== undefined){
-let data6 = data.caption;
-if(typeof data6 === "string"){
-if(func1(data6) < 1){
-const err14 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.caption,data:data6};
+if(data.action !== undefined){
+let data5 = data.action;
+if(typeof data5 === "string"){
+if(func1(data5) < 1){
+const err14 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.action,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1050,37 +1049,12 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/caption",schemaPath:"#/allOf/1/properties/caption/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.caption.type,parentSchema:schema48.allOf[1].properties.caption,data:data6};
+const err15 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.action.type,parentSchema:schema48.allOf[1].properties.action,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data.action !== undefined){
-let data7 = data.action;
-if(typeof data7 === "string"){
-if(func1(data7) < 1){
-const err16 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema48.allOf[1].properties.action,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/action",schemaPath:"#/allOf/1/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.allOf[1].properties.action.type,parentSchema:schema48.allOf[1].properties.action,data:data7};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
 }
 errors++;
 }
@@ -1096,42 +1070,42 @@ props0.action = true;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.caption !== undefined){
 if(data.action === undefined){
-const err18 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
+const err16 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "caption",
     missingProperty: "action",
     depsCount: 1,
     deps: "action"},message:"must have property action when property caption is present",schema:schema48.dependentRequired,parentSchema:schema48,data};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
 }
 if(data.action !== undefined){
 if(data.caption === undefined){
-const err19 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
+const err17 = {instancePath,schemaPath:"#/dependentRequired",keyword:"dependentRequired",params:{property: "action",
     missingProperty: "caption",
     depsCount: 1,
     deps: "caption"},message:"must have property caption when property action is present",schema:schema48.dependentRequired,parentSchema:schema48,data};
 if(vErrors === null){
-vErrors = [err19];
+vErrors = [err17];
 }
 else {
-vErrors.push(err19);
+vErrors.push(err17);
 }
 errors++;
 }
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
 if(vErrors === null){
-vErrors = [err20];
+vErrors = [err18];
 }
 else {
-vErrors.push(err20);
+vErrors.push(err18);
 }
 errors++;
 }
@@ -2114,10 +2088,14 @@ props0 = props0 || {};
 props0.contentType = true;
 props0.text = true;
 }
-if(data.contentType !== undefined){
-let data2 = data.contentType;
-if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
+}
+const _errs9 = errors;
+let valid5 = true;
+const _errs10 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.contentType === undefined) && (missing1 = "contentType")){
+const err7 = {};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2126,11 +2104,11 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
+else {
+if(data.contentType !== undefined){
+let data2 = data.contentType;
+if(!((((data2 === "IMAGE") || (data2 === "DOCUMENT")) || (data2 === "VIDEO")) || (data2 === "AUDIO"))){
+const err8 = {};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2141,13 +2119,22 @@ errors++;
 }
 }
 }
-const _errs13 = errors;
-let valid6 = true;
-const _errs14 = errors;
+}
+var _valid1 = _errs10 === errors;
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing1;
-if((data.contentType === undefined) && (missing1 = "contentType")){
-const err9 = {};
+if(data.attachment === undefined){
+const err9 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2156,11 +2143,10 @@ vErrors.push(err9);
 }
 errors++;
 }
-else {
-if(data.contentType !== undefined){
-let data4 = data.contentType;
-if(!((((data4 === "IMAGE") || (data4 === "DOCUMENT")) || (data4 === "VIDEO")) || (data4 === "AUDIO"))){
-const err10 = {};
+if(data.attachment !== undefined){
+let data3 = data.attachment;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err10 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[1].then.properties.attachment.type,parentSchema:schema51.allOf[1].then.properties.attachment,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2171,59 +2157,21 @@ errors++;
 }
 }
 }
-}
-var _valid1 = _errs14 === errors;
-errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid1){
-const _errs16 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.attachment === undefined){
-const err11 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "attachment"},message:"must have required property '"+"attachment"+"'",schema:schema51.allOf[1].then.required,parentSchema:schema51.allOf[1].then,data};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-if(data.attachment !== undefined){
-let data5 = data.attachment;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err12 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/1/then/properties/attachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[1].then.properties.attachment.type,parentSchema:schema51.allOf[1].then.properties.attachment,data:data5};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-var _valid1 = _errs16 === errors;
-valid6 = _valid1;
-if(valid6){
+var _valid1 = _errs12 === errors;
+valid5 = _valid1;
+if(valid5){
 var props1 = {};
 props1.attachment = true;
 props1.contentType = true;
 }
 }
-if(!valid6){
-const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
+if(!valid5){
+const err11 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[1].if,parentSchema:schema51.allOf[1],data};
 if(vErrors === null){
-vErrors = [err13];
+vErrors = [err11];
 }
 else {
-vErrors.push(err13);
+vErrors.push(err11);
 }
 errors++;
 }
@@ -2236,13 +2184,54 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs20 = errors;
-let valid9 = true;
-const _errs21 = errors;
+const _errs16 = errors;
+let valid8 = true;
+const _errs17 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.contentType === undefined) && (missing2 = "contentType")){
-const err14 = {};
+const err12 = {};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+else {
+if(data.contentType !== undefined){
+if("DOCUMENT" !== data.contentType){
+const err13 = {};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs17 === errors;
+errors = _errs16;
+if(vErrors !== null){
+if(_errs16){
+vErrors.length = _errs16;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs19 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.attachment !== undefined){
+let data5 = data.attachment;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.name === undefined){
+const err14 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema51.allOf[2].then.properties.attachment.required,parentSchema:schema51.allOf[2].then.properties.attachment,data:data5};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2251,10 +2240,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-else {
-if(data.contentType !== undefined){
-if("DOCUMENT" !== data.contentType){
-const err15 = {};
+if(data5.name !== undefined){
+let data6 = data5.name;
+if(typeof data6 !== "string"){
+const err15 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema51.allOf[2].then.properties.attachment.properties.name,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2266,63 +2255,22 @@ errors++;
 }
 }
 }
-var _valid2 = _errs21 === errors;
-errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
 }
-else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs23 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.attachment !== undefined){
-let data7 = data.attachment;
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-if(data7.name === undefined){
-const err16 = {instancePath:instancePath+"/attachment",schemaPath:"#/allOf/2/then/properties/attachment/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema51.allOf[2].then.properties.attachment.required,parentSchema:schema51.allOf[2].then.properties.attachment,data:data7};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-if(data7.name !== undefined){
-let data8 = data7.name;
-if(typeof data8 !== "string"){
-const err17 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/allOf/2/then/properties/attachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[2].then.properties.attachment.properties.name.type,parentSchema:schema51.allOf[2].then.properties.attachment.properties.name,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-}
-}
-var _valid2 = _errs23 === errors;
-valid9 = _valid2;
-if(valid9){
+var _valid2 = _errs19 === errors;
+valid8 = _valid2;
+if(valid8){
 var props2 = {};
 props2.attachment = true;
 props2.contentType = true;
 }
 }
-if(!valid9){
-const err18 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[2].if,parentSchema:schema51.allOf[2],data};
+if(!valid8){
+const err16 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema51.allOf[2].if,parentSchema:schema51.allOf[2],data};
 if(vErrors === null){
-vErrors = [err18];
+vErrors = [err16];
 }
 else {
-vErrors.push(err18);
+vErrors.push(err16);
 }
 errors++;
 }
@@ -2335,12 +2283,43 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs28 = errors;
-const _errs29 = errors;
-if(errors === _errs29){
+const _errs24 = errors;
+const _errs25 = errors;
+if(errors === _errs25){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.messageActivitySharing === undefined) && (missing3 = "messageActivitySharing")) || ((data.useMarketingMessagesApi === undefined) && (missing3 = "useMarketingMessagesApi"))){
+const err17 = {};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+else {
+if(data.messageActivitySharing !== undefined){
+const _errs27 = errors;
+if(true !== data.messageActivitySharing){
+const err18 = {};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+var valid13 = _errs27 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data.useMarketingMessagesApi !== undefined){
+const _errs28 = errors;
+if(false !== data.useMarketingMessagesApi){
 const err19 = {};
 if(vErrors === null){
 vErrors = [err19];
@@ -2350,10 +2329,15 @@ vErrors.push(err19);
 }
 errors++;
 }
+var valid13 = _errs28 === errors;
+}
 else {
-if(data.messageActivitySharing !== undefined){
-const _errs31 = errors;
-if(true !== data.messageActivitySharing){
+var valid13 = true;
+}
+}
+}
+}
+else {
 const err20 = {};
 if(vErrors === null){
 vErrors = [err20];
@@ -2363,16 +2347,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-var valid14 = _errs31 === errors;
 }
-else {
-var valid14 = true;
-}
-if(valid14){
-if(data.useMarketingMessagesApi !== undefined){
-const _errs32 = errors;
-if(false !== data.useMarketingMessagesApi){
-const err21 = {};
+var valid12 = _errs25 === errors;
+if(valid12){
+const err21 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema51.allOf[3].not,parentSchema:schema51.allOf[3],data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2381,41 +2359,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-var valid14 = _errs32 === errors;
-}
 else {
-var valid14 = true;
-}
-}
-}
-}
-else {
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-var valid13 = _errs29 === errors;
-if(valid13){
-const err23 = {instancePath,schemaPath:"#/allOf/3/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema51.allOf[3].not,parentSchema:schema51.allOf[3],data};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-else {
-errors = _errs28;
+errors = _errs24;
 if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
+if(_errs24){
+vErrors.length = _errs24;
 }
 else {
 vErrors = null;
@@ -2424,12 +2372,36 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType !== undefined){
-let data11 = data.contentType;
+let data9 = data.contentType;
+const _errs31 = errors;
+let valid15 = false;
+const _errs32 = errors;
+if(typeof data9 !== "string"){
+const err22 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data9};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(!(((((data9 === "TEXT") || (data9 === "IMAGE")) || (data9 === "DOCUMENT")) || (data9 === "VIDEO")) || (data9 === "AUDIO"))){
+const err23 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data9};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+var _valid3 = _errs32 === errors;
+valid15 = valid15 || _valid3;
 const _errs35 = errors;
-let valid16 = false;
-const _errs36 = errors;
-if(typeof data11 !== "string"){
-const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.type,parentSchema:schema53,data:data11};
+if(typeof data9 === "string"){
+if(func1(data9) < 1){
+const err24 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.allOf[4].properties.contentType.anyOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2438,8 +2410,9 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(!(((((data11 === "TEXT") || (data11 === "IMAGE")) || (data11 === "DOCUMENT")) || (data11 === "VIDEO")) || (data11 === "AUDIO"))){
-const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownWhatsAppContentType/enum",keyword:"enum",params:{allowedValues: schema53.enum},message:"must be equal to one of the allowed values",schema:schema53.enum,parentSchema:schema53,data:data11};
+}
+else {
+const err25 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema51.allOf[4].properties.contentType.anyOf[1],data:data9};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2448,12 +2421,10 @@ vErrors.push(err25);
 }
 errors++;
 }
-var _valid3 = _errs36 === errors;
-valid16 = valid16 || _valid3;
-const _errs39 = errors;
-if(typeof data11 === "string"){
-if(func1(data11) < 1){
-const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema51.allOf[4].properties.contentType.anyOf[1],data:data11};
+var _valid3 = _errs35 === errors;
+valid15 = valid15 || _valid3;
+if(!valid15){
+const err26 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.allOf[4].properties.contentType.anyOf,parentSchema:schema51.allOf[4].properties.contentType,data:data9};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2462,34 +2433,11 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
 else {
-const err27 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.contentType.anyOf[1].type,parentSchema:schema51.allOf[4].properties.contentType.anyOf[1],data:data11};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-var _valid3 = _errs39 === errors;
-valid16 = valid16 || _valid3;
-if(!valid16){
-const err28 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/4/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.allOf[4].properties.contentType.anyOf,parentSchema:schema51.allOf[4].properties.contentType,data:data11};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-else {
-errors = _errs35;
+errors = _errs31;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs31){
+vErrors.length = _errs31;
 }
 else {
 vErrors = null;
@@ -2498,9 +2446,36 @@ vErrors = null;
 }
 }
 if(data.text !== undefined){
-let data12 = data.text;
-if(typeof data12 !== "string"){
-const err29 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.text.type,parentSchema:schema51.allOf[4].properties.text,data:data12};
+let data10 = data.text;
+if(typeof data10 !== "string"){
+const err27 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/4/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.text.type,parentSchema:schema51.allOf[4].properties.text,data:data10};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.attachment !== undefined){
+let data11 = data.attachment;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.url === undefined){
+const err28 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema54.required,parentSchema:schema54,data:data11};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+if(data11.url !== undefined){
+let data12 = data11.url;
+if(typeof data12 === "string"){
+if(!(formats8(data12))){
+const err29 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema54.properties.url,data:data12};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2510,11 +2485,8 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data.attachment !== undefined){
-let data13 = data.attachment;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-if(data13.url === undefined){
-const err30 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema54.required,parentSchema:schema54,data:data13};
+else {
+const err30 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.url.type,parentSchema:schema54.properties.url,data:data12};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2523,11 +2495,12 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data13.url !== undefined){
-let data14 = data13.url;
-if(typeof data14 === "string"){
-if(!(formats8(data14))){
-const err31 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema54.properties.url,data:data14};
+}
+if(data11.name !== undefined){
+let data13 = data11.name;
+if(typeof data13 === "string"){
+if(func1(data13) > 70){
+const err31 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema54.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2536,9 +2509,8 @@ vErrors.push(err31);
 }
 errors++;
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/attachment/url",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.url.type,parentSchema:schema54.properties.url,data:data14};
+if(func1(data13) < 1){
+const err32 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2548,11 +2520,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-if(data13.name !== undefined){
-let data15 = data13.name;
-if(typeof data15 === "string"){
-if(func1(data15) > 70){
-const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/maxLength",keyword:"maxLength",params:{limit: 70},message:"must NOT have more than 70 characters",schema:70,parentSchema:schema54.properties.name,data:data15};
+else {
+const err33 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.name.type,parentSchema:schema54.properties.name,data:data13};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2561,8 +2530,11 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(func1(data15) < 1){
-const err34 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema54.properties.name,data:data15};
+}
+if(data11.size !== undefined){
+let data14 = data11.size;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err34 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.size.type,parentSchema:schema54.properties.size,data:data14};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2571,9 +2543,9 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-else {
-const err35 = {instancePath:instancePath+"/attachment/name",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.name.type,parentSchema:schema54.properties.name,data:data15};
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+const err35 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.size,data:data14};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2583,10 +2555,10 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data13.size !== undefined){
-let data16 = data13.size;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err36 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.size.type,parentSchema:schema54.properties.size,data:data16};
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data11};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2595,9 +2567,12 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err37 = {instancePath:instancePath+"/attachment/size",schemaPath:"#/components/schemas/WhatsAppAttachment/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.size,data:data16};
+}
+if(data.location !== undefined){
+let data15 = data.location;
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+if(data15.latitude === undefined){
+const err37 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema55.required,parentSchema:schema55,data:data15};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2606,11 +2581,8 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/attachment",schemaPath:"#/components/schemas/WhatsAppAttachment/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data:data13};
+if(data15.longitude === undefined){
+const err38 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema55.required,parentSchema:schema55,data:data15};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -2619,12 +2591,11 @@ vErrors.push(err38);
 }
 errors++;
 }
-}
-if(data.location !== undefined){
-let data17 = data.location;
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.latitude === undefined){
-const err39 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "latitude"},message:"must have required property '"+"latitude"+"'",schema:schema55.required,parentSchema:schema55,data:data17};
+if(data15.latitude !== undefined){
+let data16 = data15.latitude;
+if(typeof data16 == "number"){
+if(data16 > 90 || isNaN(data16)){
+const err39 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema55.properties.latitude,data:data16};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -2633,8 +2604,8 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data17.longitude === undefined){
-const err40 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/required",keyword:"required",params:{missingProperty: "longitude"},message:"must have required property '"+"longitude"+"'",schema:schema55.required,parentSchema:schema55,data:data17};
+if(data16 < -90 || isNaN(data16)){
+const err40 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema55.properties.latitude,data:data16};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -2643,11 +2614,9 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(data17.latitude !== undefined){
-let data18 = data17.latitude;
-if(typeof data18 == "number"){
-if(data18 > 90 || isNaN(data18)){
-const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 90},message:"must be <= 90",schema:90,parentSchema:schema55.properties.latitude,data:data18};
+}
+else {
+const err41 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema55.properties.latitude.type,parentSchema:schema55.properties.latitude,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -2656,8 +2625,12 @@ vErrors.push(err41);
 }
 errors++;
 }
-if(data18 < -90 || isNaN(data18)){
-const err42 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -90},message:"must be >= -90",schema:-90,parentSchema:schema55.properties.latitude,data:data18};
+}
+if(data15.longitude !== undefined){
+let data17 = data15.longitude;
+if(typeof data17 == "number"){
+if(data17 > 180 || isNaN(data17)){
+const err42 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema55.properties.longitude,data:data17};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -2666,9 +2639,8 @@ vErrors.push(err42);
 }
 errors++;
 }
-}
-else {
-const err43 = {instancePath:instancePath+"/location/latitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/latitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema55.properties.latitude.type,parentSchema:schema55.properties.latitude,data:data18};
+if(data17 < -180 || isNaN(data17)){
+const err43 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema55.properties.longitude,data:data17};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -2678,11 +2650,8 @@ vErrors.push(err43);
 errors++;
 }
 }
-if(data17.longitude !== undefined){
-let data19 = data17.longitude;
-if(typeof data19 == "number"){
-if(data19 > 180 || isNaN(data19)){
-const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/maximum",keyword:"maximum",params:{comparison: "<=", limit: 180},message:"must be <= 180",schema:180,parentSchema:schema55.properties.longitude,data:data19};
+else {
+const err44 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema55.properties.longitude.type,parentSchema:schema55.properties.longitude,data:data17};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -2691,8 +2660,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-if(data19 < -180 || isNaN(data19)){
-const err45 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/minimum",keyword:"minimum",params:{comparison: ">=", limit: -180},message:"must be >= -180",schema:-180,parentSchema:schema55.properties.longitude,data:data19};
+}
+if(data15.address !== undefined){
+let data18 = data15.address;
+if(typeof data18 !== "string"){
+const err45 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.address.type,parentSchema:schema55.properties.address,data:data18};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -2702,8 +2674,9 @@ vErrors.push(err45);
 errors++;
 }
 }
+}
 else {
-const err46 = {instancePath:instancePath+"/location/longitude",schemaPath:"#/components/schemas/WhatsAppLocation/properties/longitude/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema55.properties.longitude.type,parentSchema:schema55.properties.longitude,data:data19};
+const err46 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data15};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -2713,10 +2686,13 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data17.address !== undefined){
-let data20 = data17.address;
+if(data.header !== undefined){
+let data19 = data.header;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+if(data19.text !== undefined){
+let data20 = data19.text;
 if(typeof data20 !== "string"){
-const err47 = {instancePath:instancePath+"/location/address",schemaPath:"#/components/schemas/WhatsAppLocation/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.address.type,parentSchema:schema55.properties.address,data:data20};
+const err47 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.header.properties.text.type,parentSchema:schema51.allOf[4].properties.header.properties.text,data:data20};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -2728,7 +2704,7 @@ errors++;
 }
 }
 else {
-const err48 = {instancePath:instancePath+"/location",schemaPath:"#/components/schemas/WhatsAppLocation/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data:data17};
+const err48 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[4].properties.header.type,parentSchema:schema51.allOf[4].properties.header,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -2738,13 +2714,13 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data.header !== undefined){
-let data21 = data.header;
+if(data.footer !== undefined){
+let data21 = data.footer;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.text !== undefined){
 let data22 = data21.text;
 if(typeof data22 !== "string"){
-const err49 = {instancePath:instancePath+"/header/text",schemaPath:"#/allOf/4/properties/header/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.header.properties.text.type,parentSchema:schema51.allOf[4].properties.header.properties.text,data:data22};
+const err49 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.footer.properties.text.type,parentSchema:schema51.allOf[4].properties.footer.properties.text,data:data22};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -2756,40 +2732,12 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/header",schemaPath:"#/allOf/4/properties/header/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[4].properties.header.type,parentSchema:schema51.allOf[4].properties.header,data:data21};
+const err50 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[4].properties.footer.type,parentSchema:schema51.allOf[4].properties.footer,data:data21};
 if(vErrors === null){
 vErrors = [err50];
 }
 else {
 vErrors.push(err50);
-}
-errors++;
-}
-}
-if(data.footer !== undefined){
-let data23 = data.footer;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.text !== undefined){
-let data24 = data23.text;
-if(typeof data24 !== "string"){
-const err51 = {instancePath:instancePath+"/footer/text",schemaPath:"#/allOf/4/properties/footer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.allOf[4].properties.footer.properties.text.type,parentSchema:schema51.allOf[4].properties.footer.properties.text,data:data24};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/footer",schemaPath:"#/allOf/4/properties/footer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.allOf[4].properties.footer.type,parentSchema:schema51.allOf[4].properties.footer,data:data23};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
 }
 errors++;
 }
@@ -2801,19 +2749,51 @@ errors = vErrors.length;
 }
 }
 if(data.listPicker !== undefined){
-let data26 = data.listPicker;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-if(data26.sections !== undefined){
-let data27 = data26.sections;
-if(Array.isArray(data27)){
-const len0 = data27.length;
+let data24 = data.listPicker;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.sections !== undefined){
+let data25 = data24.sections;
+if(Array.isArray(data25)){
+const len0 = data25.length;
 for(let i0=0; i0<len0; i0++){
-let data28 = data27[i0];
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-if(data28.title !== undefined){
-let data29 = data28.title;
-if(typeof data29 !== "string"){
-const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.title.type,parentSchema:schema60.properties.sections.items.properties.title,data:data29};
+let data26 = data25[i0];
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+if(data26.title !== undefined){
+let data27 = data26.title;
+if(typeof data27 !== "string"){
+const err51 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.title.type,parentSchema:schema60.properties.sections.items.properties.title,data:data27};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data26.items !== undefined){
+let data28 = data26.items;
+if(Array.isArray(data28)){
+const len1 = data28.length;
+for(let i1=0; i1<len1; i1++){
+let data29 = data28[i1];
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.title !== undefined){
+let data30 = data29.title;
+if(typeof data30 === "string"){
+if(func1(data30) > 24){
+const err52 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema60.properties.sections.items.properties.items.items.properties.title,data:data30};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema60.properties.sections.items.properties.items.items.properties.title,data:data30};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -2823,18 +2803,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data28.items !== undefined){
-let data30 = data28.items;
-if(Array.isArray(data30)){
-const len1 = data30.length;
-for(let i1=0; i1<len1; i1++){
-let data31 = data30[i1];
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.title !== undefined){
-let data32 = data31.title;
-if(typeof data32 === "string"){
-if(func1(data32) > 24){
-const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema60.properties.sections.items.properties.items.items.properties.title,data:data32};
+if(data29.subtitle !== undefined){
+let data31 = data29.subtitle;
+if(typeof data31 === "string"){
+if(func1(data31) > 24){
+const err54 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema60.properties.sections.items.properties.items.items.properties.subtitle,data:data31};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -2845,7 +2818,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/title",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.items.items.properties.title.type,parentSchema:schema60.properties.sections.items.properties.items.items.properties.title,data:data32};
+const err55 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema60.properties.sections.items.properties.items.items.properties.subtitle,data:data31};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -2855,11 +2828,9 @@ vErrors.push(err55);
 errors++;
 }
 }
-if(data31.subtitle !== undefined){
-let data33 = data31.subtitle;
-if(typeof data33 === "string"){
-if(func1(data33) > 24){
-const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/maxLength",keyword:"maxLength",params:{limit: 24},message:"must NOT have more than 24 characters",schema:24,parentSchema:schema60.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+}
+else {
+const err56 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.sections.items.properties.items.items.type,parentSchema:schema60.properties.sections.items.properties.items.items,data:data29};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -2869,8 +2840,9 @@ vErrors.push(err56);
 errors++;
 }
 }
+}
 else {
-const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1+"/subtitle",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.sections.items.properties.items.items.properties.subtitle.type,parentSchema:schema60.properties.sections.items.properties.items.items.properties.subtitle,data:data33};
+const err57 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.sections.items.properties.items.type,parentSchema:schema60.properties.sections.items.properties.items,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -2882,7 +2854,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items/" + i1,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.sections.items.properties.items.items.type,parentSchema:schema60.properties.sections.items.properties.items.items,data:data31};
+const err58 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.sections.items.type,parentSchema:schema60.properties.sections.items,data:data26};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -2894,7 +2866,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/listPicker/sections/" + i0+"/items",schemaPath:"#/components/schemas/ListPicker/properties/sections/items/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.sections.items.properties.items.type,parentSchema:schema60.properties.sections.items.properties.items,data:data30};
+const err59 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.sections.type,parentSchema:schema60.properties.sections,data:data25};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -2906,7 +2878,7 @@ errors++;
 }
 }
 else {
-const err60 = {instancePath:instancePath+"/listPicker/sections/" + i0,schemaPath:"#/components/schemas/ListPicker/properties/sections/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.sections.items.type,parentSchema:schema60.properties.sections.items,data:data28};
+const err60 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data24};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -2916,9 +2888,10 @@ vErrors.push(err60);
 errors++;
 }
 }
-}
-else {
-const err61 = {instancePath:instancePath+"/listPicker/sections",schemaPath:"#/components/schemas/ListPicker/properties/sections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema60.properties.sections.type,parentSchema:schema60.properties.sections,data:data27};
+if(data.messageActivitySharing !== undefined){
+let data32 = data.messageActivitySharing;
+if(typeof data32 !== "boolean"){
+const err61 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.allOf[4].properties.messageActivitySharing.type,parentSchema:schema51.allOf[4].properties.messageActivitySharing,data:data32};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -2928,40 +2901,15 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-else {
-const err62 = {instancePath:instancePath+"/listPicker",schemaPath:"#/components/schemas/ListPicker/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data26};
+if(data.useMarketingMessagesApi !== undefined){
+let data33 = data.useMarketingMessagesApi;
+if(typeof data33 !== "boolean"){
+const err62 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema51.allOf[4].properties.useMarketingMessagesApi,data:data33};
 if(vErrors === null){
 vErrors = [err62];
 }
 else {
 vErrors.push(err62);
-}
-errors++;
-}
-}
-if(data.messageActivitySharing !== undefined){
-let data34 = data.messageActivitySharing;
-if(typeof data34 !== "boolean"){
-const err63 = {instancePath:instancePath+"/messageActivitySharing",schemaPath:"#/allOf/4/properties/messageActivitySharing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.allOf[4].properties.messageActivitySharing.type,parentSchema:schema51.allOf[4].properties.messageActivitySharing,data:data34};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-if(data.useMarketingMessagesApi !== undefined){
-let data35 = data.useMarketingMessagesApi;
-if(typeof data35 !== "boolean"){
-const err64 = {instancePath:instancePath+"/useMarketingMessagesApi",schemaPath:"#/allOf/4/properties/useMarketingMessagesApi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema51.allOf[4].properties.useMarketingMessagesApi.type,parentSchema:schema51.allOf[4].properties.useMarketingMessagesApi,data:data35};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
 }
 errors++;
 }
@@ -3112,10 +3060,15 @@ props0 = props0 || {};
 props0.contentType = true;
 props0.text = true;
 }
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.contentType !== undefined){
 let data2 = data.contentType;
+const _errs10 = errors;
+let valid6 = false;
+const _errs11 = errors;
 if(typeof data2 !== "string"){
-const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/TextContentRule/properties/contentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.contentType.type,parentSchema:schema49.properties.contentType,data:data2};
+const err7 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data2};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3124,11 +3077,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-}
-if(data.text !== undefined){
-let data3 = data.text;
-if(typeof data3 !== "string"){
-const err8 = {instancePath:instancePath+"/text",schemaPath:"#/components/schemas/TextContentRule/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.text.type,parentSchema:schema49.properties.text,data:data3};
+if(!(data2 === "TEXT")){
+const err8 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values",schema:schema63.enum,parentSchema:schema63,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3137,16 +3087,12 @@ vErrors.push(err8);
 }
 errors++;
 }
-}
-}
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.contentType !== undefined){
-let data4 = data.contentType;
+var _valid1 = _errs11 === errors;
+valid6 = valid6 || _valid1;
 const _errs14 = errors;
-let valid7 = false;
-const _errs15 = errors;
-if(typeof data4 !== "string"){
-const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.type,parentSchema:schema63,data:data4};
+if(typeof data2 === "string"){
+if(func1(data2) < 1){
+const err9 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.allOf[1].properties.contentType.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3155,8 +3101,9 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!(data4 === "TEXT")){
-const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/components/schemas/KnownSmsContentType/enum",keyword:"enum",params:{allowedValues: schema63.enum},message:"must be equal to one of the allowed values",schema:schema63.enum,parentSchema:schema63,data:data4};
+}
+else {
+const err10 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema61.allOf[1].properties.contentType.anyOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3165,12 +3112,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-var _valid1 = _errs15 === errors;
-valid7 = valid7 || _valid1;
-const _errs18 = errors;
-if(typeof data4 === "string"){
-if(func1(data4) < 1){
-const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema61.allOf[1].properties.contentType.anyOf[1],data:data4};
+var _valid1 = _errs14 === errors;
+valid6 = valid6 || _valid1;
+if(!valid6){
+const err11 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema61.allOf[1].properties.contentType.anyOf,parentSchema:schema61.allOf[1].properties.contentType,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3179,34 +3124,11 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
 else {
-const err12 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.allOf[1].properties.contentType.anyOf[1].type,parentSchema:schema61.allOf[1].properties.contentType.anyOf[1],data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-var _valid1 = _errs18 === errors;
-valid7 = valid7 || _valid1;
-if(!valid7){
-const err13 = {instancePath:instancePath+"/contentType",schemaPath:"#/allOf/1/properties/contentType/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema61.allOf[1].properties.contentType.anyOf,parentSchema:schema61.allOf[1].properties.contentType,data:data4};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-else {
-errors = _errs14;
+errors = _errs10;
 if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
+if(_errs10){
+vErrors.length = _errs10;
 }
 else {
 vErrors = null;
@@ -3215,14 +3137,14 @@ vErrors = null;
 }
 }
 if(data.text !== undefined){
-let data5 = data.text;
-if(typeof data5 !== "string"){
-const err14 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.allOf[1].properties.text.type,parentSchema:schema61.allOf[1].properties.text,data:data5};
+let data3 = data.text;
+if(typeof data3 !== "string"){
+const err12 = {instancePath:instancePath+"/text",schemaPath:"#/allOf/1/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.allOf[1].properties.text.type,parentSchema:schema61.allOf[1].properties.text,data:data3};
 if(vErrors === null){
-vErrors = [err14];
+vErrors = [err12];
 }
 else {
-vErrors.push(err14);
+vErrors.push(err12);
 }
 errors++;
 }

@@ -22,6 +22,19 @@ describe('types', () => {
     expectTypeOf<ApiError['code']>().toEqualTypeOf<ErrorCode | null>();
   });
 
+  it('open sets keep their known values for an editor\'s completion (Known | (string & {}), not string)', () => {
+    // With `Known | string` the union collapses into string, and nothing of it is the literal.
+    expectTypeOf<Extract<ErrorCode, 'out-of-balance'>>().toEqualTypeOf<'out-of-balance'>();
+    expectTypeOf<Extract<NonNullable<CascadeScheduleRequest['content']['viberContent']>['contentType'], 'IMAGE'>>().toEqualTypeOf<'IMAGE'>();
+    expectTypeOf<Extract<NonNullable<CascadeScheduleRequest['content']['whatsappContent']>['contentType'], 'DOCUMENT'>>().toEqualTypeOf<'DOCUMENT'>();
+    // ... and contentType stays required.
+    // @ts-expect-error contentType is required
+    const noType: NonNullable<CascadeScheduleRequest['content']['smsContent']> = { text: 'Hi' };
+    void noType;
+    expectTypeOf<Extract<ChannelType, 'VIBER'>>().toEqualTypeOf<'VIBER'>();
+    expectTypeOf<Extract<components['schemas']['DeliveryStatus'], 'UNDELIVERED'>>().toEqualTypeOf<'UNDELIVERED'>();
+  });
+
   it('open sets take values the contract does not know yet: content types, channels, button types', () => {
     expectTypeOf<{ contentType: 'RICH_CARD'; text: string }>().toMatchTypeOf<NonNullable<CascadeScheduleRequest['content']['smsContent']>>();
     expectTypeOf<'TELEGRAM'>().toMatchTypeOf<ChannelType>();

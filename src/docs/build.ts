@@ -6,7 +6,9 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { operations } from '../core/examples.ts';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
+import { allCodeSamples } from './samples.ts';
 
 const logo = (text: string) =>
   `data:image/svg+xml,${encodeURIComponent(
@@ -17,11 +19,41 @@ const cdnAssets: Record<string, string> = {
   'https://cdn.redoc.ly/redoc/logo-mini.svg': logo('R'),
 };
 
+type Obj = Record<string, unknown>;
+type PageDocument = { info: { version: string }; tags: Array<{ name: string; description: string }>; paths: Record<string, Obj> };
+
+/**
+ * The page's copy of the document gets what only a reader needs: each operation's code samples
+ * (`x-codeSamples`, run against the sandbox in the tests) and each named example's key in its
+ * summary (the name `Prefer: example=<key>` asks the mock for).
+ */
+function withSamplesAndKeys(page: PageDocument): void {
+  const samples = allCodeSamples();
+  const keyed = new Set<Obj>();
+  const resolve = (node: Obj): Obj => (typeof node.$ref === 'string' ? resolve(node.$ref.slice(2).split('/').reduce<Obj>((n, k) => n[k.replace(/~1/g, '/').replace(/~0/g, '~')] as Obj, page as unknown as Obj)) : node);
+  const keyExamples = (content: unknown) => {
+    const examples = (((content as Obj | undefined)?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<string, Obj>;
+    for (const [key, ref] of Object.entries(examples)) {
+      const example = resolve(ref); // a shared example is keyed once, by its own name
+      if (keyed.has(example)) continue;
+      keyed.add(example);
+      example.summary = `${key}: ${String(example.summary ?? '')}`;
+    }
+  };
+  for (const op of operations()) {
+    const operation = page.paths[op.path]![op.method.toLowerCase()] as Obj;
+    operation['x-codeSamples'] = samples.get(op.operationId);
+    keyExamples(resolve((operation.requestBody as Obj | undefined) ?? {}).content);
+    for (const response of Object.values((operation.responses as Record<string, Obj>) ?? {})) keyExamples(resolve(response).content);
+  }
+}
+
 /** Builds dist/docs/ from generated/openapi.json and CHANGELOG.md. */
 export function buildDocs(): void {
   // The page adds a "Changes" section: the versions of CHANGELOG.md (not its release steps, which
   // are for this repository's maintainers), and a link to this version's document.
-  const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as { info: { version: string }; tags: Array<{ name: string; description: string }> };
+  const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as PageDocument;
+  withSamplesAndKeys(bundled);
   const versioned = `openapi-${bundled.info.version}.json`;
   const text = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8');
   const changelog = text.slice(Math.max(0, text.search(/^## /m)));

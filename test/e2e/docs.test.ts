@@ -47,14 +47,22 @@ async function open(tag: string, summary: string): Promise<string> {
 
 describe('docs page (file://, offline)', () => {
   it.each([
-    ['Threads', 'Close threads', ['POST', '/api/v1/threads/close', 'threadIds', 'comment', 'resolved_threads', 'not_resolved_due_to_system_error', 'An open thread is closed']],
+    ['Threads', 'Close threads', ['POST', '/api/v1/threads/close', 'threadIds', 'comment', 'resolved_threads', 'not_resolved_due_to_system_error', 'resolved: An open thread is closed']],
     ['Subscribers', 'Create subscriber', ['/api/subscribers/create', 'addresses', 'parameterValues', 'tagValues', 'blacklisted']],
-    ['Cascades', 'Schedule cascade message', ['/api/cascade/schedule', 'requestId', 'subscriberFilter', 'content', 'Viber then SMS, text on both']],
+    // The code samples (curl, the typed client, fetch) and the example keys (what `Prefer: example=` takes).
+    ['Cascades', 'Schedule cascade message', ['/api/cascade/schedule', 'requestId', 'subscriberFilter', 'content', 'scheduled: Viber then SMS, text on both', 'curl', 'REQUEST_ID=$(uuidgen']],
     ['Delivery status', 'Message status callback', ['Webhook', 'cascadeStageUUID', 'statusAt', 'UNDELIVERED', 'Delivered over Viber']],
   ])('shows %s > %s with its fields and examples', async (tag, summary, texts) => {
     const text = await open(tag, summary);
     for (const t of texts) expect(text, t).toContain(t);
     await page.screenshot({ path: join(resultsDir, `docs-${summary.toLowerCase().replace(/\s+/g, '-')}.png`) });
+  });
+
+  it('carries each operation\'s samples in curl, the typed client and fetch (curl shown, the others a click away)', async () => {
+    await open('Cascades', 'Schedule cascade message');
+    expect(await page.locator('body').innerText()).toContain('--data-raw');
+    const html = await page.content();
+    for (const code of ['createMessagingClient({', 'await client.scheduleCascade(', 'await fetch(`${process.env.BASE_URL}/api/cascade/schedule`']) expect(html).toContain(code);
   });
 
   it('shows the [contract decision] mark on a response the description does not list', async () => {

@@ -1,9 +1,10 @@
-// Serves the docs page and the bundled document, from the package's dist/ (or, from the
-// repository's sources, from dist/docs/ and generated/).
+// Serves the docs page (with a console that tries requests against this sandbox) and the bundled
+// document, from the package's dist/ (or, from the repository's sources, from dist/docs/ and generated/).
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { assetPath } from '../core/assets.ts';
 import { openapi as bundled } from '../core/document.ts';
+import { tryItConsole } from './try-it.ts';
 
 const openapi = bundled as { info: { version: string } };
 
@@ -22,6 +23,15 @@ const routes: Record<string, { file: string; type: string }> = {
   [`/docs/openapi-${openapi.info.version}.json`]: { file: document, type: 'application/json' },
 };
 
+/** The page as the sandbox serves it: with the console that tries requests against this sandbox. */
+let consoleHtml: string | undefined;
+function withConsole(page: Buffer): Buffer {
+  const text = page.toString('utf8');
+  const end = text.lastIndexOf('</body>');
+  consoleHtml ??= tryItConsole();
+  return end < 0 ? page : Buffer.from(`${text.slice(0, end)}${consoleHtml}${text.slice(end)}`);
+}
+
 /** Whether `path` is one of the docs routes: the API's requests skip serveDocs (and its await). */
 export const isDocsPath = (path: string): boolean => Object.hasOwn(routes, path);
 
@@ -37,6 +47,7 @@ export async function serveDocs(path: string, req: IncomingMessage, res: ServerR
     res.end(`${route.file} is missing: run "npm run build" first.\n`);
     return true;
   }
+  if (route.type === html) body = withConsole(body);
   res.writeHead(200, { 'content-type': route.type, 'content-length': body.length, 'cache-control': 'no-cache' });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

@@ -63,6 +63,8 @@ describe('docs page (file://, offline)', () => {
     expect(await page.locator('body').innerText()).toContain('--data-raw');
     const html = await page.content();
     for (const code of ['createMessagingClient({', 'await client.scheduleCascade(', 'await fetch(`${process.env.BASE_URL}/api/cascade/schedule`']) expect(html).toContain(code);
+    // The published page has no server behind it: the console is only on the page the sandbox serves.
+    expect(html).not.toContain('Try it against this sandbox');
   });
 
   it('shows the [contract decision] mark on a response the description does not list', async () => {

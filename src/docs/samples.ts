@@ -15,7 +15,6 @@ export interface CodeSample {
 export const sampleEnv = { baseUrl: 'BASE_URL', apiKey: 'API_KEY', integratorToken: 'INTEGRATOR_TOKEN' } as const;
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-const clientMethod = (op: Operation) => op.operationId;
 
 /** The example a sample sends: the operation's first paired success example. */
 export function sampleExample(op: Operation) {
@@ -30,23 +29,24 @@ export function codeSamples(op: Operation): CodeSample[] {
   const body = pair.requestBody as Record<string, unknown>;
   const usesKey = op.security.includes('apiKey');
   const credential = usesKey ? `${apiKeyHeader}: $${sampleEnv.apiKey}` : `authorization: Bearer $${sampleEnv.integratorToken}`;
-  // The client fills a new requestId in itself; fetch and curl send one of their own each time.
+  // A requestId is taken once: the client fills a new one in itself, and curl and fetch make their own.
+  const freshId = typeof body.requestId === 'string';
   const { requestId: _drop, ...clientBody } = body;
-  const forClient = op.operationId === 'scheduleCascade' ? clientBody : body;
+  const forClient = freshId ? clientBody : body;
   const json = JSON.stringify(body);
   const idField = `"requestId":${JSON.stringify(body.requestId)}`;
   const curlData =
-    op.operationId === 'scheduleCascade'
+    freshId
       ? `${shellQuote(json.slice(0, json.indexOf(idField)) + '"requestId":"')}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
       : shellQuote(json);
-  const fetchBody = op.operationId === 'scheduleCascade' ? `{ ...${JSON.stringify(clientBody)}, requestId: crypto.randomUUID() }` : json;
+  const fetchBody = freshId ? `{ ...${JSON.stringify(clientBody)}, requestId: crypto.randomUUID() }` : json;
   const headerJs = usesKey ? `'${apiKeyHeader}': process.env.${sampleEnv.apiKey}` : `authorization: \`Bearer \${process.env.${sampleEnv.integratorToken}}\``;
   return [
     {
       lang: 'Shell',
       label: 'curl',
       source: [
-        ...(op.operationId === 'scheduleCascade' ? ['REQUEST_ID=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)  # a new one for each message'] : []),
+        ...(freshId ? ['REQUEST_ID=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)  # a new one for each message'] : []),
         `curl -sS -X ${op.method} "$${sampleEnv.baseUrl}${op.path}" \\`,
         `  -H 'content-type: application/json' -H "${credential}" \\`,
         `  --data-raw ${curlData}`,
@@ -62,7 +62,8 @@ export function codeSamples(op: Operation): CodeSample[] {
         `  baseUrl: process.env.${sampleEnv.baseUrl}!,`,
         `  ${usesKey ? `apiKey: process.env.${sampleEnv.apiKey}` : `integratorToken: process.env.${sampleEnv.integratorToken}`},`,
         `});`,
-        `const result = await client.${clientMethod(op)}(${JSON.stringify(forClient, null, 2)});`,
+        // The client's methods are named after the operationIds.
+        `const result = await client.${op.operationId}(${JSON.stringify(forClient, null, 2)});`,
         `console.log(result);`,
       ].join('\n'),
     },

@@ -35,6 +35,9 @@ export function httpUrl(flag: string, value: string): string {
 
 export const serverOptions = { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' } } as const;
 
+/** The parent at start, read when this module loads: a parent gone before a server is up (npm killed while Prism starts) still counts. */
+const startedBy = process.ppid;
+
 /**
  * Runs `stop` on Ctrl-C or SIGTERM, then exits 0. Under npm (`npx`, `npm run`) it also stops when
  * npm does: npm ends on SIGTERM without passing it on, and the server would go on behind it,
@@ -51,8 +54,7 @@ export function stopOnSignal(stop: () => Promise<void>): void {
   process.once('SIGINT', handler);
   process.once('SIGTERM', handler);
   if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return;
-  const parent = process.ppid;
-  setInterval(() => process.ppid !== parent && handler(), 250).unref();
+  setInterval(() => process.ppid !== startedBy && handler(), 250).unref();
 }
 
 /**

@@ -4,6 +4,7 @@
 import { normalizeErrorCode } from '../core/codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
+import { escapePointer } from '../core/pointers.ts';
 import { schemaViolation } from '../core/violation-codes.ts';
 import type { Profile } from './context.ts';
 
@@ -71,7 +72,7 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
 
 /** Where a pair's response example is in the document. */
 export const examplePointer = (pair: ExamplePair) =>
-  pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${pair.name.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${escapePointer(pair.name)}`);
 
 /** What a named example's request may get: its response, and 500 where its trigger is malformed in a way the description allows 500 for. */
 export function pairExpectation(pair: ExamplePair, profile: Profile): Expectation {

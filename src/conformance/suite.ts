@@ -3,7 +3,7 @@ import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
 import { normalizeErrorCode } from '../core/codes.ts';
 import { resolvePointer } from '../core/document.ts';
-import { examplePairs, operations } from '../core/examples.ts';
+import { examplePair, examplePairs, operations } from '../core/examples.ts';
 import { badInputStage } from './stages/bad-input.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
@@ -115,7 +115,7 @@ async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]>
     probes.map(async ({ credential, operationId, example }) => {
       const value = credentials[credential];
       if (!value) return undefined;
-      const pair = examplePairs().find((p) => p.operation.operationId === operationId && p.name === example)!;
+      const pair = examplePair(operationId, example);
       const request = pairRequest(ctx.server, pair, { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey }, () => prepare(pair, ctx.values).body);
       const { response } = await send(ctx, request);
       await response?.body?.cancel();

@@ -8,10 +8,10 @@ export const openapi = bundled as unknown as Record<string, unknown>;
 /** The `$id` the document has inside the generated validators: `${documentId}#/components/...`. */
 export const documentId = 'urn:messaging-contract:openapi';
 
-/** The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document. */
-export function resolvePointer(pointer: string): unknown {
+/** The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document, or of a copy of it (`root`). */
+export function resolvePointer(pointer: string, root: unknown = openapi): unknown {
   const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
-  let node: unknown = openapi;
+  let node: unknown = root;
   for (const raw of parts) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) {

@@ -128,6 +128,13 @@ export function examplePairs(): ExamplePair[] {
   return pairs;
 }
 
+/** The named example pair of an operation; throws when the document has none (a renamed example is found at once). */
+export function examplePair(operationId: string, name: string): ExamplePair {
+  const found = examplePairs().find((p) => p.operation.operationId === operationId && p.name === name);
+  if (!found) throw new Error(`the document has no example ${operationId}/${name}`);
+  return found;
+}
+
 /**
  * A request that is valid against the schema for the pair's operation: the pair's own when it has
  * one, else the operation's first paired request (what a mock needs before it picks an example).

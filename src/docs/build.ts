@@ -6,6 +6,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolvePointer } from '../core/document.ts';
 import { operations } from '../core/examples.ts';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
 import { allCodeSamples } from './samples.ts';
@@ -30,7 +31,7 @@ type PageDocument = { info: { version: string }; tags: Array<{ name: string; des
 function withSamplesAndKeys(page: PageDocument): void {
   const samples = allCodeSamples();
   const keyed = new Set<Obj>();
-  const resolve = (node: Obj): Obj => (typeof node.$ref === 'string' ? resolve(node.$ref.slice(2).split('/').reduce<Obj>((n, k) => n[k.replace(/~1/g, '/').replace(/~0/g, '~')] as Obj, page as unknown as Obj)) : node);
+  const resolve = (node: Obj): Obj => (typeof node.$ref === 'string' ? resolve(resolvePointer(node.$ref, page) as Obj) : node);
   const keyExamples = (content: unknown) => {
     const examples = (((content as Obj | undefined)?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<string, Obj>;
     for (const [key, ref] of Object.entries(examples)) {

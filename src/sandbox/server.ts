@@ -155,6 +155,9 @@ const outsideInt64 = (v: unknown) => typeof v === 'bigint' && (v < int64Min || v
 const numberToken = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const integerLiteral = /^-?\d+$/;
 
+/** A prefix for strings that stand for BigInts while JSON is parsed or written: a nonce no request can guess. */
+const nonceMark = () => `\u0000${randomBytes(8).toString('hex')}:`;
+
 /**
  * The body with every integer literal that JSON.parse rounds read as a BigInt of the digits sent:
  * int64 identifiers stay exact. One linear scan writes each such literal as a string marked with a
@@ -162,7 +165,7 @@ const integerLiteral = /^-?\d+$/;
  * holds such an integer is read this second way.
  */
 function exactIntegers(text: string): unknown {
-  const mark = `\u0000${randomBytes(8).toString('hex')}:`;
+  const mark = nonceMark();
   const out: string[] = [];
   let from = 0;
   let inString = false;
@@ -209,7 +212,7 @@ function json(body: unknown): string {
     return JSON.stringify(body);
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
-    const mark = `\u0000${randomBytes(8).toString('hex')}:`;
+    const mark = nonceMark();
     const marked = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${mark}${value}` : value));
     // Each marked string, `"\u0000<nonce>:<digits>"`, becomes its digits.
     return marked

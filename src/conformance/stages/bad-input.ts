@@ -4,7 +4,7 @@
 // problem body. After each batch the server must still answer. The order is shuffled by --seed,
 // so a run can be repeated exactly.
 import { openapi, resolvePointer } from '../../core/document.ts';
-import { examplePairs, operations, responseKind, type Operation } from '../../core/examples.ts';
+import { examplePair, examplePairs, operations, responseKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { describeAllowed, errorStatuses, invalidBodyExpectation, kindOfStatuses, type Expectation } from '../expectations.ts';
@@ -187,7 +187,7 @@ export const badInputStage: Stage = {
         results.push(await check(ctx, { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers }, () => judge(ctx, input)));
       }
       // The server must still answer a valid request after each batch.
-      const probe = examplePairs().find((p) => p.operation.operationId === 'closeThreads' && p.name === 'notExisting')!;
+      const probe = examplePair('closeThreads', 'notExisting');
       const spec = { stage: 'bad-input', name: `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`, kind: 'described' as const, basis: '#/paths/~1api~1v1~1threads~1close/post/responses/200' };
       results.push(await check(ctx, spec, async () => {
         const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);

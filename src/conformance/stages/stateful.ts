@@ -2,7 +2,7 @@
 // the service starts from: the identifiers a deployment takes once are new on every run, and a
 // thread's outcome is judged against the answer before it.
 import { normalizeErrorCode } from '../../core/codes.ts';
-import { examplePairs, type ExamplePair } from '../../core/examples.ts';
+import { examplePair as pair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
 import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type CheckSpec, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
@@ -10,12 +10,6 @@ import { prepare, substitute } from '../vars.ts';
 
 const lists = ['resolved_threads', 'not_existing_threads', 'already_resolved_threads', 'not_resolved_due_to_system_error'] as const;
 type CloseResult = Record<(typeof lists)[number], number[]>;
-
-function pair(operationId: string, name: string): ExamplePair {
-  const found = examplePairs().find((p) => p.operation.operationId === operationId && p.name === name);
-  if (!found) throw new Error(`the document has no example ${operationId}/${name}`);
-  return found;
-}
 
 async function call(ctx: SuiteContext, request: PairRequest): Promise<{ status: number; body: any; text: string }> {
   const { response, error } = await send(ctx, request);

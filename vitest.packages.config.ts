@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // The packages as users get them: packed, installed outside the repository, type-checked and run
-// on each supported Node line (npx fetches Node 22, 24 and 26 the first time). Slower than the
+// on each supported Node line (npx fetches Node 22, 24 and 26 the first time), and the client
+// generators users run, installed apart and run on Node 24 (test/consumer/generators). Slower than the
 // rest, so `npm test` leaves it out and `npm run test:packages` (and CI) runs it.
 export default defineConfig({
   test: {

@@ -282,7 +282,6 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * Format: uuid
          * @description Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty
          *     string is accepted), unique per request: a second request with the same
          *     value gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier
@@ -542,10 +541,7 @@ export interface components {
             messageId: number;
             /** @description The cascade of the message, as a number or a numeric string (the public docs show both) [public docs]. */
             cascadeId?: components["schemas"]["CascadeId"] | string;
-            /**
-             * Format: uuid
-             * @description The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted).
-             */
+            /** @description The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted). */
             cascadeStageUUID?: string;
             /** @description The sender signature (subject) the message was sent with. */
             subject?: string;
@@ -579,7 +575,6 @@ export interface components {
         /** @description A stage of a cascade. Fields beyond the identifier and the channel type are not specified. */
         CascadeStage: {
             /**
-             * Format: uuid
              * @description Stage identifier (UUID-like; any non-empty string is accepted), named in the violations of the cascade validation error.
              * @example 6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01
              */

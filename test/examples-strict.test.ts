@@ -77,7 +77,6 @@ const ajv = new Ajv2020({ allErrors: true, strict: false });
 // ajv-formats is CommonJS: its default import is the plugin or the module holding it, by loader.
 const addFormats = (typeof formatsModule === 'function' ? formatsModule : formatsModule.default) as unknown as (a: Ajv2020) => void;
 addFormats(ajv);
-ajv.addFormat('uuid', true);
 ajv.addSchema(strictDocument(), strictId);
 const strictValidator = (pointer: string) => ajv.compile({ allOf: [{ $ref: `${strictId}${pointer}` }], unevaluatedProperties: false });
 

@@ -1,33 +1,26 @@
 // npm run changelog: the section of CHANGELOG.md for the document's version, written from the
 // diff against the newest release of an older version. `missingLines` is the drift check: a
 // section may be reworded around them, but every change line must stay.
-import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compareDocuments, type Change } from './compare.ts';
+import { correctionsFor, type Doc, readRelease, releasedVersions } from './releases.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-type Doc = { info: { version: string } };
 
 /** The newest committed release whose version differs from `version`, if any. */
 export function previousRelease(version: string, repo = root): { version: string; doc: Doc } | undefined {
-  const dir = join(repo, 'releases');
-  if (!existsSync(dir)) return undefined;
-  const parse = (v: string) => v.split('.').map(Number);
-  const versions = readdirSync(dir)
-    .map((f) => /^openapi-(\d+\.\d+\.\d+)\.json$/.exec(f)?.[1])
-    .filter((v): v is string => v !== undefined && v !== version)
-    .sort((a, b) => { const [x, y] = [parse(a), parse(b)]; return x[0]! - y[0]! || x[1]! - y[1]! || x[2]! - y[2]!; });
-  const newest = versions.at(-1);
-  return newest ? { version: newest, doc: JSON.parse(readFileSync(join(dir, `openapi-${newest}.json`), 'utf8')) } : undefined;
+  const newest = releasedVersions(repo).filter((v) => v !== version).at(-1);
+  return newest ? { version: newest, doc: readRelease(repo, newest) } : undefined;
 }
 
-export const changeLine = (c: Change) => `- **${c.class}**: ${c.sentence}`;
+export const changeLine = (c: Change) => `- **${c.class}**: ${c.sentence}${c.why ? ` (breaking, accepted: ${c.why})` : ''}`;
 
 /** The changes a version's section must list: against the previous release, or none for the first. */
 export function expectedLines(current: Doc, repo = root): string[] {
   const previous = previousRelease(current.info.version, repo);
-  return previous ? compareDocuments(previous.doc, current).map(changeLine) : [];
+  return previous ? compareDocuments(previous.doc, current, correctionsFor(repo, current.info.version)).map(changeLine) : [];
 }
 
 /** The section of `version` in a changelog's text. */

@@ -2,39 +2,20 @@
 // against a base, each classified, and the gate: exit 1 when a change is breaking and the major
 // version of info.version was not bumped. The repository compared is the one npm was started in.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, runCli, UsageError } from '../core/cli.ts';
 import { compareDocuments } from './compare.ts';
+import { correctionsFor, type Doc, releasePath, releasedVersions, semver } from './releases.ts';
 
 const usage = `usage: npm run diff -- [--base <git ref | file.json | package.tgz>]
 
   Compares generated/openapi.json with a base and prints every change as breaking,
-  non-breaking, deprecation or annotation. Exit 1 when a change is breaking and info.version's
-  major was not bumped; 0 otherwise. The default base is the newest tag v*, or else the newest
-  releases/openapi-<version>.json.
+  correction, non-breaking, deprecation or annotation. Exit 1 when a change is breaking and
+  info.version's major was not bumped; 0 otherwise. A correction is a breaking change that
+  releases/corrections.json accepts for this version, because the service always behaved so.
+  The default base is the newest tag v*, or else the newest releases/openapi-<version>.json.
 `;
-
-type Doc = { info: { version: string } } & Record<string, unknown>;
-
-const semver = (v: string) => {
-  const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(v);
-  if (!m) throw new UsageError(`info.version must be semver (MAJOR.MINOR.PATCH), got "${v}"`);
-  return m.slice(1).map(Number) as [number, number, number];
-};
-
-/** The newest release snapshot committed under releases/, by version. */
-export function latestRelease(repo: string): string | undefined {
-  const dir = join(repo, 'releases');
-  if (!existsSync(dir)) return undefined;
-  const files = readdirSync(dir).filter((f) => /^openapi-\d+\.\d+\.\d+\.json$/.test(f));
-  const version = (f: string) => semver(f.slice('openapi-'.length, -'.json'.length));
-  files.sort((a, b) => {
-    const [x, y] = [version(a), version(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  });
-  return files.length ? join(dir, files.at(-1)!) : undefined;
-}
 
 function loadBase(repo: string, base: string | undefined): { label: string; doc: Doc } {
   const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
@@ -46,7 +27,8 @@ function loadBase(repo: string, base: string | undefined): { label: string; doc:
       tag = undefined; // not a git repository
     }
     if (tag) return loadBase(repo, tag);
-    const release = latestRelease(repo);
+    const newest = releasedVersions(repo).at(-1);
+    const release = newest && releasePath(repo, newest);
     if (!release) throw new UsageError('no base: no tag v* and no releases/openapi-<version>.json; pass --base');
     return { label: release.slice(repo.length + 1), doc: JSON.parse(readFileSync(release, 'utf8')) };
   }
@@ -67,15 +49,21 @@ runCli('diff', usage, async (args) => {
   const repo = process.env.INIT_CWD ?? process.cwd();
   const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
   const { label, doc: base } = loadBase(repo, o.base);
-  const changes = compareDocuments(base, current);
+  const corrections = correctionsFor(repo, current.info.version);
+  const changes = compareDocuments(base, current, corrections);
   console.log(`base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})`);
-  for (const c of changes) console.log(`${c.class.padEnd(12)} ${c.sentence}\n             at ${c.pointer}`);
+  for (const c of changes) console.log(`${c.class.padEnd(12)} ${c.sentence}\n             at ${c.pointer}${c.why ? `\n             accepted: ${c.why}` : ''}`);
   const count = (k: string) => changes.filter((c) => c.class === k).length;
-  console.log(`${changes.length} changes: ${count('breaking')} breaking, ${count('non-breaking')} non-breaking, ${count('deprecation')} deprecation, ${count('annotation')} annotation`);
+  const classes = ['breaking', 'correction', 'non-breaking', 'deprecation', 'annotation'];
+  console.log(`${changes.length} changes: ${classes.map((k) => `${count(k)} ${k}`).join(', ')}`);
+  // A correction that excuses no breaking change is stale or mistyped: it must not wait to excuse another.
+  const unused = corrections.filter((c) => !changes.some((change) => change.class === 'correction' && change.pointer === c.at));
+  for (const c of unused) process.stderr.write(`diff: releases/corrections.json names ${c.at} for ${current.info.version}, but no breaking change is there\n`);
+  if (unused.length) process.exitCode = 1;
   const [baseMajor] = semver(base.info.version);
   const [major] = semver(current.info.version);
   if (count('breaking') > 0 && major <= baseMajor) {
-    process.stderr.write(`diff: ${count('breaking')} breaking change(s) need a new major version: info.version ${current.info.version} must become ${baseMajor + 1}.0.0 or later\n`);
+    process.stderr.write(`diff: ${count('breaking')} breaking change(s) need a new major version: info.version ${current.info.version} must become ${baseMajor + 1}.0.0 or later (or, where the service always behaved so, a correction in releases/corrections.json)\n`);
     process.exitCode = 1;
   }
 });

@@ -5,7 +5,16 @@
 // the wording.
 import { apiCompare } from 'api-smart-diff';
 
-export type ChangeClass = 'breaking' | 'non-breaking' | 'deprecation' | 'annotation';
+export type ChangeClass = 'breaking' | 'correction' | 'non-breaking' | 'deprecation' | 'annotation';
+
+/**
+ * A breaking change accepted without a new major version, because the document said what the
+ * service never did (releases/corrections.json, per version). `at` is the change's pointer.
+ */
+export interface Correction {
+  at: string;
+  why: string;
+}
 
 export interface Change {
   class: ChangeClass;
@@ -13,6 +22,8 @@ export interface Change {
   pointer: string;
   /** Where it shows, e.g. "response 200 of closeThreads", and what changed. */
   sentence: string;
+  /** For a correction: why the breaking change needs no new major version. */
+  why?: string;
 }
 
 type Doc = Record<string, any>;
@@ -77,7 +88,7 @@ function describe(doc: Doc, d: { action: string; path: Path; before?: unknown; a
   return `${where}: ${what}`;
 }
 
-export function compareDocuments(before: Doc, after: Doc): Change[] {
+export function compareDocuments(before: Doc, after: Doc, corrections: Correction[] = []): Change[] {
   // api-smart-diff changes its inputs: it gets copies.
   const { diffs } = apiCompare(structuredClone(before), structuredClone(after));
   const classed = diffs.map((d) => {
@@ -97,13 +108,16 @@ export function compareDocuments(before: Doc, after: Doc): Change[] {
     const k = `${d.class} ${key(d)}`;
     groups.set(k, [...(groups.get(k) ?? []), d]);
   }
-  const order: ChangeClass[] = ['breaking', 'deprecation', 'non-breaking', 'annotation'];
+  const order: ChangeClass[] = ['breaking', 'correction', 'deprecation', 'non-breaking', 'annotation'];
   return [...groups.values()]
-    .map((group) => {
+    .map((group): Change => {
       const first = group[0]!;
       const places = [...new Set(group.map((d) => place(d.doc, d.path).where))];
-      const sentence = describe(first.doc, first);
-      return { class: first.class, pointer: toPointer(first.path), sentence: places.length > 1 ? `${sentence} (also ${places.slice(1).join(', ')})` : sentence };
+      const described = describe(first.doc, first);
+      const sentence = places.length > 1 ? `${described} (also ${places.slice(1).join(', ')})` : described;
+      const pointer = toPointer(first.path);
+      const correction = first.class === 'breaking' ? corrections.find((c) => c.at === pointer) : undefined;
+      return correction ? { class: 'correction', pointer, sentence, why: correction.why } : { class: first.class, pointer, sentence };
     })
     .sort((a, b) => order.indexOf(a.class) - order.indexOf(b.class));
 }

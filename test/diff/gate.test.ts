@@ -74,4 +74,36 @@ describe('npm run diff as a gate', () => {
     const byFile = await diff('--base', 'base.json');
     expect(byFile.out).toContain('non-breaking request body of closeThreads: `comment`: maxLength 300 -> 400');
   }, 30_000);
+
+  it('a correction in releases/corrections.json accepts one breaking change for this version, and a stale one fails', async () => {
+    const next = structuredClone(base);
+    next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
+    await write(next);
+    const at = '#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema/properties/comment/maxLength';
+    const corrections = (entries: unknown) => writeFile(join(repo, 'releases/corrections.json'), JSON.stringify(entries));
+    await mkdir(join(repo, 'releases'), { recursive: true });
+    try {
+      await corrections({ [base.info.version]: [{ at, why: 'the service always refused a comment over 200 characters' }] });
+      const accepted = await diff();
+      expect(accepted.code, accepted.out).toBe(0);
+      expect(accepted.out).toContain('correction   request body of closeThreads: `comment`: maxLength 300 -> 200');
+      expect(accepted.out).toContain('accepted: the service always refused a comment over 200 characters');
+      expect(accepted.out).toContain('0 breaking, 1 correction');
+      // A correction names one version: the next one gets no excuse from it.
+      await corrections({ '0.9.0': [{ at, why: 'the service always refused a comment over 200 characters' }] });
+      expect((await diff()).code).toBe(1);
+      await write(base);
+      await corrections({ [base.info.version]: [{ at, why: 'stale' }] });
+      const stale = await diff();
+      expect(stale.code, stale.out).toBe(1);
+      expect(stale.out).toContain(`releases/corrections.json names ${at} for ${base.info.version}, but no breaking change is there`);
+      await corrections({ [base.info.version]: [{ at: 'comment', why: '' }] });
+      const malformed = await diff();
+      expect(malformed.code).not.toBe(0);
+      expect(malformed.out).toContain(`releases/corrections.json: "${base.info.version}"[0].at: expected the JSON pointer npm run diff prints`);
+      expect(malformed.out).not.toMatch(/\n\s+at .*\.ts:\d+/);
+    } finally {
+      await rm(join(repo, 'releases'), { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -11,28 +11,38 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 
-const require = createRequire(import.meta.url);
 type Schema = Record<string, any>;
 export type Doc = Record<string, any>;
 
-function bin(pkg: string, name: string): string {
+/**
+ * Where the generators run: the Node binary and the project they are installed in
+ * (test/generators/project, apart from the repository's tools: they need Node 22.18+).
+ */
+export interface Toolchain {
+  node: string;
+  project: string;
+}
+
+function bin(toolchain: Toolchain, pkg: string, name: string): string {
+  const require = createRequire(join(toolchain.project, 'package.json'));
   const manifest = require(`${pkg}/package.json`) as { bin: string | Record<string, string> };
   return join(dirname(require.resolve(`${pkg}/package.json`)), typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[name]!);
 }
 
+type Argv = (toolchain: Toolchain, spec: string, out: string) => string[];
 export const generators = {
-  'hey-api': { argv: (spec: string, out: string) => [bin('@hey-api/openapi-ts', 'openapi-ts'), '-i', spec, '-o', out, '--no-log-file'], probe: "import type * as G from './types.gen';", ref: (n: string) => `G.${n}` },
-  'orval (axios)': { argv: (spec: string, out: string) => [bin('orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts')], probe: "import type * as G from './api';", ref: (n: string) => `G.${n}` },
-  'orval (fetch)': { argv: (spec: string, out: string) => [bin('orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts'), '--client', 'fetch'], probe: "import type * as G from './api';", ref: (n: string) => `G.${n}` },
-  'openapi-typescript': { argv: (spec: string, out: string) => [bin('openapi-typescript', 'openapi-typescript'), spec, '-o', join(out, 'schema.ts')], probe: "import type { components } from './schema';", ref: (n: string) => `components['schemas'][${JSON.stringify(n)}]` },
-};
+  'hey-api': { argv: (t, spec, out) => [bin(t, '@hey-api/openapi-ts', 'openapi-ts'), '-i', spec, '-o', out, '--no-log-file'], probe: "import type * as G from './types.gen';", ref: (n) => `G.${n}` },
+  'orval (axios)': { argv: (t, spec, out) => [bin(t, 'orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts')], probe: "import type * as G from './api';", ref: (n) => `G.${n}` },
+  'orval (fetch)': { argv: (t, spec, out) => [bin(t, 'orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts'), '--client', 'fetch'], probe: "import type * as G from './api';", ref: (n) => `G.${n}` },
+  'openapi-typescript': { argv: (t, spec, out) => [bin(t, 'openapi-typescript', 'openapi-typescript'), spec, '-o', join(out, 'schema.ts')], probe: "import type { components } from './schema';", ref: (n) => `components['schemas'][${JSON.stringify(n)}]` },
+} satisfies Record<string, { argv: Argv; probe: string; ref: (name: string) => string }>;
 export type GeneratorName = keyof typeof generators;
 
-/** Runs a generator into `out`; resolves with its exit code and output. */
-export function generate(name: GeneratorName, spec: string, out: string): Promise<{ code: number | null; output: string }> {
+/** Runs a generator into `out` (inside the toolchain's project, whose node_modules the output imports). */
+export function generate(toolchain: Toolchain, name: GeneratorName, spec: string, out: string): Promise<{ code: number | null; output: string }> {
   mkdirSync(out, { recursive: true });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, generators[name].argv(spec, out), { cwd: out, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(toolchain.node, generators[name].argv(toolchain, spec, out), { cwd: out, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));

@@ -1,10 +1,15 @@
 // Every example pair of the document holds against the sandbox (state reset before each), each
 // response valid against its schema; the pairs with a schema-valid request also pass through
 // `prism proxy --errors`, an independent check of every response.
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgePair, pairRequest } from '../../src/conformance/pairs.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
 import { resolvePointer } from '../../src/core/document.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../../src/paths.ts';
 import { examplePairs } from '../../src/core/examples.ts';
 import { validator } from '../../src/core/validators/all.ts';
 import { freePort } from '../../src/util/wait.ts';
@@ -70,5 +75,61 @@ describe('through prism proxy --errors', () => {
     expect(res.headers.get('sl-violations')).toBeNull();
     const verdict = await judgePair(pair, res);
     expect(verdict.problems).toEqual([]);
+  });
+});
+
+// A generic validator that asserts every format it knows (ajv with ajv-formats, and Prism), on
+// answers whose inputs the examples do not show: a requestId that is no UUID, int64 ids past 2^53.
+describe('what a generic validator asserting formats reads in the document', () => {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  const addFormats = (typeof formatsModule === 'function' ? formatsModule : (formatsModule as { default: unknown }).default) as (a: Ajv2020) => void;
+  addFormats(ajv);
+  ajv.addSchema(JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8')), 'doc');
+  const validate = (pointer: string, value: unknown) => {
+    const check = ajv.compile({ $ref: `doc${pointer}` });
+    return check(value) ? [] : check.errors;
+  };
+  const cases = [
+    ['scheduleCascade', 'a requestId that is no UUID', (body: any) => ({ ...body, requestId: `order-1234-attempt-${Date.now()}` }), 200],
+    ['scheduleCascade', 'a cascade id past 2^53', (body: any) => ({ ...body, requestId: crypto.randomUUID(), cascadeId: 9007199254740993 }), 400],
+    ['closeThreads', 'a thread id past 2^53', (body: any) => ({ ...body, threadIds: [9007199254740993] }), 200],
+  ] as const;
+  const sendWith = (baseUrl: string, operationId: string, change: (body: any) => unknown) => {
+    const pair = pairs.find((p) => p.operation.operationId === operationId && p.status === 200)!;
+    const body = change(structuredClone(pair.requestBody));
+    const sent = pairRequest(baseUrl, { ...pair, requestBody: body }, credentials);
+    return { pair, body, answer: fetch(sent.url, { method: sent.method, headers: sent.headers, body: sent.body }) };
+  };
+
+  it.each(cases)('%s, %s: request and answer valid for ajv with ajv-formats', async (operationId, _what, change, status) => {
+    sandbox.state.reset();
+    const { pair, body, answer } = sendWith(sandbox.url, operationId, change);
+    expect(validate(pair.operation.requestSchemaPointer!, body)).toEqual([]);
+    const res = await answer;
+    expect(res.status).toBe(status);
+    const responsePointer = `${pair.operation.pointer}/responses/${status}`;
+    const response = resolvePointer(responsePointer) as { $ref?: string };
+    const schema = `${response.$ref ? response.$ref.slice(1) : responsePointer}/content/application~1json/schema`;
+    expect(validate(schema, await res.json())).toEqual([]);
+  });
+
+  it('prism proxy --errors: a requestId that is no UUID passes', async () => {
+    sandbox.state.reset();
+    const res = await sendWith(proxy.url, 'scheduleCascade', cases[0][2]).answer;
+    expect(res.headers.get('sl-violations')).toBeNull();
+    expect(res.status).toBe(200);
+  });
+
+  // Prism (@stoplight/http-spec, oas/transformers/schema/keywords/format.js) turns `format: int64`
+  // into a maximum of 2^53 - 1, a bound of JavaScript numbers that no document states
+  // (stoplightio/prism#1992). The proxy refuses such ids for that reason alone: when Prism lifts
+  // the bound, this test fails and the README's note on the mock goes.
+  it.each(cases.slice(1))('prism proxy --errors, %s, %s: refused only by Prism\'s own bound of 2^53 - 1', async (operationId, _what, change) => {
+    sandbox.state.reset();
+    const res = await sendWith(proxy.url, operationId, change).answer;
+    expect(res.status).toBe(422);
+    const { validation } = (await res.json()) as { validation: Array<{ code: string; message: string }> };
+    expect(validation.map((v) => v.code)).toEqual(['maximum']);
+    expect(validation[0]!.message).toMatch(/must be <= 9007199254740991$/);
   });
 });

@@ -1,0 +1,51 @@
+// What releases/ holds: the bundled document of each released version (openapi-<version>.json)
+// and the corrections accepted for a version (corrections.json). One reader for both scripts.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { UsageError } from '../core/cli.ts';
+import type { Correction } from './compare.ts';
+
+export type Doc = { info: { version: string } } & Record<string, unknown>;
+
+export const semver = (v: string) => {
+  const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(v);
+  if (!m) throw new UsageError(`info.version must be semver (MAJOR.MINOR.PATCH), got "${v}"`);
+  return m.slice(1).map(Number) as [number, number, number];
+};
+
+/** The versions kept under releases/, oldest first. */
+export function releasedVersions(repo: string): string[] {
+  const dir = join(repo, 'releases');
+  if (!existsSync(dir)) return [];
+  const versions = readdirSync(dir).flatMap((f) => /^openapi-(\d+\.\d+\.\d+)\.json$/.exec(f)?.[1] ?? []);
+  return versions.sort((a, b) => {
+    const [x, y] = [semver(a), semver(b)];
+    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+  });
+}
+
+export const releasePath = (repo: string, version: string) => join(repo, 'releases', `openapi-${version}.json`);
+export const readRelease = (repo: string, version: string): Doc => JSON.parse(readFileSync(releasePath(repo, version), 'utf8'));
+
+/**
+ * The corrections accepted for `version`: breaking changes that need no new major version because
+ * the document said what the service never did. The file maps a version to `[{at, why}]`.
+ */
+export function correctionsFor(repo: string, version: string): Correction[] {
+  const path = join(repo, 'releases', 'corrections.json');
+  if (!existsSync(path)) return [];
+  const file = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  const fail = (what: string): never => {
+    throw new UsageError(`releases/corrections.json: ${what}`);
+  };
+  if (file === null || typeof file !== 'object' || Array.isArray(file)) fail('expected an object mapping a version to a list of {at, why}');
+  if (!Object.hasOwn(file as object, version)) return [];
+  const list = (file as Record<string, unknown>)[version];
+  if (!Array.isArray(list)) return fail(`"${version}": expected a list of {at, why}`);
+  return list.map((entry, i) => {
+    const { at, why } = (entry ?? {}) as Record<string, unknown>;
+    if (typeof at !== 'string' || !at.startsWith('#/')) fail(`"${version}"[${i}].at: expected the JSON pointer npm run diff prints ("#/...")`);
+    if (typeof why !== 'string' || !why.trim()) fail(`"${version}"[${i}].why: expected a sentence saying what the service always did`);
+    return { at, why } as Correction;
+  });
+}

@@ -63,6 +63,9 @@ export interface Coverage {
   example?: string;
   /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
   needsReset?: string;
+  /** A limit of a request schema the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
+  limit?: string;
+  side?: 'at' | 'past';
 }
 
 /**

@@ -5,6 +5,7 @@ import { normalizeErrorCode } from '../core/codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { examplePair, examplePairs, operations } from '../core/examples.ts';
 import { badInputStage } from './stages/bad-input.ts';
+import { boundariesStage } from './stages/boundaries.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
@@ -14,7 +15,7 @@ import { prepare } from './vars.ts';
 
 const shell = promisify(exec);
 
-export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, badInputStage];
+export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, boundariesStage, badInputStage];
 
 export class UnreachableError extends Error {}
 

@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
 import { summary } from '../../src/conformance/report.ts';
 import type { Credentials } from '../../src/conformance/pairs.ts';
-import { startMutatingProxy, type Mutation } from '../helpers/mutating-proxy.ts';
+import { resolvePointer } from '../../src/core/document.ts';
+import { apiKeyHeader } from '../../src/core/meta.ts';
+import { startMutatingProxy, type Exchange, type Mutation } from '../helpers/mutating-proxy.ts';
 
 /** An implementation under test: a fresh one per start, and what the suite needs to reach it. */
 export interface Implementation {
@@ -36,6 +38,21 @@ const extUserId = (requestBody: string): string | undefined => {
     return undefined;
   }
 };
+
+const requestOf = (x: Exchange): any => {
+  try {
+    return JSON.parse(x.requestBody);
+  } catch {
+    return undefined;
+  }
+};
+const refuse = (title: string) => ({ status: 400, body: { title, status: 400, detail: 'refused by the mutation' } });
+const schemaAt = (pointer: string) => resolvePointer(pointer) as any;
+// Limits read from the document, as an implementation would hard-code them.
+const commentMax: number = schemaAt('#/components/schemas/CloseThreadsRequest').properties.comment.maxLength;
+const buttonsMax: number = schemaAt('#/components/schemas/KeyboardButtons').maxItems;
+const allButtons = (body: any): unknown[] => (body?.content?.whatsappContent?.keyboard?.rows ?? []).flatMap((r: any) => r?.buttons ?? []);
+const int32Max = 2 ** 31 - 1;
 
 /** Each break, made fresh for a run (some remember what they saw). */
 export const mutations: Array<[string, () => Mutation]> = [
@@ -66,6 +83,39 @@ export const mutations: Array<[string, () => Mutation]> = [
     };
   }],
   ['the validation code renamed', () => (x) => (/^cascade-scheduling-request-(is-)?not-valid$/.test(x.body?.title ?? '') ? { body: { ...x.body, title: 'cascade-request-invalid' } } : undefined)],
+  // Breadth: realistic bugs outside the examples, one of each class.
+  ['limit off by one: a comment at the limit refused', () => (x) => (isThreads(x) && [...(requestOf(x)?.comment ?? '')].length >= commentMax ? refuse('comment-is-too-long') : undefined)],
+  ['limit counted in UTF-16 units: an emoji comment at the limit refused', () => (x) => (isThreads(x) && (requestOf(x)?.comment ?? '').length > commentMax ? refuse('comment-is-too-long') : undefined)],
+  ['limit off by one: as many buttons as allowed refused', () => (x) => (isSchedule(x) && allButtons(requestOf(x)).length >= buttonsMax ? refuse('button-validation-error') : undefined)],
+  ['limit off by one: a latitude at the pole refused', () => (x) => (isSchedule(x) && Math.abs(requestOf(x)?.content?.whatsappContent?.location?.latitude ?? 0) >= 90 ? refuse('latitude-not-specified') : undefined)],
+  ['int32 ids: a thread id past 2^31 answered 500', () => (x) => (isThreads(x) && (requestOf(x)?.threadIds ?? []).some((id: unknown) => typeof id === 'number' && id > int32Max) ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
+  ['int32 ids: a cascade id past 2^31 answered 500', () => (x) => (isSchedule(x) && requestOf(x)?.cascadeId > int32Max ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
+  ['non-ASCII message text answered 500', () => (x) => (isSchedule(x) && /[^\x00-\x7f]/.test(JSON.stringify(requestOf(x)?.content ?? '')) ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
+  ['a startTime with a numeric offset refused', () => (x) => (isSchedule(x) && /[+-]\d\d:\d\d$/.test(requestOf(x)?.startTime ?? '') ? refuse('cascade-scheduling-request-not-valid') : undefined)],
+  ['an upper-case UUID requestId refused', () => (x) => (isSchedule(x) && /[A-F]/.test(requestOf(x)?.requestId ?? '') ? refuse('cascade-scheduling-request-not-valid') : undefined)],
+  ['the balance checked only on the first message of a key', () => {
+    const refused = new Set<string>();
+    return (x) => {
+      if (x.body?.title !== 'out-of-balance') return undefined;
+      const key = x.requestHeaders[apiKeyHeader.toLowerCase()] ?? '';
+      if (!refused.has(key)) {
+        refused.add(key);
+        return undefined;
+      }
+      return { status: 200, body: { requestId: requestOf(x)?.requestId } };
+    };
+  }],
+  ['a requestId forgotten after other requests', () => {
+    const seen: string[] = [];
+    return (x) => {
+      if (!isSchedule(x)) return undefined;
+      const id = requestOf(x)?.requestId;
+      if (x.status === 200) seen.push(id);
+      // Only the last two requestIds are remembered: an older one sent again is accepted.
+      else if (x.body?.title === 'requestId-is-not-unique' && seen.includes(id) && seen.indexOf(id) < seen.length - 2) return { status: 200, body: { requestId: id } };
+      return undefined;
+    };
+  }],
   ['an out-of-balance account accepted', () => (x) => (x.body?.title === 'out-of-balance' ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } } : undefined)],
 ];
 

@@ -6,6 +6,7 @@ export interface Exchange {
   method: string;
   path: string;
   requestBody: string;
+  requestHeaders: Record<string, string>;
   status: number;
   contentType: string;
   body: any;
@@ -47,11 +48,12 @@ export async function startMutatingProxy(upstream: string, mutate: Mutation): Pr
         } catch {
           // not JSON: passed on as text
         }
-        const exchange: Exchange = { method: req.method!, path: req.url!.split('?')[0]!, requestBody, status: answer.status, contentType: answer.contentType, body };
+        const exchange: Exchange = { method: req.method!, path: req.url!.split('?')[0]!, requestBody, requestHeaders: headers, status: answer.status, contentType: answer.contentType, body };
         const change = req.url!.startsWith('/_sandbox/') ? undefined : mutate(exchange);
         if (change === 'drop') return req.socket.destroy();
         const status = change?.status ?? exchange.status;
-        const out = change && 'body' in change ? change.body : exchange.body;
+        // An answer the break leaves alone goes on as sent: re-serialized, ids past 2^53 would lose digits.
+        const out = change && 'body' in change ? change.body : answer.text;
         const payload = typeof out === 'string' ? out : JSON.stringify(out);
         res.writeHead(status, { 'content-type': change?.contentType ?? exchange.contentType });
         res.end(payload);

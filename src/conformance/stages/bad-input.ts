@@ -14,7 +14,7 @@ import { prepare, withFreshIdentifiers } from '../vars.ts';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Schema = Record<string, any>;
 
-interface BadInput {
+export interface BadInput {
   name: string;
   operation: Operation;
   request: PairRequest;
@@ -145,7 +145,7 @@ const batch = 50;
 const selected = (ctx: SuiteContext) => badInputs(ctx).filter((input) => runs(ctx, input.expectation.kind));
 
 /** One bad input: an allowed status, a problem body whose `status` is the answer's, and the code where one is expected. */
-async function judge(ctx: SuiteContext, input: BadInput): Promise<CheckOutcome> {
+export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<CheckOutcome> {
   const { request, expectation } = input;
   const expected = `${describeAllowed(expectation.allowed)} with a problem body`;
   const { response, error } = await send(ctx, request);
@@ -184,7 +184,7 @@ export const badInputStage: Stage = {
         const { expectation, operation } = input;
         const single = expectation.allowed.length === 1 ? expectation.allowed[0]! : undefined;
         const covers = { operationId: operation.operationId, ...(single ? { status: single.status } : {}), ...(single?.code ? { code: single.code } : {}) };
-        results.push(await check(ctx, { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers }, () => judge(ctx, input)));
+        results.push(await check(ctx, { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers }, () => judgeError(ctx, input)));
       }
       // The server must still answer a valid request after each batch.
       const probe = examplePair('closeThreads', 'notExisting');

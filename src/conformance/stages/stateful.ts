@@ -2,7 +2,7 @@
 // the service starts from: the identifiers a deployment takes once are new on every run, and a
 // thread's outcome is judged against the answer before it.
 import { normalizeErrorCode } from '../../core/codes.ts';
-import { examplePair as pair } from '../../core/examples.ts';
+import { examplePair as pair, examplePairs } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
 import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type CheckSpec, type Stage, type SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
@@ -102,7 +102,57 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
     },
   },
   subscriberTwice(profile),
+  {
+    spec: { stage: 'stateful', name: 'a requestId used earlier is still refused after other requests', kind: 'described', basis: '#/components/schemas/RequestId/description' },
+    async run(ctx) {
+      const scheduled = pair('scheduleCascade', 'scheduled');
+      const first = pairRequest(ctx.server, scheduled, ctx.credentials, () => prepare(scheduled, ctx.values).body);
+      const before = await call(ctx, first);
+      // Other accepted requests in between, each with a requestId of its own.
+      for (const name of successExamples().slice(1)) await call(ctx, pairRequest(ctx.server, pair('scheduleCascade', name), ctx.credentials, () => prepare(pair('scheduleCascade', name), ctx.values).body));
+      const again = await call(ctx, first);
+      const ok = before.status === 200 && again.status === 400 && normalizeErrorCode(again.body?.title ?? '') === 'requestId-is-not-unique';
+      return { ok, request: first, expected: 'first 200, then, after other requests, 400 requestId-is-not-unique', actual: `first ${before.status}, then ${again.status} ${again.text.slice(0, 200)}`, answer: answerOf(again.status, again.body) };
+    },
+  },
+  {
+    spec: { stage: 'stateful', name: 'the account without balance is refused every time, on every channel', kind: 'described', basis: '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance' },
+    async run(ctx) {
+      if (!ctx.credentials.apiKeyNoBalance) throw new Error('no API key of an account without balance (--api-key-no-balance)');
+      const wrong: string[] = [];
+      let last: PairRequest | undefined;
+      let answer = '';
+      // Each accepted example (every channel and content kind) twice: a balance checked once per key, or per channel, shows.
+      for (const name of [...successExamples(), ...successExamples()]) {
+        const example = pair('scheduleCascade', name);
+        last = pairRequest(ctx.server, { ...example, trigger: { ...example.trigger, credentials: 'no-balance' } }, ctx.credentials, () => prepare(example, ctx.values).body);
+        const res = await call(ctx, last);
+        answer = answerOf(res.status, res.body);
+        if (res.status !== 400 || normalizeErrorCode(res.body?.title ?? '') !== 'out-of-balance') wrong.push(`${name}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+      return { ok: wrong.length === 0, request: last!, expected: `400 out-of-balance for each of ${successExamples().length} requests, twice`, actual: wrong.length ? wrong.join('; ') : 'each refused', answer };
+    },
+  },
+  {
+    spec: { stage: 'stateful', name: 'the account with balance is accepted every time', kind: 'described', basis: '#/paths/~1api~1cascade~1schedule/post/responses/200' },
+    async run(ctx) {
+      const wrong: string[] = [];
+      let last: PairRequest | undefined;
+      let answer = '';
+      for (const name of [...successExamples(), ...successExamples()]) {
+        const example = pair('scheduleCascade', name);
+        last = pairRequest(ctx.server, example, ctx.credentials, () => prepare(example, ctx.values).body);
+        const res = await call(ctx, last);
+        answer = answerOf(res.status, res.body);
+        if (res.status !== 200) wrong.push(`${name}: ${res.status} ${res.text.slice(0, 120)}`);
+      }
+      return { ok: wrong.length === 0, request: last!, expected: `200 for each of ${successExamples().length} requests, twice`, actual: wrong.length ? wrong.join('; ') : 'each accepted', answer };
+    },
+  },
 ];
+
+/** The named examples of schedule cascade that the document says are accepted. */
+const successExamples = () => examplePairs().filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired && p.status === 200).map((p) => p.name);
 
 /**
  * The address of type EXT_USER_ID is the subscriber's unique identifier, and a failure "returns an
@@ -129,7 +179,7 @@ const selected = (ctx: SuiteContext) => rules(ctx.profile).filter((r) => runs(ct
 
 export const statefulStage: Stage = {
   name: 'stateful',
-  description: 'rules that need more than one call: a reused requestId, closing closed threads, one list per identifier, a subscriber created twice',
+  description: 'rules that need more than one call: a reused requestId (also after other requests), closing closed threads, one list per identifier, a subscriber created twice, the account without balance refused every time, the one with balance accepted every time',
   count: (ctx) => selected(ctx).length,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const found: { firstClose?: Map<number, string> } = {};

@@ -1,0 +1,283 @@
+// Stage boundaries: every limit the request schemas state, met and passed by one. A request at a
+// limit must be accepted; one just past it must get an error the document allows. The limits are
+// read from the document (maxLength and minLength in code points, maxItems and minItems, minimum
+// and maximum, int64, date-time, UUID-like strings), never restated here. Each edge starts from a
+// named success example, so the rest of the request is one the document says is accepted.
+import { resolvePointer } from '../../core/document.ts';
+import { examplePairs, operations, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { schemaValidator, validator } from '../../core/validators/all.ts';
+import { allRowsButtonErrors } from '../../core/buttons.ts';
+import { schemaViolation } from '../../core/violation-codes.ts';
+import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { describeAllowed, invalidBodyExpectation, type Allowed, type Expectation } from '../expectations.ts';
+import { pairRequest, type PairRequest } from '../pairs.ts';
+import { prepare, withFreshIdentifiers } from '../vars.ts';
+import { judgeError } from './bad-input.ts';
+
+type Json = null | boolean | number | string | Digits | Json[] | { [k: string]: Json };
+type Schema = Record<string, any>;
+type Path = Array<string | number>;
+
+/** An integer written into the request as its digits: JSON numbers past 2^53 do not survive a JS number. */
+class Digits {
+  constructor(readonly digits: string) {}
+}
+const digitsMark = `@@digits-${Math.random().toString(36).slice(2)}@@`;
+const serialize = (body: Json) =>
+  JSON.stringify(body, (_key, v) => (v instanceof Digits ? `${digitsMark}${v.digits}` : v)).replace(new RegExp(`"${digitsMark}(-?\\d+)"`, 'g'), '$1');
+/** The body as a validator reads it (digits as the nearest number). */
+const parsed = (body: Json): unknown => JSON.parse(serialize(body));
+
+/** Integers an int64 holds that 32-bit or double-precision code gets wrong, and the first it does not hold. */
+const int64Inside = [['2^31', '2147483648'], ['2^53 + 1', '9007199254740993'], ['2^63 - 1', '9223372036854775807']] as const;
+const int64Outside = ['2^63', '9223372036854775808'] as const;
+
+/** Text of `n` code points in one script; an emoji is one code point and two UTF-16 units. */
+const scripts = { Latin: 'a', Cyrillic: 'ж', emoji: '😀', CJK: '漢' } as const;
+const textOf = (n: number, script: keyof typeof scripts) => scripts[script].repeat(n);
+const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋🏽 ¡Olé!';
+
+const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function deref(schema: Schema): Schema {
+  let s = schema;
+  for (let hops = 0; s?.$ref && hops < 50; hops++) s = resolvePointer(s.$ref) as Schema;
+  if (!Array.isArray(s?.allOf)) return s;
+  // allOf members add keywords and properties: read them as one.
+  const parts = s.allOf.map((p: Schema) => deref(p));
+  return Object.assign({}, ...parts, s, { properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {}), s.properties ?? {}) });
+}
+
+/** Whether the schema node (or a `$ref` on the way to it) says it is this contract's own decision. */
+function kindOf(schema: Schema): ExpectationKind {
+  let s = schema;
+  for (let hops = 0; s && hops < 50; hops++) {
+    if (typeof s.description === 'string' && s.description.includes('[contract decision]')) return 'decision';
+    if (!s.$ref) break;
+    s = resolvePointer(s.$ref) as Schema;
+  }
+  return 'described';
+}
+
+const at = (root: unknown, path: Path) => path.reduce<any>((node, key) => node?.[key], root);
+
+/** One request at or past one limit. */
+interface Edge {
+  /** "comment: 300 code points (Cyrillic)". */
+  name: string;
+  path: Path;
+  /** The keyword and value, for the scorecard: "maxLength 300". */
+  limit: string;
+  side: 'at' | 'past';
+  value: Json;
+  kind: ExpectationKind;
+}
+
+/**
+ * The edges of every limit on the way from `schema` down to the values the example has. An
+ * identifier the deployment takes once (`fresh`) keeps its uniqueness: only its case and shape vary.
+ */
+function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, path: Path = []): Generator<Edge> {
+  const s = deref(schema);
+  const value = at(base, path);
+  if (value === undefined || !s) return;
+  // A value the schema allows is one the description allows too (it states fewer limits): only
+  // the answer past a limit can be this contract's decision.
+  const marked = kindOf(schema);
+  const here = path.length ? path.join('.') : '(body)';
+  const edge = (side: Edge['side'], limit: string, name: string, v: Json): Edge => ({ name: `${here}: ${name}`, path, limit: `${here} ${limit}`, side, value: v, kind: side === 'at' ? 'described' : marked });
+  if (typeof value === 'string' && !fresh(path)) {
+    if (typeof s.maxLength === 'number') {
+      for (const script of ['Latin', 'Cyrillic', 'emoji'] as const) yield edge('at', `maxLength ${s.maxLength}`, `${s.maxLength} code points (${script})`, textOf(s.maxLength, script));
+      for (const script of ['Latin', 'emoji'] as const) yield edge('past', `maxLength ${s.maxLength}`, `${s.maxLength + 1} code points (${script})`, textOf(s.maxLength + 1, script));
+    }
+    if (typeof s.minLength === 'number' && s.minLength > 0) {
+      for (const script of ['Latin', 'emoji'] as const) yield edge('at', `minLength ${s.minLength}`, `${s.minLength} code point(s) (${script})`, textOf(s.minLength, script));
+      yield edge('past', `minLength ${s.minLength}`, `${s.minLength - 1} code points`, textOf(s.minLength - 1, 'Latin'));
+    }
+    if (s.format === 'date-time' && !Number.isNaN(Date.parse(value))) {
+      const instant = new Date(Date.parse(value));
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const local = (offsetMinutes: number) => {
+        const t = new Date(instant.getTime() + offsetMinutes * 60_000);
+        const sign = offsetMinutes < 0 ? '-' : '+';
+        const abs = Math.abs(offsetMinutes);
+        return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+      };
+      yield edge('at', 'date-time', 'offset Z', instant.toISOString().replace(/\.\d+Z$/, 'Z'));
+      yield edge('at', 'date-time', 'offset +03:00', local(180));
+      yield edge('at', 'date-time', 'offset -05:30', local(-330));
+      yield edge('at', 'date-time', 'fraction of a second', instant.toISOString());
+    }
+  }
+  if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
+    yield edge('at', 'UUID-like', 'a UUID in upper case', value.toUpperCase());
+    yield edge('at', 'UUID-like', 'a string that is no UUID', `order-${value}-attempt-1`);
+  }
+  if (typeof value === 'string' && !fresh(path)) {
+    const free = !s.enum && !s.format && !s.pattern && !s.const && / /.test(value) && typeof s.maxLength !== 'number';
+    if (free) yield edge('at', 'text', 'text in several scripts and an emoji', severalScripts);
+  }
+  if (typeof value === 'number' && (s.type === 'integer' || s.type === 'number')) {
+    const step = s.type === 'integer' ? 1 : 1e-6;
+    if (typeof s.minimum === 'number') {
+      yield edge('at', `minimum ${s.minimum}`, `${s.minimum}`, s.minimum);
+      yield edge('past', `minimum ${s.minimum}`, `${s.minimum - step}`, s.minimum - step);
+    }
+    if (typeof s.maximum === 'number') {
+      yield edge('at', `maximum ${s.maximum}`, `${s.maximum}`, s.maximum);
+      yield edge('past', `maximum ${s.maximum}`, `${s.maximum + step}`, s.maximum + step);
+    }
+    if (s.format === 'int64') {
+      for (const [name, digits] of int64Inside) yield edge('at', 'int64', name, new Digits(digits));
+      yield edge('past', 'int64', int64Outside[0], new Digits(int64Outside[1]));
+    }
+  }
+  if (Array.isArray(value)) {
+    const fill = (n: number) => Array.from({ length: n }, (_, i) => value[i % value.length] as Json);
+    if (typeof s.maxItems === 'number' && value.length > 0) {
+      yield edge('at', `maxItems ${s.maxItems}`, `${s.maxItems} items`, fill(s.maxItems));
+      yield edge('past', `maxItems ${s.maxItems}`, `${s.maxItems + 1} items`, fill(s.maxItems + 1));
+    }
+    if (typeof s.minItems === 'number' && value.length >= s.minItems && s.minItems > 0) yield edge('at', `minItems ${s.minItems}`, `${s.minItems} item(s)`, value.slice(0, s.minItems));
+    if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, fresh, [...path, i]);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries<Schema>(s.properties ?? {})) yield* edgesOf(base, child, fresh, [...path, key]);
+  }
+}
+
+function setAt(root: Json, path: Path, value: Json): Json {
+  if (path.length === 0) return value;
+  const copy = structuredClone(root) as any;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key];
+  node[path.at(-1)!] = value;
+  return copy;
+}
+
+/**
+ * Bodies with the edge's value at its path, to try in turn: as it is, then with each list on the
+ * way down cut to the element on the path (a limit such as "10 buttons" holds across all rows, so
+ * the row at the limit must stand alone). A list at the limit is tried filled with each of its
+ * items in turn (the first may be of a kind the schema allows only once or twice).
+ */
+function* placements(base: Json, edge: Edge, source: Json): Generator<Json> {
+  const values: Json[] = [edge.value];
+  const original = at(source, edge.path);
+  if (Array.isArray(original) && Array.isArray(edge.value)) for (const filler of original) values.push((edge.value as Json[]).map(() => structuredClone(filler)));
+  for (const value of values) {
+    let body = setAt(base, edge.path, value);
+    yield body;
+    for (let i = edge.path.length - 1; i > 0; i--) {
+      if (typeof edge.path[i] !== 'number') continue;
+      const list = edge.path.slice(0, i);
+      body = setAt(body, list, [at(body, edge.path.slice(0, i + 1))]);
+      yield body;
+    }
+  }
+}
+
+/**
+ * Business answers a request at a limit may also get, as the description states them for a
+ * value the suite changed: content the account's template does not match (rule 4 of schedule
+ * cascade), a cascade identifier the deployment does not have.
+ */
+const businessAnswers: Array<{ operationId: string; under: string; code: string; kind: ExpectationKind; basis: string }> = [
+  { operationId: 'scheduleCascade', under: 'content', code: 'matched-template-not-found', kind: 'described', basis: '#/paths/~1api~1cascade~1schedule/post/description (4. The content must match the template of its channel)' },
+  { operationId: 'scheduleCascade', under: 'cascadeId', code: 'cascade-not-found', kind: 'described', basis: '#/components/schemas/CascadeId/description (an existing cascade)' },
+  { operationId: 'createSubscriber', under: 'parameterValues', code: 'parameter-not-found', kind: 'decision', basis: '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no parameter of the account)' },
+  { operationId: 'createSubscriber', under: 'tagValues', code: 'tag-not-found', kind: 'decision', basis: '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no tag of the account)' },
+];
+
+interface Boundary {
+  name: string;
+  operation: Operation;
+  edge: Edge;
+  request: PairRequest;
+  /** At a limit: accepted (200, or a business answer the change may cause). Past it: an error the document allows. */
+  expectation: Expectation;
+}
+
+const successPointer = (op: Operation) => `${op.pointer}/responses/200/content/application~1json/schema`;
+
+export function boundaries(ctx: SuiteContext): Boundary[] {
+  const out: Boundary[] = [];
+  const seen = new Set<string>();
+  for (const op of operations()) {
+    if (!op.requestSchemaPointer) continue;
+    for (const pair of examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice)) {
+      const source = prepare(pair, ctx.values).body as Json;
+      const again = withFreshIdentifiers(op.operationId, source, { status: 200 });
+      const fresh = (path: Path) => at(again, path) !== at(source, path);
+      for (const edge of edgesOf(source, { $ref: op.requestSchemaPointer }, fresh)) {
+        const key = `${op.operationId} ${edge.path.map((k) => (typeof k === 'number' ? '[]' : k)).join('.')} ${edge.name.slice(edge.name.indexOf(':'))}`;
+        if (seen.has(key)) continue;
+        // Each send gets identifiers of its own; the edge is placed after, so it can be about one.
+        const base = withFreshIdentifiers(op.operationId, structuredClone(source), { status: 200 }) as Json;
+        let body: Json | undefined;
+        let expectation: Expectation | undefined;
+        if (edge.side === 'at') {
+          body = [...placements(base, edge, source)].find((b) => schemaViolation(op.operationId, parsed(b)) === null && allRowsButtonErrors(parsed(b)).length === 0);
+          if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
+          const under = businessAnswers.filter((b) => b.operationId === op.operationId && String(edge.path[0]) === b.under);
+          const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
+          // A business answer this contract decides makes the check one of its decisions.
+          const kind = under.some((b) => b.kind === 'decision') ? 'decision' : edge.kind;
+          expectation = { allowed, kind, basis: [`${op.requestSchemaPointer} (${edge.limit}: accepted)`, ...under.map((b) => b.basis)].join('; ') };
+        } else {
+          body = setAt(base, edge.path, edge.value);
+          // A value no JS number holds exactly is judged as the wrong type it is for the schema.
+          const judged = edge.value instanceof Digits ? setAt(base, edge.path, 'not-an-int64') : body;
+          expectation = invalidBodyExpectation(op, parsed(judged), ctx.profile);
+          if (!expectation) continue;
+          if (edge.kind === 'decision') expectation = { ...expectation, kind: 'decision' };
+        }
+        seen.add(key);
+        const request = { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
+        out.push({ name: `${op.operationId}: ${edge.side} the limit, ${edge.name}`, operation: op, edge, request, expectation });
+      }
+    }
+  }
+  return out;
+}
+
+/** An accepted request: 200 with a body the schema allows, or one of the business answers; closed thread ids come back digit for digit. */
+async function judgeAccepted(ctx: SuiteContext, b: Boundary): Promise<CheckOutcome> {
+  const { request, expectation, operation, edge } = b;
+  const expected = describeAllowed(expectation.allowed);
+  const { response, error } = await send(ctx, request);
+  if (!response) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
+  const { status, text, body } = await readAnswer(response);
+  const answer = answerOf(status, body);
+  const title = (body as { title?: unknown } | undefined)?.title;
+  const short = `${status} ${text.slice(0, 200)}`;
+  if (status === 200) {
+    const valid = validator(successPointer(operation))(body);
+    if (!valid.valid) return { ok: false, request, expected, actual: `200 not as the schema says: ${valid.errors.join('; ')}`, answer };
+    // Every identifier sent is reported in one list: the digits as sent, not a rounded number.
+    if (operation.operationId === 'closeThreads' && edge.value instanceof Digits && !new RegExp(`[\\[,]\\s*${edge.value.digits}\\s*[,\\]]`).test(text)) {
+      return { ok: false, request, expected: `200 listing ${edge.value.digits} as sent`, actual: short, answer };
+    }
+    return { ok: true, request, expected, actual: short, answer };
+  }
+  const allowed = expectation.allowed.some((a) => a.status === status && a.code === title) && schemaValidator('Problem')(body).valid;
+  return { ok: allowed, request, expected, actual: short, answer };
+}
+
+const selected = (ctx: SuiteContext) => boundaries(ctx).filter((b) => runs(ctx, b.expectation.kind));
+
+export const boundariesStage: Stage = {
+  name: 'boundaries',
+  description: 'every limit of the request schemas: at the limit accepted, just past it refused as the document allows (code points in several scripts, int64 past 2^31 and 2^53, date-time offsets, UUID case)',
+  count: (ctx) => selected(ctx).length,
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const results: CheckResult[] = [];
+    for (const b of selected(ctx)) {
+      const { expectation, operation, edge } = b;
+      const covers = { operationId: operation.operationId, limit: edge.limit, side: edge.side };
+      const spec = { stage: 'boundaries', name: b.name, kind: expectation.kind, basis: expectation.basis, covers };
+      results.push(await check(ctx, spec, () => (edge.side === 'at' ? judgeAccepted(ctx, b) : judgeError(ctx, { name: b.name, operation, request: b.request, expectation }))));
+    }
+    return results;
+  },
+};

@@ -11,7 +11,7 @@ import { failedRun, redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
-         [--only <stage>]... [--skip <stage>]... [--seed N] [--mock] [--list]
+         [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--mock] [--list]
          [--reporter junit|json --output <file>]
 
   Checks a live implementation of the messaging service against the contract.
@@ -34,7 +34,9 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --reset-command       a shell command run before each stage for the same purpose; must exit 0.
                         Without a reset hook every check holds whatever state the service is in
   --only, --skip        stage names (repeat them or separate with commas)
-  --seed                order of the generated bad inputs (default 1)
+  --seed                seed of the generated requests and the order of the bad inputs
+                        (default 1); a failure prints the seed that replays it
+  --generated           generated requests per operation, valid and broken each (default 25)
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
   --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output (on every
@@ -107,6 +109,7 @@ const suiteOptions = {
   only: { type: 'string', multiple: true },
   skip: { type: 'string', multiple: true },
   seed: { type: 'string' },
+  generated: { type: 'string' },
   mock: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   reporter: { type: 'string' },
@@ -158,6 +161,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
   if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
   if (o.seed !== undefined && !/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  if (o.generated !== undefined && !/^\d+$/.test(o.generated)) throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
   if (o['reset-command'] !== undefined && o['reset-command'].trim() === '') throw new UsageError('--reset-command must be a command line, got an empty one');
   let vars;
   try {
@@ -197,6 +201,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
       only,
       skip,
       seed: o.seed === undefined ? undefined : Number(o.seed),
+      generated: o.generated === undefined ? undefined : Number(o.generated),
       mock: o.mock,
       resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
       resetCommand: o['reset-command'],

@@ -8,6 +8,8 @@ export interface SuiteContext {
   credentials: Credentials;
   values: Record<string, unknown>;
   seed: number;
+  /** Generated requests per operation and kind (valid, broken) in the generated stage. */
+  generated: number;
   /** Against a mock: ask for each example with `Prefer: code=..., example=...`. */
   mock: boolean;
   /**
@@ -66,6 +68,8 @@ export interface Coverage {
   /** A limit of a request schema the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
   limit?: string;
   side?: 'at' | 'past';
+  /** Requests the check generated. */
+  generated?: number;
 }
 
 /**

@@ -25,8 +25,10 @@ export interface ConformanceOptions {
   /** Stage names to run (default: all) and to leave out. */
   only?: string[];
   skip?: string[];
-  /** Order of the generated bad inputs (default 1). */
+  /** Seed of the generated requests and of the order of the bad inputs (default 1): the same seed repeats a run. */
   seed?: number;
+  /** Generated requests per operation and kind (valid, broken) in the generated stage (default 25). */
+  generated?: number;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
   /** `described` (default): only what the service's description states. `strict`: this contract's decisions too (its sandbox). */
@@ -78,6 +80,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       credentials: { apiKey: options.apiKey, apiKeyNoBalance: options.apiKeyNoBalance, integratorToken: options.integratorToken },
       values: options.values ?? {},
       seed: options.seed ?? 1,
+      generated: options.generated,
       mock: options.mock ?? false,
       profile: options.profile,
       log: options.log ?? (() => {}),

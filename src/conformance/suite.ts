@@ -6,6 +6,7 @@ import { resolvePointer } from '../core/document.ts';
 import { examplePair, examplePairs, operations } from '../core/examples.ts';
 import { badInputStage } from './stages/bad-input.ts';
 import { boundariesStage } from './stages/boundaries.ts';
+import { defaultGenerated, generatedStage } from './stages/generated.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
@@ -15,7 +16,7 @@ import { prepare } from './vars.ts';
 
 const shell = promisify(exec);
 
-export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, boundariesStage, badInputStage];
+export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, boundariesStage, generatedStage, badInputStage];
 
 export class UnreachableError extends Error {}
 
@@ -126,7 +127,9 @@ async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]>
   return answers.filter((c) => c !== undefined);
 }
 
-export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown'> & {
+export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated'> & {
+  /** Generated requests per operation and kind in the generated stage (default 25). */
+  generated?: number;
   /** `described` (default) or `strict` (the contract's decisions too). */
   profile?: Profile;
   /** Longest wait for one answer, body included (default 10 s). */
@@ -157,6 +160,7 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
     stateKnown: false,
     server: options.server.replace(/\/+$/, ''),
     profile: options.profile ?? 'described',
+    generated: options.generated ?? defaultGenerated,
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     deadline: AbortSignal.timeout(deadlineMs),
     deadlineAt: Date.now() + deadlineMs,

@@ -12,21 +12,11 @@ import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckR
 import { describeAllowed, invalidBodyExpectation, type Allowed, type Expectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
+import { Digits, listsDigits, parsed, serialize, type Json } from '../digits.ts';
 import { judgeError } from './bad-input.ts';
 
-type Json = null | boolean | number | string | Digits | Json[] | { [k: string]: Json };
 type Schema = Record<string, any>;
-type Path = Array<string | number>;
-
-/** An integer written into the request as its digits: JSON numbers past 2^53 do not survive a JS number. */
-class Digits {
-  constructor(readonly digits: string) {}
-}
-const digitsMark = `@@digits-${Math.random().toString(36).slice(2)}@@`;
-const serialize = (body: Json) =>
-  JSON.stringify(body, (_key, v) => (v instanceof Digits ? `${digitsMark}${v.digits}` : v)).replace(new RegExp(`"${digitsMark}(-?\\d+)"`, 'g'), '$1');
-/** The body as a validator reads it (digits as the nearest number). */
-const parsed = (body: Json): unknown => JSON.parse(serialize(body));
+export type Path = Array<string | number>;
 
 /** Integers an int64 holds that 32-bit or double-precision code gets wrong, and the first it does not hold. */
 const int64Inside = [['2^31', '2147483648'], ['2^53 + 1', '9007199254740993'], ['2^63 - 1', '9223372036854775807']] as const;
@@ -37,9 +27,9 @@ const scripts = { Latin: 'a', Cyrillic: 'ж', emoji: '😀', CJK: '漢' } as con
 const textOf = (n: number, script: keyof typeof scripts) => scripts[script].repeat(n);
 const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋🏽 ¡Olé!';
 
-const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function deref(schema: Schema): Schema {
+export function deref(schema: Schema): Schema {
   let s = schema;
   for (let hops = 0; s?.$ref && hops < 50; hops++) s = resolvePointer(s.$ref) as Schema;
   if (!Array.isArray(s?.allOf)) return s;
@@ -59,7 +49,7 @@ function kindOf(schema: Schema): ExpectationKind {
   return 'described';
 }
 
-const at = (root: unknown, path: Path) => path.reduce<any>((node, key) => node?.[key], root);
+export const at = (root: unknown, path: Path) => path.reduce<any>((node, key) => node?.[key], root);
 
 /** One request at or past one limit. */
 interface Edge {
@@ -146,7 +136,7 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
   }
 }
 
-function setAt(root: Json, path: Path, value: Json): Json {
+export function setAt(root: Json, path: Path, value: Json): Json {
   if (path.length === 0) return value;
   const copy = structuredClone(root) as any;
   let node = copy;
@@ -198,7 +188,7 @@ interface Boundary {
   expectation: Expectation;
 }
 
-const successPointer = (op: Operation) => `${op.pointer}/responses/200/content/application~1json/schema`;
+export const successPointer = (op: Operation) => `${op.pointer}/responses/200/content/application~1json/schema`;
 
 export function boundaries(ctx: SuiteContext): Boundary[] {
   const out: Boundary[] = [];
@@ -217,13 +207,9 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
         let body: Json | undefined;
         let expectation: Expectation | undefined;
         if (edge.side === 'at') {
-          body = [...placements(base, edge, source)].find((b) => schemaViolation(op.operationId, parsed(b)) === null && allRowsButtonErrors(parsed(b)).length === 0);
+          body = [...placements(base, edge, source)].find((b) => isAccepted(op, b));
           if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
-          const under = businessAnswers.filter((b) => b.operationId === op.operationId && String(edge.path[0]) === b.under);
-          const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
-          // A business answer this contract decides makes the check one of its decisions.
-          const kind = under.some((b) => b.kind === 'decision') ? 'decision' : edge.kind;
-          expectation = { allowed, kind, basis: [`${op.requestSchemaPointer} (${edge.limit}: accepted)`, ...under.map((b) => b.basis)].join('; ') };
+          expectation = acceptedExpectation(op, [edge.path], `${op.requestSchemaPointer} (${edge.limit}: accepted)`, edge.kind);
         } else {
           body = setAt(base, edge.path, edge.value);
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.
@@ -241,9 +227,22 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
   return out;
 }
 
-/** An accepted request: 200 with a body the schema allows, or one of the business answers; closed thread ids come back digit for digit. */
-async function judgeAccepted(ctx: SuiteContext, b: Boundary): Promise<CheckOutcome> {
-  const { request, expectation, operation, edge } = b;
+/** Whether the document says a request with this body is valid: its schema, and the button limits across rows. */
+export const isAccepted = (op: Operation, body: Json) => schemaViolation(op.operationId, parsed(body)) === null && allRowsButtonErrors(parsed(body)).length === 0;
+
+/** What a valid request may get: 200, or a business answer a value changed at one of `changed` may cause. */
+export function acceptedExpectation(op: Operation, changed: Path[], basis: string, kind: ExpectationKind = 'described'): Expectation {
+  const under = businessAnswers.filter((b) => b.operationId === op.operationId && changed.some((path) => String(path[0]) === b.under));
+  const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
+  // A business answer this contract decides makes the check one of its decisions.
+  return { allowed, kind: under.some((b) => b.kind === 'decision') ? 'decision' : kind, basis: [basis, ...under.map((b) => b.basis)].join('; ') };
+}
+
+/**
+ * The answer to a valid request: 200 with a body the schema allows, or one of the business
+ * answers. Closed thread ids come back digit for digit: every identifier sent is in one list.
+ */
+export async function judgeAccepted(ctx: SuiteContext, request: PairRequest, operation: Operation, expectation: Expectation): Promise<CheckOutcome> {
   const expected = describeAllowed(expectation.allowed);
   const { response, error } = await send(ctx, request);
   if (!response) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
@@ -254,9 +253,12 @@ async function judgeAccepted(ctx: SuiteContext, b: Boundary): Promise<CheckOutco
   if (status === 200) {
     const valid = validator(successPointer(operation))(body);
     if (!valid.valid) return { ok: false, request, expected, actual: `200 not as the schema says: ${valid.errors.join('; ')}`, answer };
-    // Every identifier sent is reported in one list: the digits as sent, not a rounded number.
-    if (operation.operationId === 'closeThreads' && edge.value instanceof Digits && !new RegExp(`[\\[,]\\s*${edge.value.digits}\\s*[,\\]]`).test(text)) {
-      return { ok: false, request, expected: `200 listing ${edge.value.digits} as sent`, actual: short, answer };
+    if (operation.operationId === 'closeThreads') {
+      // Every identifier sent is in exactly one list, digit for digit as sent.
+      const sent = [...new Set((/"threadIds"\s*:\s*\[([^\]]*)\]/.exec(request.body ?? '')?.[1] ?? '').split(',').map((d) => d.trim()).filter(Boolean))];
+      const lost = sent.filter((d) => !listsDigits(text, d));
+      const listed = Object.values(body as Record<string, unknown[]>).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0);
+      if (lost.length || listed !== sent.length) return { ok: false, request, expected: `200 listing each of ${sent.length} identifiers once, as sent`, actual: short, answer };
     }
     return { ok: true, request, expected, actual: short, answer };
   }
@@ -276,7 +278,7 @@ export const boundariesStage: Stage = {
       const { expectation, operation, edge } = b;
       const covers = { operationId: operation.operationId, limit: edge.limit, side: edge.side };
       const spec = { stage: 'boundaries', name: b.name, kind: expectation.kind, basis: expectation.basis, covers };
-      results.push(await check(ctx, spec, () => (edge.side === 'at' ? judgeAccepted(ctx, b) : judgeError(ctx, { name: b.name, operation, request: b.request, expectation }))));
+      results.push(await check(ctx, spec, () => (edge.side === 'at' ? judgeAccepted(ctx, b.request, operation, expectation) : judgeError(ctx, { name: b.name, operation, request: b.request, expectation }))));
     }
     return results;
   },

@@ -1,0 +1,200 @@
+// Stage generated: requests made by fast-check from the request schemas and the named success
+// examples, which carry the business facts (which cascade takes which content, which parameters
+// and tags the account has). A generated request keeps an example's business values and varies
+// what the schema leaves free: text in any script within its limits, numbers within their range,
+// lists within their sizes, optional fields present or not, date-times in any offset, int64 ids
+// anywhere in their range, requestIds in any case. Each valid request must be accepted as the
+// rules predict; each one broken in one place must get an error the document allows. `--seed`
+// replays a run; a failure is shrunk to the smallest request that still fails.
+import fc from 'fast-check';
+import { examplePairs, operations, type Operation } from '../../core/examples.ts';
+import { check, runs, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { invalidBodyExpectation } from '../expectations.ts';
+import { pairRequest, type PairRequest } from '../pairs.ts';
+import { prepare, withFreshIdentifiers } from '../vars.ts';
+import { Digits, serialize, type Json } from '../digits.ts';
+import { judgeError, mutate } from './bad-input.ts';
+import { acceptedExpectation, at, deref, isAccepted, judgeAccepted, uuidShaped, type Path } from './boundaries.ts';
+
+type Schema = Record<string, any>;
+
+/** Generated requests per operation and kind (valid, broken) in one run. */
+export const defaultGenerated = 25;
+
+/** Code points of several scripts: Latin, Cyrillic, CJK and emoji (one code point, two UTF-16 units). */
+const codePoint = fc
+  .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x400, max: 0x4ff }), fc.integer({ min: 0x4e00, max: 0x9fff }), fc.integer({ min: 0x1f300, max: 0x1faff }))
+  .map((c) => String.fromCodePoint(c));
+const text = (min: number, max: number) => fc.array(codePoint, { minLength: min, maxLength: max }).map((cs) => cs.join(''));
+
+const day = 86_400_000;
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+/** A date-time from tomorrow to a year ahead, written with any offset the format allows, with or without a fraction. */
+function dateTime(now: number): fc.Arbitrary<string> {
+  return fc.record({ ms: fc.integer({ min: day, max: 365 * day }), offset: fc.integer({ min: -48, max: 56 }).map((q) => q * 15), fraction: fc.boolean() }).map(({ ms, offset, fraction }) => {
+    const local = new Date(now + ms + offset * 60_000);
+    const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+    const seconds = `${pad(local.getUTCSeconds())}${fraction ? `.${pad(local.getUTCMilliseconds(), 3)}` : ''}`;
+    return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${seconds}${zone}`;
+  });
+}
+const date = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const int64 = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map((b) => new Digits(String(b)));
+
+/** Values for an optional property the example leaves out: only where the schema alone says enough. */
+function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
+  if (s.type === 'string' && s.format === 'date-time') return dateTime(now);
+  if (s.type === 'string' && s.format === 'date') return date;
+  if (s.type === 'boolean') return fc.boolean();
+  return undefined;
+}
+
+/**
+ * What may stand at `path`, given the schema and the example's value there. A value the example
+ * sets and the schema does not bound (an enum, a pattern, a URI, an address, a name) stays: it
+ * is one of the business facts.
+ */
+function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.Arbitrary<Json> {
+  const s = deref(schema) ?? {};
+  if (typeof example === 'string') {
+    if (s.enum || s.const !== undefined || s.pattern || (s.format && s.format !== 'date-time' && s.format !== 'date')) return fc.constant(example);
+    if (s.format === 'date-time') return dateTime(now);
+    if (s.format === 'date') return date;
+    if (typeof s.maxLength === 'number' || / /.test(example)) return text(s.minLength ?? 0, s.maxLength ?? 60);
+    return fc.constant(example);
+  }
+  if (typeof example === 'number') {
+    // An int64 is an identifier of something the deployment has (a cascade): a business fact.
+    if (s.format === 'int64') return fc.constant(example);
+    if (s.type === 'integer' && typeof s.minimum === 'number') return fc.integer({ min: s.minimum, max: s.maximum ?? 1_000_000_000 });
+    if (s.type === 'number' && typeof s.minimum === 'number' && typeof s.maximum === 'number') return fc.double({ min: s.minimum, max: s.maximum, noNaN: true, noDefaultInfinity: true });
+    return fc.constant(example);
+  }
+  if (typeof example === 'boolean') return fc.boolean();
+  if (Array.isArray(example)) {
+    const items = deref(s.items ?? {}) ?? {};
+    const maxLength = Math.min(s.maxItems ?? example.length + 2, 12);
+    const minLength = s.minItems ?? 0;
+    // Identifier lists (int64 items): the example's ids and ids anywhere in the int64 range, each once.
+    if (items.format === 'int64') {
+      const known = example.length ? fc.constantFrom(...example) : int64;
+      return fc.uniqueArray(fc.oneof(known, int64), { minLength: Math.max(minLength, 1), maxLength, selector: (v) => (v instanceof Digits ? v.digits : String(v)) });
+    }
+    if (example.length === 0) return fc.constant(example);
+    const item = fc.nat(example.length - 1).chain((i) => arbitrary(s.items ?? {}, example[i]!, [...path, i], now));
+    return fc.array(item, { minLength, maxLength });
+  }
+  if (example !== null && typeof example === 'object' && !(example instanceof Digits)) {
+    const required = new Set<string>(s.required ?? []);
+    const properties: Record<string, Schema> = s.properties ?? {};
+    const fields: Record<string, fc.Arbitrary<Json | undefined>> = {};
+    for (const [key, value] of Object.entries(example)) {
+      const inner = properties[key] ? arbitrary(properties[key]!, value, [...path, key], now) : fc.constant(value);
+      // An optional scalar may be left out; an optional object stays (which content entries a request
+      // has is a business fact: every stage of the cascade needs one).
+      const scalar = value === null || typeof value !== 'object';
+      fields[key] = required.has(key) || !scalar ? inner : fc.option(inner, { nil: undefined, freq: 4 });
+    }
+    for (const [key, child] of Object.entries(properties)) {
+      if (key in example) continue;
+      const made = fromSchema(deref(child) ?? {}, now);
+      if (made) fields[key] = fc.option(made, { nil: undefined });
+    }
+    return fc.record(fields).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Json);
+  }
+  return fc.constant(example);
+}
+
+/** How a fresh requestId is written: the service takes any non-empty string (UUID-like). */
+const idShape = fc.constantFrom('lower', 'upper', 'prefixed');
+type IdShape = 'lower' | 'upper' | 'prefixed';
+
+interface Draft {
+  example: string;
+  body: Json;
+  shape: IdShape;
+}
+
+/** The request for a draft: identifiers the deployment takes once made new for this send, in the drawn shape. */
+function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest {
+  const pair = examplePairs().find((p) => p.operation.operationId === op.operationId && p.name === draft.example)!;
+  let body = withFreshIdentifiers(op.operationId, draft.body, { status: 200 }) as Json;
+  const requestId = at(body, ['requestId']);
+  if (typeof requestId === 'string' && requestId !== at(draft.body, ['requestId']) && uuidShaped.test(requestId)) {
+    const shaped = draft.shape === 'upper' ? requestId.toUpperCase() : draft.shape === 'prefixed' ? `order-${requestId}` : requestId;
+    body = { ...(body as Record<string, Json>), requestId: shaped };
+  }
+  return { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
+}
+
+function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
+  const now = Date.now();
+  const examples = examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice);
+  return fc
+    .constantFrom(...examples)
+    .chain((pair) => fc.record({ example: fc.constant(pair.name), body: arbitrary({ $ref: op.requestSchemaPointer! }, prepare(pair, ctx.values).body as Json, [], now), shape: idShape }))
+    .filter((d) => isAccepted(op, d.body));
+}
+
+/** Where a draft may differ from its example in a way a business rule reads: the content (rule 4, the template). */
+const changedPaths = (draft: Draft): Path[] => ('content' in (draft.body as object) ? [['content']] : []);
+
+/** Runs a property over `runs` generated cases; on a failure, the shrunk case's outcome and how to replay it. */
+async function property<T>(ctx: SuiteContext, arb: fc.Arbitrary<T>, seed: number, judge: (value: T) => Promise<CheckOutcome | undefined>): Promise<CheckOutcome> {
+  let failure: CheckOutcome | undefined;
+  let sent = 0;
+  const details = await fc.check(
+    fc.asyncProperty(arb, async (value) => {
+      const outcome = await judge(value);
+      if (outcome === undefined) return true; // not a case of this property
+      sent++;
+      if (!outcome.ok) failure = outcome;
+      return outcome.ok;
+    }),
+    { seed, numRuns: ctx.generated, endOnFailure: false, maxSkipsPerRun: 100 },
+  );
+  if (!details.failed) return { ok: true, expected: `${ctx.generated} generated requests`, actual: `${sent} sent, each answered as predicted` };
+  const replay = `seed ${seed} (replay: --seed ${ctx.seed} --only generated), shrunk in ${details.numShrinks} steps`;
+  return { ...(failure ?? { ok: false }), ok: false, actual: `${failure?.actual ?? String(details.errorInstance)}; ${replay}` };
+}
+
+export const generatedStage: Stage = {
+  name: 'generated',
+  description: 'requests generated from the schemas and the success examples (fast-check; --seed replays): valid ones accepted as the rules predict, each broken in one place refused as the document allows',
+  count: (ctx) => operations().filter((op) => op.requestSchemaPointer).length * 2,
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const results: CheckResult[] = [];
+    for (const [index, op] of operations().filter((o) => o.requestSchemaPointer).entries()) {
+      const seed = ctx.seed * 1009 + index;
+      const basis = `${op.requestSchemaPointer} and the operation's success examples`;
+      const valid = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated valid requests are accepted`, kind: 'described' as const, basis, covers: { operationId: op.operationId, generated: ctx.generated } };
+      results.push(
+        await check(ctx, valid, () =>
+          property(ctx, drafts(ctx, op), seed, (draft) => {
+            return judgeAccepted(ctx, requestOf(ctx, op, draft), op, acceptedExpectation(op, changedPaths(draft), basis));
+          }),
+        ),
+      );
+      // One thing broken in a generated valid request: an error the document allows, for the thing broken.
+      const broken = fc.record({ draft: drafts(ctx, op), pick: fc.nat() });
+      const invalid = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated requests broken in one place are refused`, kind: 'described' as const, basis: `${op.pointer}/responses`, covers: { operationId: op.operationId, generated: ctx.generated } };
+      results.push(
+        await check(ctx, invalid, () =>
+          property(ctx, broken, seed + 500, async ({ draft, pick }) => {
+            const request = requestOf(ctx, op, draft);
+            const variants = [...mutate(JSON.parse(request.body!), { $ref: op.requestSchemaPointer! })];
+            const [name, body] = variants[pick % variants.length]!;
+            const invalid = invalidBodyExpectation(op, body, ctx.profile);
+            if (!invalid || !runs(ctx, invalid.kind)) return undefined;
+            // The generated text may already miss the account's template, and the description
+            // does not order that check before the schema's: its answer is allowed too.
+            const business = acceptedExpectation(op, changedPaths(draft), '').allowed.filter((a) => a.status !== 200);
+            const expectation = business.length ? { ...invalid, allowed: [...invalid.allowed, ...business], basis: `${invalid.basis}; ${acceptedExpectation(op, changedPaths(draft), '').basis.replace(/^; /, '')}` } : invalid;
+            return judgeError(ctx, { name, operation: op, request: { ...request, body: JSON.stringify(body) }, expectation });
+          }),
+        ),
+      );
+    }
+    return results;
+  },
+};

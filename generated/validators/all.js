@@ -8538,7 +8538,8 @@ validate130.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v37 = validate131;
 const schema156 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/DeliveryStatus"};
-const schema157 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1}]};
+const schema157 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1,"pattern":"^[A-Z][A-Z_]*$"}]};
+const pattern4 = new RegExp("^[A-Z][A-Z_]*$", "u");
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8587,9 +8588,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.anyOf[1].type,parentSchema:schema157.anyOf[1],data};
+if(!pattern4.test(data)){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z_]*$"},message:"must match pattern \""+"^[A-Z][A-Z_]*$"+"\"",schema:"^[A-Z][A-Z_]*$",parentSchema:schema157.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8598,15 +8598,26 @@ vErrors.push(err3);
 }
 errors++;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.anyOf,parentSchema:schema157,data};
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.anyOf[1].type,parentSchema:schema157.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.anyOf,parentSchema:schema157,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -8784,9 +8795,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.anyOf[1].type,parentSchema:schema157.anyOf[1],data};
+if(!pattern4.test(data)){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z_]*$"},message:"must match pattern \""+"^[A-Z][A-Z_]*$"+"\"",schema:"^[A-Z][A-Z_]*$",parentSchema:schema157.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8795,15 +8805,26 @@ vErrors.push(err3);
 }
 errors++;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.anyOf,parentSchema:schema157,data};
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema157.anyOf[1].type,parentSchema:schema157.anyOf[1],data};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema157.anyOf,parentSchema:schema157,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }
@@ -8823,7 +8844,7 @@ return errors === 0;
 }
 validate138.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const pattern4 = new RegExp("^[0-9]+$", "u");
+const pattern5 = new RegExp("^[0-9]+$", "u");
 
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9101,7 +9122,7 @@ var _valid2 = _errs17 === errors;
 valid6 = valid6 || _valid2;
 const _errs20 = errors;
 if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
+if(!pattern5.test(data4)){
 const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema160.properties.cascadeId.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err16];

@@ -113,8 +113,9 @@ return errors === 0;
 }
 validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1}]};
+const schema38 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1,"pattern":"^[A-Z][A-Z_]*$"}]};
 const schema39 = {"type":"string","description":"Delivery statuses this contract knows. `UNDELIVERED` (a failed delivery, with an error code)\nis from the service's description; the others are from the public docs [public docs].\n","enum":["UNDELIVERED","SENT","DELIVERED","READ","FAILED","CANCELLED","DELAYED","ENQUEUED","EXPIRED"]};
+const pattern5 = new RegExp("^[A-Z][A-Z_]*$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -163,9 +164,8 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-else {
-const err3 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(!pattern5.test(data)){
+const err3 = {instancePath,schemaPath:"#/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Z][A-Z_]*$"},message:"must match pattern \""+"^[A-Z][A-Z_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -174,15 +174,26 @@ vErrors.push(err3);
 }
 errors++;
 }
-var _valid0 = _errs4 === errors;
-valid0 = valid0 || _valid0;
-if(!valid0){
-const err4 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+}
+else {
+const err4 = {instancePath,schemaPath:"#/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+var _valid0 = _errs4 === errors;
+valid0 = valid0 || _valid0;
+if(!valid0){
+const err5 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
 }
 errors++;
 }

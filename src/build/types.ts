@@ -12,11 +12,11 @@ export const schemaTypesPath = join(projectRoot, 'generated', 'schema.d.ts');
 
 type Member = { $ref?: unknown; type?: unknown; [key: string]: unknown };
 
-/** `anyOf: [{$ref: Known...}, {type: string, minLength?}]`: the open sets of the document. */
+/** `anyOf: [{$ref: Known...}, {type: string, minLength?, pattern?}]`: the open sets of the document. */
 function openSet(schema: { anyOf?: unknown }): string | undefined {
   if (!Array.isArray(schema.anyOf) || schema.anyOf.length !== 2) return undefined;
   const [known, other] = schema.anyOf as [Member, Member];
-  const plainString = other.type === 'string' && Object.keys(other).every((k) => ['type', 'minLength'].includes(k));
+  const plainString = other.type === 'string' && Object.keys(other).every((k) => ['type', 'minLength', 'pattern'].includes(k));
   return typeof known.$ref === 'string' && /\/Known[A-Za-z]+$/.test(known.$ref) && plainString ? known.$ref : undefined;
 }
 

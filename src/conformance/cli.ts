@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { CannotRunError, httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
 import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, type ConformanceReport, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
 import type { Profile } from './context.ts';
+import type { CallbackOptions } from './stages/callbacks.ts';
 import { rejectedLine } from './report.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';
 
@@ -13,6 +14,7 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
          [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--mock] [--list]
          [--reporter junit|json --output <file>]
+         [--callbacks --callback-listen HOST:PORT [--callback-url URL] [--callback-window S]]
 
   Checks a live implementation of the messaging service against the contract.
   Exit 0 only when every selected check ran and passed, 1 when a check failed, 2 for bad
@@ -26,6 +28,11 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --timeout             seconds to wait for one answer, body included (default 10)
   --deadline            seconds for the whole run (default 300); past it the run stops: exit 2
   --vars                a JSON file: credentials and deployment values for the examples' values
+  --callbacks           also check the service's own status callbacks (stage callbacks): a receiver
+                        listens at --callback-listen HOST:PORT, where the service must post them
+                        (register that address, or --callback-url, the public URL leading there,
+                        as the account's callback URL); the suite schedules the success examples
+                        and waits --callback-window seconds (default the first retry delay + 10)
   --profile             described (default): only what the service's description states, every
                         answer it allows accepted; strict: this contract's decisions too (what
                         its sandbox is held to)
@@ -58,6 +65,23 @@ function seconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
   return Number(value) * 1000;
+}
+
+/** --callbacks with --callback-listen HOST:PORT, [--callback-url URL] and [--callback-window S]. */
+function callbackOptions(o: { callbacks?: boolean; 'callback-listen'?: string; 'callback-url'?: string; 'callback-window'?: string }): CallbackOptions | undefined {
+  const given = ['callback-listen', 'callback-url', 'callback-window'].filter((f) => o[f as 'callback-url'] !== undefined);
+  if (!o.callbacks) {
+    if (given.length) throw new UsageError(`--${given[0]} needs --callbacks`);
+    return undefined;
+  }
+  const listen = /^(.+):(\d{1,5})$/.exec(o['callback-listen'] ?? '');
+  if (!listen || Number(listen[2]) > 65535) throw new UsageError(`--callbacks needs --callback-listen HOST:PORT (where the service's status callbacks arrive), got ${JSON.stringify(o['callback-listen'] ?? null)}`);
+  return {
+    host: listen[1]!.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(listen[2]),
+    publicUrl: o['callback-url'] === undefined ? undefined : httpUrl('--callback-url', o['callback-url']),
+    windowMs: seconds('callback-window', o['callback-window']),
+  };
 }
 
 /** --reporter junit|json with --output F, checked before the run: a report that cannot be written is found now. */
@@ -119,6 +143,10 @@ const suiteOptions = {
   deadline: { type: 'string' },
   'reset-url': { type: 'string' },
   'reset-command': { type: 'string' },
+  callbacks: { type: 'boolean', default: false },
+  'callback-listen': { type: 'string' },
+  'callback-url': { type: 'string' },
+  'callback-window': { type: 'string' },
 } as const;
 
 runCli('messaging-conformance', usage, async (args) => {
@@ -149,7 +177,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   const skip = split(o.skip);
   let selected;
   try {
-    selected = selectStages(only, skip);
+    selected = selectStages(only, skip, o.callbacks);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -161,6 +189,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
   if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
   if (o.seed !== undefined && !/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  const callbacks = callbackOptions(o);
   if (o.generated !== undefined && !/^\d+$/.test(o.generated)) throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
   if (o['reset-command'] !== undefined && o['reset-command'].trim() === '') throw new UsageError('--reset-command must be a command line, got an empty one');
   let vars;
@@ -202,6 +231,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
       skip,
       seed: o.seed === undefined ? undefined : Number(o.seed),
       generated: o.generated === undefined ? undefined : Number(o.generated),
+      callbacks,
       mock: o.mock,
       resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
       resetCommand: o['reset-command'],

@@ -2,6 +2,7 @@
 import type { ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';
+import type { CallbackOptions } from './stages/callbacks.ts';
 
 export interface SuiteContext {
   server: string;
@@ -10,6 +11,8 @@ export interface SuiteContext {
   seed: number;
   /** Generated requests per operation and kind (valid, broken) in the generated stage. */
   generated: number;
+  /** Where the callbacks stage listens for the service's status callbacks (--callbacks). */
+  callbacks?: CallbackOptions;
   /** Against a mock: ask for each example with `Prefer: code=..., example=...`. */
   mock: boolean;
   /**

@@ -1,6 +1,7 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
 import type { Profile } from './context.ts';
+import type { CallbackOptions } from './stages/callbacks.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
 
 export type { CheckResult } from './context.ts';
@@ -8,6 +9,7 @@ export type { SuiteReport as ConformanceReport } from './suite.ts';
 export { UnreachableError } from './suite.ts';
 export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
 export type { Profile } from './context.ts';
+export type { CallbackOptions } from './stages/callbacks.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
 
@@ -29,6 +31,12 @@ export interface ConformanceOptions {
   seed?: number;
   /** Generated requests per operation and kind (valid, broken) in the generated stage (default 25). */
   generated?: number;
+  /**
+   * Check the service's own status callbacks: a receiver listens at `host:port` (the service must
+   * post there, or to `publicUrl` that leads there) for `windowMs` after the suite schedules the
+   * success examples. Adds the stage `callbacks`.
+   */
+  callbacks?: CallbackOptions;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
   /** `described` (default): only what the service's description states. `strict`: this contract's decisions too (its sandbox). */
@@ -81,6 +89,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       values: options.values ?? {},
       seed: options.seed ?? 1,
       generated: options.generated,
+      callbacks: options.callbacks,
       mock: options.mock ?? false,
       profile: options.profile,
       log: options.log ?? (() => {}),
@@ -88,6 +97,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       deadlineMs: options.deadlineMs,
       reset: { url: options.resetUrl, command: options.resetCommand },
     },
-    selectStages(options.only, options.skip),
+    selectStages(options.only, options.skip, options.callbacks !== undefined),
   );
 }

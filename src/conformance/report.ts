@@ -81,13 +81,15 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
 /** The coverage scorecard: per operation, statuses, codes and examples exercised, then what was not and why. */
 function coverageTable(report: SuiteReport): string[] {
   if (!report.coverage) return [];
-  const rows = report.coverage.map((c) => [c.operationId, `${c.statuses.covered}/${c.statuses.of}`, `${c.codes.covered}/${c.codes.of}`, `${c.examples.covered}/${c.examples.of}`]);
-  const header = ['coverage', 'statuses', 'codes', 'examples'];
+  const rows = report.coverage.map((c) => [c.operationId, `${c.statuses.covered}/${c.statuses.of}`, `${c.codes.covered}/${c.codes.of}`, `${c.examples.covered}/${c.examples.of}`, String(c.breadth.limits), String(c.breadth.at), String(c.breadth.past), String(c.breadth.generated)]);
+  const header = ['coverage', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const missed = report.coverage.flatMap((c) => c.missed.map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`));
   const needsReset = report.coverage.flatMap((c) => (c.needsReset ?? []).map((m) => `  needs a reset: ${c.operationId} ${m.what}: ${m.why} (--reset-url or --reset-command checks it exactly)`));
-  return ['', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), ...missed, ...needsReset];
+  const count = (stage: string) => report.results.filter((r) => r.stage === stage).length;
+  const overTime = `  rules over time: ${count('stateful')} checks (stateful); the service's status callbacks: ${count('callbacks') ? `${count('callbacks')} checks (callbacks)` : 'not checked (--callbacks)'}`;
+  return ['', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), overTime, ...missed, ...needsReset];
 }
 
 /** The whole report as JSON: every check with its kind, basis, timing and replay command. */
@@ -113,6 +115,7 @@ export function junit(report: SuiteReport): string {
     `    <property name="profile" value="${report.profile}"/>`,
     ...(report.unfinished ? [`    <property name="unfinished" value="${escape(report.unfinished)}"/>`] : []),
     ...(report.coverage ?? []).flatMap((c) => (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escape(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`)),
+    ...(report.coverage ?? []).flatMap((c) => Object.entries(c.breadth).map(([what, n]) => `    <property name="breadth.${escape(c.operationId)}.${what}" value="${n}"/>`)),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n  <properties>\n${properties.join('\n')}\n  </properties>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -6,6 +6,7 @@ import { resolvePointer } from '../core/document.ts';
 import { examplePair, examplePairs, operations } from '../core/examples.ts';
 import { badInputStage } from './stages/bad-input.ts';
 import { boundariesStage } from './stages/boundaries.ts';
+import { callbacksStage } from './stages/callbacks.ts';
 import { defaultGenerated, generatedStage } from './stages/generated.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
@@ -48,12 +49,15 @@ export function failedRun(reason: string, profile: Profile = 'described'): Suite
   };
 }
 
-export function selectStages(only: string[] = [], skip: string[] = []): Stage[] {
-  const names = stages.map((s) => s.name);
+/** The stages to run; `callbacks` only when the run has a receiver for them (--callbacks). */
+export function selectStages(only: string[] = [], skip: string[] = [], withCallbacks = false): Stage[] {
+  const available = withCallbacks ? [...stages, callbacksStage] : stages;
+  const names = available.map((s) => s.name);
   for (const name of [...only, ...skip]) {
+    if (name === callbacksStage.name && !withCallbacks) throw new Error('stage "callbacks" needs --callbacks and --callback-listen HOST:PORT (runConformance: callbacks)');
     if (!names.includes(name)) throw new Error(`unknown stage "${name}"; the stages are ${names.join(', ')}`);
   }
-  const selected = stages.filter((s) => (only.length === 0 || only.includes(s.name)) && !skip.includes(s.name));
+  const selected = available.filter((s) => (only.length === 0 || only.includes(s.name)) && !skip.includes(s.name));
   if (selected.length === 0) throw new Error(`no stage is left to run: --only ${only.join(',') || '(all)'} and --skip ${skip.join(',')}`);
   return selected;
 }
@@ -247,6 +251,8 @@ export interface CoverageRow {
   statuses: { covered: number; of: number };
   codes: { covered: number; of: number };
   examples: { covered: number; of: number };
+  /** Breadth: the schema limits met (`at`) and passed by one (`past`) and how many distinct limits, the requests generated. */
+  breadth: { limits: number; at: number; past: number; generated: number };
   /** What no check reached, and why. */
   missed: Array<{ what: string; why: string }>;
   /** What a check held only loosely because no reset hook made the starting state known. */
@@ -283,6 +289,12 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
       statuses: tally(statuses, (s) => mine.some((c) => c.status === s), (s) => `status ${s}`, (s) => pairs.filter((p) => p.status === s)),
       codes: tally(codes, (code) => mine.some((c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code)), (code) => `code ${code}`, (code) => pairs.filter((p) => (p.response as { title?: string }).title === code)),
       examples: tally(pairs, (p) => mine.some((c) => c.example === p.name && c.status === p.status), (p) => `example ${p.status} ${p.name}`, (p) => [p]),
+      breadth: {
+        limits: new Set(mine.map((c) => c.limit).filter(Boolean)).size,
+        at: mine.filter((c) => c.side === 'at').length,
+        past: mine.filter((c) => c.side === 'past').length,
+        generated: mine.reduce((n, c) => n + (c.generated ?? 0), 0),
+      },
       missed,
       ...(loose.length ? { needsReset: loose } : {}),
     };

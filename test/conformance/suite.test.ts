@@ -48,7 +48,9 @@ describe('against the sandbox', () => {
     expect(count('bad-input')).toBeGreaterThanOrEqual(200);
     expect(count('dredd')).toBe(Object.keys(dreddPlan(context(sandbox.url))).length + 1);
     expect(count('examples')).toBeGreaterThanOrEqual(50);
-    expect(count('stateful')).toBe(4);
+    expect(count('stateful')).toBe(7);
+    expect(count('boundaries')).toBeGreaterThanOrEqual(80);
+    expect(count('generated')).toBe(7);
     // Every check says which part of the document its expectation comes from.
     expect(report.results.filter((r) => !r.basis?.startsWith('#/'))).toEqual([]);
   }, 60_000);
@@ -190,7 +192,7 @@ describe('against the Prism mock', () => {
   it('the stages that need real behaviour fail against a stateless mock', async () => {
     // Prism checks that credentials are present, not that they are right; it keeps no state; it
     // answers invalid requests with its first 400 example, not the field's code.
-    for (const stage of ['dredd', 'stateful', 'bad-input']) {
+    for (const stage of ['dredd', 'stateful', 'boundaries', 'generated', 'bad-input']) {
       const report = await runSuite(context(prism.url), selectStages([stage]));
       expect(report.ok, stage).toBe(false);
     }
@@ -256,10 +258,10 @@ describe('command line', () => {
     const output = join(dir, 'junit.xml');
     const result = await cli('--server', sandbox.url, ...keys, '--only', 'examples,stateful', '--reporter', 'junit', '--output', output);
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toMatch(/57 passed, 0 failed/);
+    expect(result.out).toMatch(/60 passed, 0 failed/);
     const xml = readFileSync(output, 'utf8');
-    expect(xml).toMatch(/<testsuites name="messaging-contract conformance" tests="57" failures="0">/);
-    expect(xml).toContain('<testsuite name="stateful" tests="4" failures="0"');
+    expect(xml).toMatch(/<testsuites name="messaging-contract conformance" tests="60" failures="0">/);
+    expect(xml).toContain('<testsuite name="stateful" tests="7" failures="0"');
   }, 30_000);
 
   it('a whole run prints the suite\'s lines only: nothing of Dredd in the process, no warning', async () => {
@@ -372,7 +374,7 @@ describe('command line', () => {
     [['--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't'], /does not answer/],
     [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-url', 'not-a-url'], /--reset-url must be an http\(s\) URL, got "not-a-url"/],
     [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-command', ' '], /--reset-command must be a command line/],
-    [['--server', 'http://x', '--only', 'everything'], /unknown stage "everything"; the stages are dredd, examples, stateful, bad-input/],
+    [['--server', 'http://x', '--only', 'everything'], /unknown stage "everything"; the stages are dredd, examples, stateful, boundaries, generated, bad-input/],
     [['--server', 'http://x', '--seed', 'abc', '--api-key', 'k', '--integrator-token', 't'], /--seed must be an integer/],
     [['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'], /--reporter junit needs --output/],
     [['--server', 'http://x', '--vars', '/no/such/file.json'], /--vars \/no\/such\/file.json: ENOENT/],
@@ -390,12 +392,12 @@ describe('command line', () => {
     const result = await cli('--help');
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/^usage: messaging-conformance --server <url>/);
-    expect(result.out).toContain('stages: dredd, examples, stateful, bad-input');
+    expect(result.out).toContain('stages: dredd, examples, stateful, boundaries, generated, bad-input');
   }, 30_000);
 
   it('--list names the stages', async () => {
     const result = await cli('--list', '--skip', 'dredd');
-    expect(result.out.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['examples', 'stateful', 'bad-input']);
+    expect(result.out.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['examples', 'stateful', 'boundaries', 'generated', 'bad-input']);
   }, 30_000);
 
   it('--vars maps example values to a deployment\'s and supplies credentials', async () => {

@@ -7,8 +7,8 @@
 // rules predict; each one broken in one place must get an error the document allows. `--seed`
 // replays a run; a failure is shrunk to the smallest request that still fails.
 import fc from 'fast-check';
-import { examplePairs, operations, type Operation } from '../../core/examples.ts';
-import { check, runs, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { examplePairs, operations, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { check, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { invalidBodyExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -153,15 +153,29 @@ async function property<T>(ctx: SuiteContext, arb: fc.Arbitrary<T>, seed: number
     }),
     { seed, numRuns: ctx.generated, endOnFailure: false, maxSkipsPerRun: 100 },
   );
+  // A property no generated case reached proves nothing: it fails rather than pass empty.
+  if (!details.failed && sent === 0) return { ok: false, expected: `${ctx.generated} generated requests`, actual: `none of the ${details.numRuns + details.numSkips} generated cases was one of this check (seed ${seed})` };
   if (!details.failed) return { ok: true, expected: `${ctx.generated} generated requests`, actual: `${sent} sent, each answered as predicted` };
   const replay = `seed ${seed} (replay: --seed ${ctx.seed} --only generated), shrunk in ${details.numShrinks} steps`;
   return { ...(failure ?? { ok: false }), ok: false, actual: `${failure?.actual ?? String(details.errorInstance)}; ${replay}` };
 }
 
+/**
+ * The kinds of answer a broken request of `op` can get under the run's profile: a check for each
+ * kind some example broken in one place gets (close threads' and create subscriber's errors are
+ * all this contract's decisions: under the default profile they have no such check).
+ */
+function brokenKinds(ctx: SuiteContext, op: Operation): ExpectationKind[] {
+  const kinds: ExpectationKind[] = ctx.profile === 'strict' ? ['described', 'decision'] : ['described'];
+  const examples = examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200);
+  const found = new Set(examples.flatMap((p) => [...mutate(prepare(p, ctx.values).body as never, { $ref: op.requestSchemaPointer! })].map(([, body]) => invalidBodyExpectation(op, body, ctx.profile)?.kind)));
+  return kinds.filter((k) => found.has(k));
+}
+
 export const generatedStage: Stage = {
   name: 'generated',
   description: 'requests generated from the schemas and the success examples (fast-check; --seed replays): valid ones accepted as the rules predict, each broken in one place refused as the document allows',
-  count: (ctx) => operations().filter((op) => op.requestSchemaPointer).length * 2,
+  count: (ctx) => operations().filter((op) => op.requestSchemaPointer).reduce((n, op) => n + 1 + brokenKinds(ctx, op).length, 0),
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const results: CheckResult[] = [];
     for (const [index, op] of operations().filter((o) => o.requestSchemaPointer).entries()) {
@@ -175,25 +189,32 @@ export const generatedStage: Stage = {
           }),
         ),
       );
-      // One thing broken in a generated valid request: an error the document allows, for the thing broken.
-      const broken = fc.record({ draft: drafts(ctx, op), pick: fc.nat() });
-      const invalid = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated requests broken in one place are refused`, kind: 'described' as const, basis: `${op.pointer}/responses`, covers: { operationId: op.operationId, generated: ctx.generated } };
-      results.push(
-        await check(ctx, invalid, () =>
-          property(ctx, broken, seed + 500, async ({ draft, pick }) => {
-            const request = requestOf(ctx, op, draft);
-            const variants = [...mutate(JSON.parse(request.body!), { $ref: op.requestSchemaPointer! })];
-            const [name, body] = variants[pick % variants.length]!;
-            const invalid = invalidBodyExpectation(op, body, ctx.profile);
-            if (!invalid || !runs(ctx, invalid.kind)) return undefined;
-            // The generated text may already miss the account's template, and the description
-            // does not order that check before the schema's: its answer is allowed too.
-            const business = acceptedExpectation(op, changedPaths(draft), '').allowed.filter((a) => a.status !== 200);
-            const expectation = business.length ? { ...invalid, allowed: [...invalid.allowed, ...business], basis: `${invalid.basis}; ${acceptedExpectation(op, changedPaths(draft), '').basis.replace(/^; /, '')}` } : invalid;
-            return judgeError(ctx, { name, operation: op, request: { ...request, body: JSON.stringify(body) }, expectation });
-          }),
-        ),
-      );
+      // One thing broken in a generated valid request: an error the document allows, for the thing
+      // broken. The answers this contract decides are a check of their own, run under strict.
+      for (const kind of brokenKinds(ctx, op)) {
+        const broken = fc.record({ draft: drafts(ctx, op), pick: fc.nat() });
+        const what = kind === 'decision' ? ' (answers this contract decides)' : '';
+        const spec = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated requests broken in one place are refused${what}`, kind, basis: `${op.pointer}/responses`, covers: { operationId: op.operationId, generated: ctx.generated } };
+        results.push(
+          await check(ctx, spec, () =>
+            property(ctx, broken, seed + (kind === 'decision' ? 700 : 500), async ({ draft, pick }) => {
+              const request = requestOf(ctx, op, draft);
+              // The ways to break this request whose answer is of the check's kind; one of them, drawn.
+              const variants = [...mutate(JSON.parse(request.body!), { $ref: op.requestSchemaPointer! })]
+                .map(([name, body]) => ({ name, body, invalid: invalidBodyExpectation(op, body, ctx.profile) }))
+                .filter((v) => v.invalid?.kind === kind);
+              if (variants.length === 0) return undefined;
+              const { name, body, invalid } = variants[pick % variants.length]! as { name: string; body: unknown; invalid: NonNullable<ReturnType<typeof invalidBodyExpectation>> };
+              // The generated text may already miss the account's template, and the description
+              // does not order that check before the schema's: its answer is allowed too.
+              const business = acceptedExpectation(op, changedPaths(draft), '');
+              const extra = business.allowed.filter((a) => a.status !== 200);
+              const expectation = extra.length ? { ...invalid, allowed: [...invalid.allowed, ...extra], basis: `${invalid.basis}${business.basis}` } : invalid;
+              return judgeError(ctx, { name, operation: op, request: { ...request, body: JSON.stringify(body) }, expectation });
+            }),
+          ),
+        );
+      }
     }
     return results;
   },

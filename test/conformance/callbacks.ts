@@ -1,0 +1,96 @@
+// The callbacks stage (--callbacks) against an implementation that posts status callbacks: it
+// passes unbroken, and fails when a forwarder between the implementation and the suite's receiver
+// breaks the callbacks one way (a missing field, a lower-case status, a wrong requestId, no retry).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { callbacksStage } from '../../src/conformance/stages/callbacks.ts';
+import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
+import { summary } from '../../src/conformance/report.ts';
+import type { Credentials } from '../../src/conformance/pairs.ts';
+import { freePort } from '../../src/util/wait.ts';
+
+export interface CallbackImplementation {
+  name: string;
+  /** Starts one that posts its status callbacks to `callbackUrl`, retrying after `retryMs`. */
+  start(callbackUrl: string, retryMs: number): Promise<{ url: string; close(): Promise<void> }>;
+  credentials: Credentials;
+  values: Record<string, unknown>;
+}
+
+/** Rewrites a callback on its way (undefined: pass it on; 'swallow': answer 200 and pass nothing on). */
+type Break = () => (body: any) => any | 'swallow' | undefined;
+
+/** A forwarder: posts to it go on to `target` as the break leaves them; the target's answer comes back. */
+async function forwarder(target: string, make: Break) {
+  const change = make();
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const changed = change(JSON.parse(text));
+      if (changed === 'swallow') return res.writeHead(200).end();
+      try {
+        const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: changed === undefined ? text : JSON.stringify(changed) });
+        res.writeHead(answer.status).end(await answer.text());
+      } catch {
+        res.writeHead(502).end();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+  };
+}
+
+const schema = 'every callback is a status callback';
+/** Each break, and the check that must fail on it. */
+const breaks: Array<[string, Break, string]> = [
+  ['a callback without its messageId', () => (body) => ({ ...body, messageId: undefined }), schema],
+  ['a status in lower case', () => (body) => ({ ...body, status: String(body.status).toLowerCase() }), schema],
+  ['UNDELIVERED reported without its error code', () => (body) => ({ ...body, status: 'UNDELIVERED', error: null }), schema],
+  ['a callback naming another requestId', () => (body) => ({ ...body, requestId: `other-${body.requestId}` }), 'every accepted message gets a callback naming its requestId'],
+  ['a callback reporting another cascade', () => (body) => ({ ...body, cascadeId: 987654 }), 'a callback reports the cascade'],
+  ['no retry after the receiver answers 500', () => {
+    const seen = new Set<string>();
+    return (body) => {
+      const key = `${body.requestId} ${body.messageId} ${body.status}`;
+      if (seen.has(key)) return 'swallow';
+      seen.add(key);
+      return undefined;
+    };
+  }, 'a callback the receiver answered with 500 is posted again'],
+];
+
+export function callbackTest(impl: CallbackImplementation): void {
+  const run = async (make?: Break) => {
+    const port = await freePort();
+    const receiver = `http://127.0.0.1:${port}/`;
+    const forward = make ? await forwarder(receiver, make) : undefined;
+    const server = await impl.start(forward?.url ?? receiver, 100);
+    try {
+      const options = { server: server.url, credentials: impl.credentials, values: impl.values, seed: 1, mock: false, log: () => {} };
+      return await runSuite(suiteContext({ ...options, callbacks: { host: '127.0.0.1', port, windowMs: 5_000 } }), [callbacksStage]);
+    } finally {
+      await server.close();
+      await forward?.close();
+    }
+  };
+
+  describe(`the callbacks stage against ${impl.name}`, () => {
+    it('passes unbroken: every callback valid, linked, and posted again after a 500', async () => {
+      const report = await run();
+      expect(report.ok, summary(report)).toBe(true);
+      expect(report.results.map((r) => r.name)).toHaveLength(5);
+    }, 30_000);
+
+    it.each(breaks)('fails on: %s', async (_name, make, failing) => {
+      const report = await run(make);
+      expect(report.ok, summary(report)).toBe(false);
+      expect(report.results.filter((r) => !r.ok).map((r) => r.name).join('\n')).toContain(failing);
+    }, 30_000);
+  });
+}

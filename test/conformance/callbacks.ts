@@ -73,7 +73,7 @@ export function callbackTest(impl: CallbackImplementation): void {
     const server = await impl.start(forward?.url ?? receiver, 100);
     try {
       const options = { server: server.url, credentials: impl.credentials, values: impl.values, seed: 1, mock: false, log: () => {} };
-      return await runSuite(suiteContext({ ...options, callbacks: { host: '127.0.0.1', port, windowMs: 5_000 } }), [callbacksStage]);
+      return await runSuite(suiteContext({ ...options, callbacks: { host: '127.0.0.1', port, windowMs: 1_500 } }), [callbacksStage]);
     } finally {
       await server.close();
       await forward?.close();

@@ -52,4 +52,8 @@ describe('the conformance README shows what the CLI prints', () => {
   it('a check that needs a reset', async () => {
     expectPrinted(await cli(['--server', sandbox.url, '--only', 'examples'], env), block(/needs a reset/));
   }, 30_000);
+
+  it('the coverage scorecard of a default run, breadth included', async () => {
+    expectPrinted(await cli(['--server', sandbox.url], env), block(/^coverage\s+statuses/));
+  }, 60_000);
 });

@@ -21,3 +21,20 @@ export function resolvePointer(pointer: string, root: unknown = openapi): unknow
   }
   return node;
 }
+
+type Schema = Record<string, any>;
+
+/**
+ * A schema of the document as one node: its `$ref`s followed (at most 50 hops), and the members of
+ * an `allOf` folded in, so that their keywords, properties and required names are seen.
+ */
+export function flatSchema(schema: Schema): Schema {
+  let s = schema;
+  for (let hops = 0; s?.$ref && hops < 50; hops++) s = resolvePointer(s.$ref) as Schema;
+  if (!Array.isArray(s?.allOf)) return s;
+  const parts = s.allOf.map((p: Schema) => flatSchema(p));
+  return Object.assign({}, ...parts, s, {
+    properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {}), s.properties ?? {}),
+    required: [...new Set([...parts.flatMap((p: Schema) => p.required ?? []), ...(s.required ?? [])])],
+  });
+}

@@ -3,7 +3,7 @@
 // unknown paths and methods. Each must get an answer the document allows (expectations.ts), as a
 // problem body. After each batch the server must still answer. The order is shuffled by --seed,
 // so a run can be repeated exactly.
-import { openapi, resolvePointer } from '../../core/document.ts';
+import { flatSchema, openapi } from '../../core/document.ts';
 import { examplePair, examplePairs, operations, responseKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
@@ -20,20 +20,6 @@ export interface BadInput {
   request: PairRequest;
   /** The answers the document allows, its kind and where it says so. */
   expectation: Expectation;
-}
-
-function deref(schema: Schema): Schema {
-  let s = schema;
-  while (s?.$ref) s = resolvePointer(s.$ref) as Schema;
-  // Fold allOf parts in, so their properties and keywords are seen.
-  if (Array.isArray(s?.allOf)) {
-    const parts = s.allOf.map((p: Schema) => deref(p));
-    return Object.assign({}, ...parts, s, {
-      properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {}), s.properties ?? {}),
-      required: [...new Set([...parts.flatMap((p: Schema) => p.required ?? []), ...(s.required ?? [])])],
-    });
-  }
-  return s;
 }
 
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
@@ -54,7 +40,7 @@ function setAt(root: Json, path: (string | number)[], value: Json | undefined): 
 
 /** Invalid variants of `base`, one broken thing each, with the path they break. */
 export function* mutate(base: Json, schema: Schema, path: (string | number)[] = []): Generator<[string, Json]> {
-  const s = deref(schema);
+  const s = flatSchema(schema);
   const here = path.length ? path.join('.') : '(body)';
   const value = path.reduce<any>((node, key) => node?.[key], base);
   if (value === undefined) return;

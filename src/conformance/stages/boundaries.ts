@@ -3,7 +3,7 @@
 // read from the document (maxLength and minLength in code points, maxItems and minItems, minimum
 // and maximum, int64, date-time, UUID-like strings), never restated here. Each edge starts from a
 // named success example, so the rest of the request is one the document says is accepted.
-import { resolvePointer } from '../../core/document.ts';
+import { flatSchema, resolvePointer } from '../../core/document.ts';
 import { examplePairs, operations, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { allRowsButtonErrors } from '../../core/buttons.ts';
@@ -28,15 +28,6 @@ const textOf = (n: number, script: keyof typeof scripts) => scripts[script].repe
 const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋🏽 ¡Olé!';
 
 export const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function deref(schema: Schema): Schema {
-  let s = schema;
-  for (let hops = 0; s?.$ref && hops < 50; hops++) s = resolvePointer(s.$ref) as Schema;
-  if (!Array.isArray(s?.allOf)) return s;
-  // allOf members add keywords and properties: read them as one.
-  const parts = s.allOf.map((p: Schema) => deref(p));
-  return Object.assign({}, ...parts, s, { properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {}), s.properties ?? {}) });
-}
 
 /** Whether the schema node (or a `$ref` on the way to it) says it is this contract's own decision. */
 function kindOf(schema: Schema): ExpectationKind {
@@ -68,7 +59,7 @@ interface Edge {
  * identifier the deployment takes once (`fresh`) keeps its uniqueness: only its case and shape vary.
  */
 function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, path: Path = []): Generator<Edge> {
-  const s = deref(schema);
+  const s = flatSchema(schema);
   const value = at(base, path);
   if (value === undefined || !s) return;
   // A value the schema allows is one the description allows too (it states fewer limits): only

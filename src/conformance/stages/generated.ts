@@ -7,6 +7,7 @@
 // rules predict; each one broken in one place must get an error the document allows. `--seed`
 // replays a run; a failure is shrunk to the smallest request that still fails.
 import fc from 'fast-check';
+import { flatSchema } from '../../core/document.ts';
 import { examplePairs, operations, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { check, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
 import { invalidBodyExpectation } from '../expectations.ts';
@@ -14,7 +15,7 @@ import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { Digits, serialize, type Json } from '../digits.ts';
 import { judgeError, mutate } from './bad-input.ts';
-import { acceptedExpectation, at, deref, isAccepted, judgeAccepted, uuidShaped, type Path } from './boundaries.ts';
+import { acceptedExpectation, at, isAccepted, judgeAccepted, uuidShaped, type Path } from './boundaries.ts';
 
 type Schema = Record<string, any>;
 
@@ -55,7 +56,7 @@ function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
  * is one of the business facts.
  */
 function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.Arbitrary<Json> {
-  const s = deref(schema) ?? {};
+  const s = flatSchema(schema) ?? {};
   if (typeof example === 'string') {
     if (s.enum || s.const !== undefined || s.pattern || (s.format && s.format !== 'date-time' && s.format !== 'date')) return fc.constant(example);
     if (s.format === 'date-time') return dateTime(now);
@@ -72,7 +73,7 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
   }
   if (typeof example === 'boolean') return fc.boolean();
   if (Array.isArray(example)) {
-    const items = deref(s.items ?? {}) ?? {};
+    const items = flatSchema(s.items ?? {}) ?? {};
     const maxLength = Math.min(s.maxItems ?? example.length + 2, 12);
     const minLength = s.minItems ?? 0;
     // Identifier lists (int64 items): the example's ids and ids anywhere in the int64 range, each once.
@@ -97,7 +98,7 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
     }
     for (const [key, child] of Object.entries(properties)) {
       if (key in example) continue;
-      const made = fromSchema(deref(child) ?? {}, now);
+      const made = fromSchema(flatSchema(child) ?? {}, now);
       if (made) fields[key] = fc.option(made, { nil: undefined });
     }
     return fc.record(fields).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Json);

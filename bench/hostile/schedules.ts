@@ -2,7 +2,7 @@
 // so a million fit in the bench's time), then print the resident memory and the heap in use after
 // a full GC.
 import { loadFixtures } from '../../src/sandbox/fixtures.ts';
-import { scheduleCascade } from '../../src/sandbox/rules.ts';
+import { scheduleCascade } from '../../src/sandbox/operations/schedule-cascade.ts';
 import { createSandbox } from '../../src/sandbox/server.ts';
 
 const count = Number(process.argv[2]);
@@ -13,7 +13,7 @@ const sandbox = createSandbox({ fixtures, clock: { now: () => 0, setTimeout: () 
 let accepted = 0;
 for (let i = 0; i < count; i++) {
   const body = { requestId: `bench-${i}`, cascadeId: 1003, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { smsContent: { contentType: 'TEXT', text: `Message ${i}` } } };
-  if (scheduleCascade(sandbox.state, body, apiKey, () => {}, i).status === 200) accepted++;
+  if (scheduleCascade(sandbox.state, body, { exact: body, credentials: { apiKey }, accept: () => {}, now: i }).status === 200) accepted++;
 }
 // Freed pages go back to the OS a moment after a full GC: read at once, RSS was 130 or 220 MiB by chance.
 globalThis.gc?.();

@@ -12,7 +12,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import formatsModule from 'ajv-formats';
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
-import { documentId, openapi, resolvePointer } from '../core/document.ts';
+import { deref, documentId, openapi, resolvePointer } from '../core/document.ts';
 import { examplePairs, operations } from '../core/examples.ts';
 import { fixturesSchema, fixturesSchemaId } from '../sandbox/fixtures-schema.ts';
 
@@ -30,10 +30,10 @@ export function clientMeta() {
   return {
     operations: Object.fromEntries(
       operations().map((op) => {
-        const deref = (s: { $ref?: string }) => (s.$ref ? resolvePointer(s.$ref) : s) as { required?: string[]; properties?: Record<string, { $ref?: string }>; type?: string };
-        const schema = deref(resolvePointer(`${op.pointer}/responses/200/content/application~1json/schema`) as { $ref?: string });
+        type Node = { required?: string[]; properties?: Record<string, unknown>; type?: string };
+        const schema = deref<Node>(resolvePointer(`${op.pointer}/responses/200/content/application~1json/schema`));
         // The success body's required fields and the JSON type of each (null where the schema gives none).
-        const successRequired = Object.fromEntries((schema.required ?? []).map((field) => [field, deref(schema.properties?.[field] ?? {}).type ?? null]));
+        const successRequired = Object.fromEntries((schema.required ?? []).map((field) => [field, deref<Node>(schema.properties?.[field] ?? {}).type ?? null]));
         return [op.operationId, { method: op.method, path: op.path, security: op.security, successRequired }];
       }),
     ),

@@ -24,13 +24,19 @@ export function resolvePointer(pointer: string, root: unknown = openapi): unknow
 
 type Schema = Record<string, any>;
 
+/** A node of the document with its `$ref`s followed (at most 50 hops: a cycle of refs ends there). */
+export function deref<T = Schema>(node: unknown, root: unknown = openapi): T {
+  let current = node as Schema;
+  for (let hops = 0; typeof current?.$ref === 'string' && hops < 50; hops++) current = resolvePointer(current.$ref, root) as Schema;
+  return current as T;
+}
+
 /**
  * A schema of the document as one node: its `$ref`s followed (at most 50 hops), and the members of
  * an `allOf` folded in, so that their keywords, properties and required names are seen.
  */
 export function flatSchema(schema: Schema): Schema {
-  let s = schema;
-  for (let hops = 0; s?.$ref && hops < 50; hops++) s = resolvePointer(s.$ref) as Schema;
+  const s = deref(schema);
   if (!Array.isArray(s?.allOf)) return s;
   const parts = s.allOf.map((p: Schema) => flatSchema(p));
   return Object.assign({}, ...parts, s, {

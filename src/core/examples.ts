@@ -1,6 +1,6 @@
 // The named examples of the bundled document as test cases (see openapi/README.md): each
 // response example with the request that triggers it.
-import { openapi, resolvePointer } from './document.ts';
+import { deref as derefNode, openapi, resolvePointer } from './document.ts';
 import { operationPointer, requestSchemaPointer } from './pointers.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -57,12 +57,8 @@ export function responseKind(op: Operation, status: number | string): Expectatio
 }
 
 type Obj = Record<string, unknown>;
+const deref = (node: unknown) => derefNode<Obj>(node);
 
-function deref(node: unknown): Obj {
-  let current = node as Obj;
-  while (current && typeof current.$ref === 'string') current = resolvePointer(current.$ref) as Obj;
-  return current;
-}
 
 export function operations(): Operation[] {
   const result: Operation[] = [];

@@ -6,6 +6,7 @@ import meta from '../../generated/client-meta.json' with { type: 'json' };
 export const operationMeta = meta.operations;
 export type OperationId = keyof typeof meta.operations;
 export const securitySchemes = meta.securitySchemes;
+export type SchemeName = keyof typeof meta.securitySchemes;
 /** The header that carries the API key (`x-api-key`). */
 export const apiKeyHeader = meta.securitySchemes.apiKey.name;
 /** Other spellings of known codes -> the code. */

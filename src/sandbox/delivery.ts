@@ -14,8 +14,14 @@ import { resolvePointer } from '../core/document.ts';
 import { codePointLength } from '../core/validation.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
 import { RecentKeys } from './recent-keys.ts';
-import { contentKeyOf, type Accepted } from './rules.ts';
+import { contentKeyOf } from './channels.ts';
 import { templatePattern, type SandboxState } from './state.ts';
+
+/** A message the sandbox accepted, handed to the delivery simulation. */
+export interface Accepted {
+  request: CascadeScheduleRequest;
+  acceptedAt: number;
+}
 
 export interface Clock {
   now(): number;

@@ -51,22 +51,53 @@ export interface ScheduleCascadeResult extends CascadeScheduleResult {
   acceptedOnEarlierAttempt: boolean;
 }
 
-export interface MessagingClient {
-  closeThreads(body: CloseThreadsRequest, options?: CallOptions): Promise<CloseThreadsResult>;
-  createSubscriber(body: CreateSubscriberRequest, options?: CallOptions): Promise<CreateSubscriberResult>;
-  scheduleCascade(body: ScheduleCascadeInput, options?: CallOptions): Promise<ScheduleCascadeResult>;
+/**
+ * Each operation's body and result as the client's methods take and give them. A new operation in
+ * the document (generated/client-meta.json) makes `tsc` ask for its entry here and in `operationRules`.
+ */
+interface Bodies {
+  closeThreads: CloseThreadsRequest;
+  createSubscriber: CreateSubscriberRequest;
+  scheduleCascade: ScheduleCascadeInput;
+}
+interface Results {
+  closeThreads: CloseThreadsResult;
+  createSubscriber: CreateSubscriberResult;
+  scheduleCascade: ScheduleCascadeResult;
+}
+
+/** One method per operation of the document, named by its operationId. */
+export type OperationMethods = { [K in OperationId]: (body: Bodies[K], options?: CallOptions) => Promise<Results[K]> };
+
+export interface MessagingClient extends OperationMethods {
   /** The openapi-fetch client with the same credentials middleware; it has no retries, and takes a `signal` for a timeout. */
   raw: Client<paths>;
 }
 
-type Scheme = 'apiKey' | 'integratorToken';
+interface OperationRules {
+  /** How far a call may be repeated: `always` where repeating is harmless; `unsent` only when the request never left. */
+  repeatable: 'always' | 'unsent';
+  /** The body as sent, from the body the method takes. */
+  fill?(body: object): object;
+  /** The result, when an error on a retry says an earlier attempt went through. */
+  recover?(error: ApiError, sent: object): object | undefined;
+  /** The result as the method gives it. */
+  finish?(result: object): object;
+}
 
-/** How far a call may be repeated: `always` where repeating is harmless; `unsent` only when the request never left. */
-const repeatable: Record<OperationId, 'always' | 'unsent'> = {
-  closeThreads: 'always', // closing a closed thread only reports it as already resolved
-  scheduleCascade: 'always', // the requestId makes a repeat detectable
-  createSubscriber: 'unsent', // a second create may act twice
+const operationRules: Record<OperationId, OperationRules> = {
+  closeThreads: { repeatable: 'always' }, // closing a closed thread only reports it as already resolved
+  createSubscriber: { repeatable: 'unsent' }, // a second create may act twice
+  scheduleCascade: {
+    repeatable: 'always', // the requestId makes a repeat detectable
+    fill: (body) => ((body as { requestId?: unknown }).requestId === undefined ? { ...body, requestId: crypto.randomUUID() } : body),
+    recover: (error, sent) =>
+      error.code === normalizeErrorCode('requestId-is-not-unique') ? { requestId: (sent as { requestId: string }).requestId, acceptedOnEarlierAttempt: true } : undefined,
+    finish: (result) => ({ ...result, acceptedOnEarlierAttempt: (result as { acceptedOnEarlierAttempt?: boolean }).acceptedOnEarlierAttempt ?? false }),
+  },
 };
+
+type Scheme = 'apiKey' | 'integratorToken';
 
 const operationByRoute = new Map(Object.entries(operationMeta).map(([id, op]) => [`${op.method} ${op.path}`, id]));
 
@@ -139,12 +170,12 @@ function withCallHeaders(credentials: Record<string, string>, own: Record<string
 }
 
 /**
- * The body as the client sends it: a scheduleCascade without a `requestId` gets a new UUID (the
- * client's methods take one as optional). Anything else, and a body that is no object, as given.
+ * The body as the client sends it (a scheduleCascade without a `requestId` gets a new UUID: the
+ * client's methods take one as optional). A body that is no object, and an unknown operation, as given.
  */
 export function filledByClient(operationId: string, body: unknown): unknown {
-  if (operationId !== 'scheduleCascade' || body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  return (body as { requestId?: unknown }).requestId === undefined ? { ...body, requestId: crypto.randomUUID() } : body;
+  const fill = Object.hasOwn(operationRules, operationId) ? operationRules[operationId as OperationId].fill : undefined;
+  return fill && body !== null && typeof body === 'object' && !Array.isArray(body) ? fill(body) : body;
 }
 
 export function createMessagingClient(options: MessagingClientOptions): MessagingClient {
@@ -172,30 +203,34 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
     fetch: (request: Request & { attemptSignal?: AbortSignal; operation?: string }) => send(request, request.attemptSignal ?? null, request.operation ?? request.url),
   });
 
-  async function call<T>(id: OperationId, body: unknown, callOptions: CallOptions | undefined, onRetryError?: (e: ApiError) => T | undefined): Promise<T> {
+  async function call(id: OperationId, given: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
+    const rules = operationRules[id];
+    const body = filledByClient(id, given);
+    const request = core[operationMeta[id].method as 'POST'] as Function;
     const path = operationMeta[id].path as keyof paths;
     const credentialsOf = credentials.get(id)!;
     if (credentialsOf instanceof Error) throw credentialsOf;
     const headers = callOptions?.headers ? withCallHeaders(credentialsOf, callOptions.headers) : credentialsOf;
     for (let attempt = 0; ; attempt++) {
-      let outcome: { value: T } | { error: unknown; retryAfter: string | null; retryable: boolean };
+      let outcome: { value: unknown } | { error: unknown; retryAfter: string | null; retryable: boolean };
       const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
       try {
         // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
-        const { data, error, response } = await (core.POST as Function)(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal, operation: id });
+        const { data, error, response } = await request(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal, operation: id });
         if (response.ok) {
-          outcome = { value: parseSuccess<T>(id, response, data as string | undefined, operationMeta[id].successRequired) };
+          const result = parseSuccess<object>(id, response, data as string | undefined, operationMeta[id].successRequired);
+          outcome = { value: rules.finish ? rules.finish(result) : result };
         } else {
           const redirect = response.status >= 300 && response.status < 400 ? `${response.status} redirect to ${JSON.stringify(response.headers.get('location'))} not followed` : undefined;
           const apiError = new ApiError(id, response, error, redirect);
-          const recovered = attempt > 0 && onRetryError ? onRetryError(apiError) : undefined;
+          const recovered = attempt > 0 && rules.recover ? rules.recover(apiError, body as object) : undefined;
           outcome = recovered !== undefined
-            ? { value: recovered }
-            : { error: apiError, retryAfter: response.headers.get('retry-after'), retryable: response.status === 429 || (response.status >= 500 && repeatable[id] === 'always') };
+            ? { value: rules.finish ? rules.finish(recovered) : recovered }
+            : { error: apiError, retryAfter: response.headers.get('retry-after'), retryable: response.status === 429 || (response.status >= 500 && rules.repeatable === 'always') };
         }
       } catch (error) {
         const mapped = transportError(error, id, timeoutMs, attempt$.signal);
-        const retryable = mapped instanceof NetworkError ? repeatable[id] === 'always' || mapped.notSent : mapped instanceof TimeoutError && repeatable[id] === 'always';
+        const retryable = mapped instanceof NetworkError ? rules.repeatable === 'always' || mapped.notSent : mapped instanceof TimeoutError && rules.repeatable === 'always';
         outcome = { error: mapped, retryAfter: null, retryable };
       } finally {
         attempt$.done();
@@ -207,18 +242,8 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
     }
   }
 
-  return {
-    raw,
-    closeThreads: (body, o) => call<CloseThreadsResult>('closeThreads', body, o),
-    createSubscriber: (body, o) => call<CreateSubscriberResult>('createSubscriber', body, o),
-    scheduleCascade(body, o) {
-      const sent = filledByClient('scheduleCascade', body) as CascadeScheduleRequest;
-      const { requestId } = sent;
-      return call<ScheduleCascadeResult>('scheduleCascade', sent, o, (error) =>
-        error.code === normalizeErrorCode('requestId-is-not-unique') ? { requestId, acceptedOnEarlierAttempt: true } : undefined,
-      ).then((result) => ({ ...result, acceptedOnEarlierAttempt: result.acceptedOnEarlierAttempt ?? false }));
-    },
-  };
+  const methods = Object.fromEntries(Object.keys(operationMeta).map((id) => [id, (body: unknown, o?: CallOptions) => call(id as OperationId, body, o)]));
+  return { raw, ...(methods as OperationMethods) };
 }
 
 /**

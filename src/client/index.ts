@@ -1,6 +1,6 @@
 // @messaging-contract/client: the typed client, its errors, and the contract's named types.
 export { createMessagingClient } from './client.ts';
-export type { MessagingClient, MessagingClientOptions, CallOptions, ScheduleCascadeInput, ScheduleCascadeResult, RetryOptions } from './client.ts';
+export type { MessagingClient, MessagingClientOptions, CallOptions, OperationMethods, ScheduleCascadeInput, ScheduleCascadeResult, RetryOptions } from './client.ts';
 export { ApiError, MessagingError, NetworkError, TimeoutError, MissingCredentialError, ResponseTooLargeError } from './errors.ts';
 export { isKnownErrorCode, normalizeErrorCode } from '../core/codes.ts';
 export { parseCascadeViolations, type CascadeViolation } from '../core/violations.ts';

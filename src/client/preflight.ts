@@ -5,7 +5,7 @@ import { allRowsButtonErrors } from '../core/buttons.ts';
 import { operationMeta } from '../core/meta.ts';
 import { requestSchemaPointer } from '../core/pointers.ts';
 import { validator } from '../core/validators/requests.ts';
-import { createMessagingClient, filledByClient, type MessagingClient, type MessagingClientOptions } from './client.ts';
+import { createMessagingClient, filledByClient, type CallOptions, type MessagingClient, type MessagingClientOptions } from './client.ts';
 import { MessagingError } from './errors.ts';
 
 export class RequestValidationError extends MessagingError {
@@ -33,16 +33,15 @@ export function validateRequest(operationId: string, body: unknown): string[] {
 /** createMessagingClient whose methods reject with RequestValidationError instead of sending a request that breaks the contract. */
 export function createValidatingClient(options: MessagingClientOptions): MessagingClient {
   const client = createMessagingClient(options);
-  const checked = <B, R>(id: string, send: (body: B, o?: { signal?: AbortSignal }) => Promise<R>) =>
-    async (body: B, o?: { signal?: AbortSignal }): Promise<R> => {
-      const errors = validateRequest(id, body);
-      if (errors.length) throw new RequestValidationError(id, errors);
-      return send(body, o);
-    };
-  return {
-    raw: client.raw,
-    closeThreads: checked('closeThreads', client.closeThreads),
-    createSubscriber: checked('createSubscriber', client.createSubscriber),
-    scheduleCascade: checked('scheduleCascade', client.scheduleCascade),
-  };
+  const checked = Object.entries(client).map(([id, method]) => [
+    id,
+    id === 'raw'
+      ? method
+      : async (body: unknown, o?: CallOptions) => {
+          const errors = validateRequest(id, body);
+          if (errors.length) throw new RequestValidationError(id, errors);
+          return (method as (body: unknown, o?: CallOptions) => Promise<unknown>)(body, o);
+        },
+  ]);
+  return Object.fromEntries(checked) as MessagingClient;
 }

@@ -1,6 +1,6 @@
 // What every stage gets, and what it reports.
 import type { ExpectationKind } from '../core/examples.ts';
-import { apiKeyHeader } from '../core/meta.ts';
+import { apiKeyHeader, type OperationId } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
 
@@ -105,9 +105,14 @@ export interface CheckResult {
   answer?: string;
 }
 
+/** A named example of an operation: `[operationId, example]`. */
+export type ExampleName = readonly [OperationId, string];
+
 export interface Stage {
   name: string;
   description: string;
+  /** The document's named examples `run` takes by name; the suite checks they exist when it loads. */
+  needs?: ReadonlyArray<ExampleName>;
   /** How many checks `run` makes under this context (its banner says so). */
   count(ctx: SuiteContext): number;
   run(ctx: SuiteContext): Promise<CheckResult[]>;

@@ -11,7 +11,8 @@ import { defaultGenerated, generatedStage } from './stages/generated.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { deadlinePassed, defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type Profile, type Stage, type SuiteContext } from './context.ts';
+import { deadlinePassed, defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type ExampleName, type Profile, type Stage, type SuiteContext } from './context.ts';
+import type { OperationId } from '../core/meta.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
 
@@ -106,13 +107,27 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
 }
 
 /** The requests that tell whether each credential is accepted: examples that change nothing (an unknown thread, an unknown cascade). */
-const probes: Array<{ credential: CredentialName; operationId: string; example: string }> = [
+const probes: Array<{ credential: CredentialName; operationId: OperationId; example: string }> = [
   { credential: 'integratorToken', operationId: 'closeThreads', example: 'notExisting' },
   { credential: 'apiKey', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
   { credential: 'apiKeyNoBalance', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
 ];
 
 export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
+
+/** The named examples the stages and the credential probes take by name that `pairs` lacks, each with who takes it. */
+export function missingExamples(pairs: ReadonlyArray<{ operation: { operationId: string }; name: string }>, taking: ReadonlyArray<Stage> = [...stages, callbacksStage]): string[] {
+  const named = new Set(pairs.map((p) => `${p.operation.operationId}/${p.name}`));
+  const needs: Array<[string, ExampleName]> = [
+    ...taking.flatMap((stage) => (stage.needs ?? []).map((need): [string, ExampleName] => [`stage ${stage.name}`, need])),
+    ...probes.map((p): [string, ExampleName] => ['the credential probes', [p.operationId, p.example]]),
+  ];
+  return needs.filter(([, [op, name]]) => !named.has(`${op}/${name}`)).map(([who, [op, name]]) => `${op}/${name} (${who})`);
+}
+
+// Checked when the suite loads: a renamed example fails at once, not in the middle of a run.
+const missing = missingExamples(examplePairs());
+if (missing.length > 0) throw new Error(`the document lacks named examples the conformance suite takes: ${missing.join(', ')}`);
 
 /** The credentials the server answers 401 to on a request that is otherwise right. */
 async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]> {

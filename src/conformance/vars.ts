@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ExamplePair } from '../core/examples.ts';
 import type { Credentials } from './pairs.ts';
+import type { OperationId } from '../core/meta.ts';
 
 export interface Vars extends Partial<Credentials> {
   values?: Record<string, unknown>;
@@ -69,28 +70,52 @@ export function prepare(pair: ExamplePair, values: Record<string, unknown> = {})
   }
   const title = (pair.response as { title?: string } | undefined)?.title;
   body = withFreshIdentifiers(pair.operation.operationId, body, { status: pair.status, code: title });
-  if (pair.status === 200 && pair.operation.operationId === 'scheduleCascade') expected = { ...(expected as object), requestId: (body as { requestId: unknown }).requestId };
+  if (pair.status === 200) expected = withEchoedFields(pair.operation.operationId, expected, body);
   return { body, expected };
 }
 
 /** A requestId as the examples write one; any other value is what the request is about, and stays. */
 const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+type Fields = Record<string, unknown>;
+
+interface IdentifierRules {
+  /** The body with new identifiers where the deployment accepts them once; undefined to send it as it is. */
+  fresh?(fields: Fields, expected: { status: number; code?: string }): Fields | undefined;
+  /** Fields of the request a success answer gives back as sent. */
+  echoed?: string[];
+}
+
 /**
- * The one rule for identifiers a deployment accepts only once: every send gets new ones, except a
- * send whose point is a used one. A cascade's `requestId` (unless the answer expected is
- * `requestId-is-not-unique`), and the `EXT_USER_ID` address of a subscriber the send creates
- * (an answer of 200 expected).
+ * The identifiers a deployment accepts only once, per operation: every send gets new ones, except
+ * a send whose point is a used one. A new operation in the document makes `tsc` ask for its entry.
  */
+const identifierRules: Record<OperationId, IdentifierRules> = {
+  closeThreads: {}, // thread ids are the deployment's; closing one twice is a rule of its own (stateful)
+  createSubscriber: {
+    // The EXT_USER_ID address of a subscriber the send creates (an answer of 200 expected).
+    fresh: (fields, expected) =>
+      expected.status === 200 && Array.isArray(fields.addresses)
+        ? { ...fields, addresses: fields.addresses.map((a: { type?: unknown }) => (a?.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a)) }
+        : undefined,
+  },
+  scheduleCascade: {
+    // The requestId, unless the answer expected is requestId-is-not-unique, or the example's value is what the request is about.
+    fresh: (fields, expected) =>
+      expected.code !== 'requestId-is-not-unique' && typeof fields.requestId === 'string' && uuidShaped.test(fields.requestId) ? { ...fields, requestId: randomUUID() } : undefined,
+    echoed: ['requestId'],
+  },
+};
+
+/** The body with fresh identifiers (see identifierRules); a body that is no object, or an unknown operation, as given. */
 export function withFreshIdentifiers(operationId: string, body: unknown, expected: { status: number; code?: string }): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  const fields = body as Record<string, unknown>;
-  if (operationId === 'scheduleCascade' && expected.code !== 'requestId-is-not-unique' && typeof fields.requestId === 'string' && uuidShaped.test(fields.requestId)) {
-    return { ...fields, requestId: randomUUID() };
-  }
-  if (operationId === 'createSubscriber' && expected.status === 200 && Array.isArray(fields.addresses)) {
-    const addresses = fields.addresses.map((a: { type?: unknown }) => (a?.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a));
-    return { ...fields, addresses };
-  }
-  return body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(identifierRules, operationId)) return body;
+  return identifierRules[operationId as OperationId].fresh?.(body as Fields, expected) ?? body;
+}
+
+/** The expected success answer with the fields the service gives back as sent, from the body sent. */
+function withEchoedFields(operationId: OperationId, expected: unknown, body: unknown): unknown {
+  const echoed = identifierRules[operationId].echoed ?? [];
+  if (echoed.length === 0 || body === null || typeof body !== 'object') return expected;
+  return { ...(expected as object), ...Object.fromEntries(echoed.map((field) => [field, (body as Fields)[field]])) };
 }

@@ -1,12 +1,14 @@
 // The named examples of the bundled document as test cases (see openapi/README.md): each
 // response example with the request that triggers it.
 import { deref as derefNode, openapi, resolvePointer } from './document.ts';
+import type { OperationId } from './meta.ts';
 import { operationPointer, requestSchemaPointer } from './pointers.ts';
 
 export const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 export interface Operation {
-  operationId: string;
+  /** The document's operationId; generated/client-meta.json lists the same ones, which gives the type. */
+  operationId: OperationId;
   method: string;
   path: string;
   /** Names of the security schemes the operation needs. */
@@ -69,7 +71,7 @@ export function operations(): Operation[] {
       const pointer = operationPointer(path, method);
       const media = deref(op.requestBody)?.content as Obj | undefined;
       result.push({
-        operationId: String(op.operationId),
+        operationId: String(op.operationId) as OperationId, // the same list as generated/client-meta.json (both from this document)
         method: method.toUpperCase(),
         path,
         security: ((op.security ?? openapi.security ?? []) as Obj[]).flatMap((s) => Object.keys(s)),
@@ -125,7 +127,7 @@ export function examplePairs(): ExamplePair[] {
 }
 
 /** The named example pair of an operation; throws when the document has none (a renamed example is found at once). */
-export function examplePair(operationId: string, name: string): ExamplePair {
+export function examplePair(operationId: OperationId, name: string): ExamplePair {
   const found = examplePairs().find((p) => p.operation.operationId === operationId && p.name === name);
   if (!found) throw new Error(`the document has no example ${operationId}/${name}`);
   return found;

@@ -4,6 +4,7 @@
 // 500 system-error.
 import { resolvePointer } from './document.ts';
 import { operations } from './examples.ts';
+import type { OperationId } from './meta.ts';
 import { describeErrors, type SchemaError } from './validation.ts';
 import { rawErrors } from './validators/all.ts';
 
@@ -17,7 +18,8 @@ type Rule = (v: Violation) => boolean;
 const at = (pattern: RegExp, ...keywords: string[]): Rule => (v) => pattern.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
 
 const content = '^/content/(viber|whatsapp|sms)Content';
-const rules: Record<string, Record<string, Rule[]>> = {
+/** Per operation (a new one makes `tsc` ask for its entry), the code each field's violations stand for. */
+const rules: Record<OperationId, Record<string, Rule[]>> = {
   scheduleCascade: {
     'content-not-specified': [at(/^\/content$/), at(new RegExp(`${content}/attachment$`), 'required')],
     // Content types are an open set: an empty one is not given; an unknown one is the sandbox's rule.
@@ -73,7 +75,7 @@ const rulesOf = new Map(Object.entries(rules).map(([id, codes]) => [id, Object.e
 const detailLines = 20;
 
 /** Null when `body` is valid against the operation's request schema; otherwise the code to answer. */
-export function schemaViolation(operationId: string, body: unknown): SchemaOutcome | null {
+export function schemaViolation(operationId: OperationId, body: unknown): SchemaOutcome | null {
   const schemaPointer = requestSchemas.get(operationId);
   if (!schemaPointer) throw new Error(`unknown operation ${operationId}`);
   // Errors of items that merely do not match a `contains` pattern, and of `if`, are not violations.

@@ -71,7 +71,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const op = route(req, path);
     const credentials = authenticate(req, op, secrets);
     const { body, exact } = await readJsonBody(req, bodyLimit);
-    send(res, handlers[op.operationId as keyof typeof handlers](state, body, { exact, credentials, accept: delivery.accept, now: now() }));
+    send(res, handlers[op.operationId](state, body, { exact, credentials, accept: delivery.accept, now: now() }));
   }
 
   function reset(): void {

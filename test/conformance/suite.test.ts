@@ -14,7 +14,8 @@ import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { summary } from '../../src/conformance/report.ts';
 import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
-import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
+import { missingExamples, runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
+import { examplePairs } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { usePrismMock } from '../helpers/prism.ts';
@@ -410,4 +411,17 @@ describe('command line', () => {
     expect(sandbox.state.threads.get(106)?.state).toBe('closed');
     expect(sandbox.state.threads.get(101)?.state).toBe('open');
   }, 30_000);
+});
+
+describe('the named examples the suite takes', () => {
+  it('are all in the document; one renamed or removed is named with the stage that takes it', () => {
+    expect(missingExamples(examplePairs())).toEqual([]);
+    const without = examplePairs().filter((p) => !(p.operation.operationId === 'closeThreads' && p.name === 'notExisting') && p.name !== 'createdBlacklisted');
+    expect(missingExamples(without)).toEqual([
+      'closeThreads/notExisting (stage stateful)',
+      'createSubscriber/createdBlacklisted (stage stateful)',
+      'closeThreads/notExisting (stage bad-input)',
+      'closeThreads/notExisting (the credential probes)',
+    ]);
+  });
 });

@@ -158,6 +158,7 @@ export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<Ch
 }
 
 export const badInputStage: Stage = {
+  needs: [['closeThreads', 'notExisting']],
   name: 'bad-input',
   description: 'invalid requests generated from the schemas; each gets an error the document allows, as a problem body, and the server still answers after each batch',
   count: (ctx) => {

@@ -49,8 +49,9 @@ async function twice(ctx: SuiteContext, request: PairRequest) {
   return { first, second, answer: answerOf(second.status, second.body), actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}` };
 }
 
+const threadExamples = ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'];
 const threadIds = (ctx: SuiteContext) =>
-  ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'].flatMap((name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds);
+  threadExamples.flatMap((name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds);
 const closeRequest = (ctx: SuiteContext, ids: number[]) => pairRequest(ctx.server, pair('closeThreads', 'resolved'), ctx.credentials, () => ({ threadIds: ids }));
 const threadsPointer = '#/paths/~1api~1v1~1threads~1close/post/responses/200';
 
@@ -178,6 +179,7 @@ function subscriberTwice(profile: SuiteContext['profile']): Rule {
 const selected = (ctx: SuiteContext) => rules(ctx.profile).filter((r) => runs(ctx, r.spec.kind));
 
 export const statefulStage: Stage = {
+  needs: [...threadExamples.map((name) => ['closeThreads', name] as const), ['scheduleCascade', 'scheduled'], ['createSubscriber', 'createdBlacklisted']],
   name: 'stateful',
   description: 'rules that need more than one call: a reused requestId (also after other requests), closing closed threads, one list per identifier, a subscriber created twice, the account without balance refused every time, the one with balance accepted every time',
   count: (ctx) => selected(ctx).length,

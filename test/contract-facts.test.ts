@@ -1,7 +1,7 @@
 // Each fact of ../shared/service-interface.md, stated once here as a table, checked against the
 // bundled document. A fact missing from the document fails its own row.
 import { describe, expect, it } from 'vitest';
-import { normalizeErrorCode } from '../src/core/codes.ts';
+import { normalizeErrorCode } from '../src/core/error-codes.ts';
 import { openapi, resolvePointer } from '../src/core/document.ts';
 import { schemaValidator, validator } from '../src/core/validators/all.ts';
 import { examplePairs } from '../src/core/examples.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operations } from '../src/core/examples.ts';
+import { documentOperations } from '../src/core/examples.ts';
 import { validator } from '../src/core/validators/all.ts';
 import { codeSamples, sampleEnv, sampleExample } from '../src/docs/samples.ts';
 import { projectRoot } from '../src/paths.ts';
@@ -19,11 +19,11 @@ const dir = mkdtempSync(join(tmpdir(), 'mc-samples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const env = () => ({ ...process.env, [sampleEnv.baseUrl]: sandbox.url, [sampleEnv.apiKey]: credentials.apiKey, [sampleEnv.integratorToken]: credentials.integratorToken });
-const cases = operations().flatMap((op) => codeSamples(op).map((sample) => [`${op.operationId} ${sample.label}`, op, sample] as const));
+const cases = documentOperations().flatMap((op) => codeSamples(op).map((sample) => [`${op.operationId} ${sample.label}`, op, sample] as const));
 
 describe('the docs page\'s code samples run against the sandbox', () => {
   it('each operation has curl, the client and fetch', () => {
-    expect(cases.map(([label]) => label.split(' ').slice(1).join(' '))).toEqual(operations().flatMap(() => ['curl', '@messaging-contract/client', 'fetch']));
+    expect(cases.map(([label]) => label.split(' ').slice(1).join(' '))).toEqual(documentOperations().flatMap(() => ['curl', '@messaging-contract/client', 'fetch']));
   });
 
   it.each(cases)('%s', async (_label, op, sample) => {

@@ -13,7 +13,7 @@ import formatsModule from 'ajv-formats';
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { deref, documentId, openapi, resolvePointer } from '../core/document.ts';
-import { examplePairs, operations } from '../core/examples.ts';
+import { examplePairs, documentOperations } from '../core/examples.ts';
 import { fixturesSchema, fixturesSchemaId } from '../sandbox/fixtures-schema.ts';
 
 // ajv and ajv-formats are CommonJS: under NodeNext their default imports type as the module
@@ -29,7 +29,7 @@ export function clientMeta() {
   const known = resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[]; 'x-aliases': Record<string, string> };
   return {
     operations: Object.fromEntries(
-      operations().map((op) => {
+      documentOperations().map((op) => {
         type Node = { required?: string[]; properties?: Record<string, unknown>; type?: string };
         const schema = deref<Node>(resolvePointer(`${op.pointer}/responses/200/content/application~1json/schema`));
         // The success body's required fields and the JSON type of each (null where the schema gives none).
@@ -52,7 +52,7 @@ export function knownErrorCodes(): string[] {
 }
 
 const componentPointers = () => Object.keys((openapi.components as { schemas: object }).schemas).map((name) => `#/components/schemas/${name}`);
-const requestPointers = () => operations().map((op) => op.requestSchemaPointer!);
+const requestPointers = () => documentOperations().map((op) => op.requestSchemaPointer!);
 
 /** Which validators each generated module holds, by JSON Pointer into the document (or id). */
 export const validatorModules: Record<string, { keys: () => string[]; verbose: boolean }> = {

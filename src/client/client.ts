@@ -1,6 +1,6 @@
 // createMessagingClient: a thin client over openapi-fetch, typed by generated/schema.d.ts.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
-import { normalizeErrorCode } from '../core/codes.ts';
+import { normalizeErrorCode } from '../core/error-codes.ts';
 import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
 import { ApiError, MessagingError, MissingCredentialError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.ts';
 import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';

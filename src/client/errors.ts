@@ -1,7 +1,7 @@
 // The errors a client call can end with. Every one names the operation it came from.
-import { listsViolations, normalizeErrorCode } from '../core/codes.ts';
+import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
 import type { ErrorCode } from '../core/types.ts';
-import { parseCascadeViolations, type CascadeViolation } from '../core/violations.ts';
+import { parseCascadeViolations, type CascadeViolation } from '../core/cascade-violations.ts';
 
 export class MessagingError extends Error {
   override name = 'MessagingError';

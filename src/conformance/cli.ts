@@ -5,7 +5,7 @@ import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CannotRunError, httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
 import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, type ConformanceReport, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
-import type { Profile } from './context.ts';
+import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
 import { rejectedLine } from './report.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';

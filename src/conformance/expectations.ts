@@ -1,12 +1,12 @@
 // What the document allows as the answer to a request, and which part of it says so. Where the
 // description allows several answers, the default profile accepts each; the contract's own choice
 // among them is a decision, held only under --profile strict.
-import { normalizeErrorCode } from '../core/codes.ts';
+import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
-import { schemaViolation } from '../core/violation-codes.ts';
-import type { Profile } from './context.ts';
+import { schemaViolation } from '../core/schema-violations.ts';
+import type { Profile } from './stage-runtime.ts';
 
 /** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
 export interface Allowed {

@@ -1,14 +1,14 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
-import type { Profile } from './context.ts';
+import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
 
-export type { CheckResult } from './context.ts';
+export type { CheckResult } from './stage-runtime.ts';
 export type { SuiteReport as ConformanceReport } from './suite.ts';
 export { UnreachableError } from './suite.ts';
 export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
-export type { Profile } from './context.ts';
+export type { Profile } from './stage-runtime.ts';
 export type { CallbackOptions } from './stages/callbacks.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';

@@ -1,11 +1,11 @@
 // Sending an example pair and judging the answer: shared by the conformance suite and the tests.
-import { listsViolations, normalizeErrorCode } from '../core/codes.ts';
+import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
 import type { ExamplePair } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { validator } from '../core/validators/all.ts';
-import { readAnswer } from './context.ts';
+import { readAnswer } from './stage-runtime.ts';
 import { describeAllowed, type Allowed } from './expectations.ts';
-import { parseCascadeViolations, violationKey } from '../core/violations.ts';
+import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
 
 export interface Credentials {
   apiKey: string;

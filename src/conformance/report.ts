@@ -1,6 +1,6 @@
 // The suite's output: the failures grouped by cause, a summary table, the coverage scorecard, and
 // the JUnit XML and JSON reports.
-import type { CheckResult } from './context.ts';
+import type { CheckResult } from './stage-runtime.ts';
 import type { CredentialName, SuiteReport } from './suite.ts';
 
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */

@@ -1,9 +1,9 @@
 // Runs the selected stages against a server and collects every check.
 import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
-import { normalizeErrorCode } from '../core/codes.ts';
+import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
-import { examplePair, examplePairs, operations } from '../core/examples.ts';
+import { examplePair, examplePairs, documentOperations } from '../core/examples.ts';
 import { badInputStage } from './stages/bad-input.ts';
 import { boundariesStage } from './stages/boundaries.ts';
 import { callbacksStage } from './stages/callbacks.ts';
@@ -11,7 +11,7 @@ import { defaultGenerated, generatedStage } from './stages/generated.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { deadlinePassed, defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type ExampleName, type Profile, type Stage, type SuiteContext } from './context.ts';
+import { deadlinePassed, defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type ExampleName, type Profile, type Stage, type SuiteContext } from './stage-runtime.ts';
 import type { OperationId } from '../core/meta.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
@@ -278,7 +278,7 @@ export interface CoverageRow {
 export function coverage(results: CheckResult[], selected: Stage[], profile: Profile): CoverageRow[] {
   const ran = new Set(selected.map((s) => s.name));
   const covered = results.map((r) => r.covers).filter((c) => c !== undefined);
-  return operations().map((op) => {
+  return documentOperations().map((op) => {
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
     const mine = covered.filter((c) => c.operationId === op.operationId);
     const missed: CoverageRow['missed'] = [];

@@ -4,7 +4,7 @@
 // each must be answered 200 (the service retries anything else). Then malformed posts (bad JSON,
 // a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
 import { openapi, resolvePointer } from '../core/document.ts';
-import { defaultTimeoutMs, type CheckResult } from './context.ts';
+import { defaultTimeoutMs, type CheckResult } from './stage-runtime.ts';
 import type { SuiteReport } from './suite.ts';
 
 interface Case {

@@ -62,7 +62,7 @@ type Obj = Record<string, unknown>;
 const deref = (node: unknown) => derefNode<Obj>(node);
 
 
-export function operations(): Operation[] {
+export function documentOperations(): Operation[] {
   const result: Operation[] = [];
   for (const [path, item] of Object.entries(openapi.paths as Obj)) {
     for (const method of httpMethods) {
@@ -93,7 +93,7 @@ function requestExamples(op: Operation): Map<string, unknown> {
 
 export function examplePairs(): ExamplePair[] {
   const pairs: ExamplePair[] = [];
-  for (const op of operations()) {
+  for (const op of documentOperations()) {
     const requests = requestExamples(op);
     const firstRequest = requests.values().next().value;
     const responses = (resolvePointer(op.pointer) as Obj).responses as Obj;
@@ -145,7 +145,7 @@ export function validRequestBody(pair: ExamplePair): unknown {
 /** Request example names that have no response example of the same name (should be none). */
 export function orphanRequestExamples(): string[] {
   const responseNames = new Set(examplePairs().map((p) => `${p.operation.operationId}/${p.name}`));
-  return operations().flatMap((op) =>
+  return documentOperations().flatMap((op) =>
     [...requestExamples(op).keys()].map((n) => `${op.operationId}/${n}`).filter((k) => !responseNames.has(k)),
   );
 }

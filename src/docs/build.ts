@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolvePointer } from '../core/document.ts';
-import { operations } from '../core/examples.ts';
+import { documentOperations } from '../core/examples.ts';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
 import { allCodeSamples } from './samples.ts';
 
@@ -41,7 +41,7 @@ function withSamplesAndKeys(page: PageDocument): void {
       example.summary = `${key}: ${String(example.summary ?? '')}`;
     }
   };
-  for (const op of operations()) {
+  for (const op of documentOperations()) {
     const operation = page.paths[op.path]![op.method.toLowerCase()] as Obj;
     operation['x-codeSamples'] = samples.get(op.operationId);
     keyExamples(resolve((operation.requestBody as Obj | undefined) ?? {}).content);

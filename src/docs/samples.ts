@@ -3,7 +3,7 @@
 // and the credentials from the environment (BASE_URL, API_KEY, INTEGRATOR_TOKEN), never carry a
 // secret, and the tests run every one against the sandbox, so none can rot.
 import { apiKeyHeader } from '../core/meta.ts';
-import { examplePairs, operations, type Operation } from '../core/examples.ts';
+import { examplePairs, documentOperations, type Operation } from '../core/examples.ts';
 
 export interface CodeSample {
   lang: string;
@@ -83,4 +83,4 @@ export function codeSamples(op: Operation): CodeSample[] {
 }
 
 /** Every operation's samples, by operationId. */
-export const allCodeSamples = () => new Map(operations().map((op) => [op.operationId, codeSamples(op)]));
+export const allCodeSamples = () => new Map(documentOperations().map((op) => [op.operationId, codeSamples(op)]));

@@ -15,7 +15,7 @@ import { codePointLength } from '../core/validation.ts';
 import type { Fixtures, FixtureStage } from './fixtures.ts';
 import { RecentKeys } from './recent-keys.ts';
 import { contentKeyOf } from './channels.ts';
-import { templatePattern, type SandboxState } from './state.ts';
+import { templatePattern, type SandboxLimits, type SandboxState } from './state.ts';
 
 /** A message the sandbox accepted, handed to the delivery simulation. */
 export interface Accepted {
@@ -54,10 +54,9 @@ export const documentedRetryDelaysMs = (resolvePointer('#/webhooks/messageStatus
 export interface DeliveryOptions {
   callbackUrl?: string;
   clock?: Clock;
-  /** Waits before each repeat of a callback the receiver did not answer with 200. */
-  retryDelaysMs?: number[];
-  /** How many messages the duplicate window remembers at most (default 100,000). */
-  duplicateKeyLimit?: number;
+  /** Waits before each repeat of a callback the receiver did not answer with 200 (default: the documented delays). */
+  callbackRetryDelaysMs?: number[];
+  limits?: SandboxLimits;
   /** How many callbacks the log keeps, newest last (default 10 000). */
   callbackLogSize?: number;
   fetch?: typeof fetch;
@@ -80,9 +79,9 @@ export class DeliverySimulator {
 
   constructor(private readonly state: SandboxState, private readonly delivery: Fixtures['delivery'], private readonly options: DeliveryOptions = {}) {
     this.clock = options.clock ?? realClock;
-    this.retryDelaysMs = options.retryDelaysMs ?? documentedRetryDelaysMs;
+    this.retryDelaysMs = options.callbackRetryDelaysMs ?? documentedRetryDelaysMs;
     this.phone = new RegExp(delivery.phonePattern);
-    this.recent = new RecentKeys({ windowMs: duplicateWindowMs, limit: options.duplicateKeyLimit ?? 100_000 });
+    this.recent = new RecentKeys({ windowMs: duplicateWindowMs, limit: options.limits?.duplicateKeys ?? 100_000 });
   }
 
   reset(): void {

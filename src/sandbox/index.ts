@@ -2,10 +2,10 @@
 import type { CallbackRecord } from './delivery.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { createSandbox, type SandboxOptions, type SandboxSnapshot } from './server.ts';
-import { defaultRequestIdWindow } from './state.ts';
+import type { SandboxLimits } from './state.ts';
 
 export type { CallbackRecord, Fixtures, SandboxSnapshot };
-export type { Thread } from './state.ts';
+export type { SandboxLimits, Thread } from './state.ts';
 
 export interface StartSandboxOptions {
   /** Interface to listen on (default 127.0.0.1). */
@@ -20,8 +20,8 @@ export interface StartSandboxOptions {
   callbackRetryDelaysMs?: number[];
   /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
   bodyLimitBytes?: number;
-  /** Memory bounds: requestIds are remembered for `requestIdWindowMs` (default a day), at most `requestIds` of them (default 100,000); the duplicate window remembers at most `duplicateKeys` messages (default 100,000). */
-  limits?: { requestIdWindowMs?: number; requestIds?: number; duplicateKeys?: number };
+  /** Memory bounds: how long and how many requestIds are remembered, how many messages the duplicate window holds. */
+  limits?: SandboxLimits;
 }
 
 export interface RunningSandbox extends AsyncDisposable {
@@ -55,10 +55,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const sandboxOptions: SandboxOptions = {
     fixtures,
     callbackUrl: options.callbackUrl,
-    retryDelaysMs: options.callbackRetryDelaysMs,
+    callbackRetryDelaysMs: options.callbackRetryDelaysMs,
     bodyLimitBytes: options.bodyLimitBytes,
-    requestIdWindow: { windowMs: options.limits?.requestIdWindowMs ?? defaultRequestIdWindow.windowMs, limit: options.limits?.requestIds ?? defaultRequestIdWindow.limit },
-    duplicateKeyLimit: options.limits?.duplicateKeys,
+    limits: options.limits,
   };
   const sandbox = createSandbox(sandboxOptions);
   const url = await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');

@@ -14,13 +14,10 @@ import { requestPath, route } from './http/route.ts';
 import { send } from './http/send.ts';
 import { handlers } from './operations/index.ts';
 import { problem, Refusal } from './reply.ts';
-import type { Window } from './recent-keys.ts';
 import { SandboxState, type Thread } from './state.ts';
 
 export interface SandboxOptions extends DeliveryOptions {
   fixtures?: Fixtures;
-  /** How long and how many requestIds are remembered (default a day, 100,000). */
-  requestIdWindow?: Window;
   /** Largest request body accepted (default 8 MiB); a larger one gets 413. */
   bodyLimitBytes?: number;
   /** Time to receive a request's headers (default 10 s) and the whole request (default 30 s). */
@@ -50,7 +47,7 @@ export interface Sandbox {
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const fixtures = options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
-  const state = new SandboxState(fixtures, options.requestIdWindow);
+  const state = new SandboxState(fixtures, options.limits);
   const delivery = new DeliverySimulator(state, fixtures.delivery, options);
   const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
   const clock = options.clock ?? { now: Date.now };

@@ -5,6 +5,16 @@ import { hashKey, RecentKeys, type Window } from './recent-keys.ts';
 /** requestIds are remembered for a day, at most 100,000 of them (README: "Limits"). */
 export const defaultRequestIdWindow: Window = { windowMs: 24 * 60 * 60 * 1000, limit: 100_000 };
 
+/** Memory bounds of the sandbox (one vocabulary for startSandbox, createSandbox and the tests). */
+export interface SandboxLimits {
+  /** How long a requestId is remembered (default a day). */
+  requestIdWindowMs?: number;
+  /** How many requestIds are remembered at most (default 100,000). */
+  requestIds?: number;
+  /** How many messages the duplicate window remembers at most (default 100,000). */
+  duplicateKeys?: number;
+}
+
 export interface Thread {
   id: number;
   state: 'open' | 'closed';
@@ -38,8 +48,8 @@ export class SandboxState {
   tags = new Set<string>();
   templates: Array<{ channel: string; pattern: RegExp }> = [];
 
-  constructor(readonly fixtures: Fixtures, requestIdWindow: Window = defaultRequestIdWindow) {
-    this.requestIds = new RecentKeys(requestIdWindow);
+  constructor(readonly fixtures: Fixtures, limits: SandboxLimits = {}) {
+    this.requestIds = new RecentKeys({ windowMs: limits.requestIdWindowMs ?? defaultRequestIdWindow.windowMs, limit: limits.requestIds ?? defaultRequestIdWindow.limit });
     this.reset();
   }
 

@@ -2,14 +2,14 @@
 // request example (or an edited one) to this same sandbox and shows the answer. Same origin only:
 // nothing leaves the machine, and no credential is written into the page (the fields are empty;
 // the sandbox's default ones are named as placeholders).
-import { operations } from '../core/examples.ts';
+import { documentOperations } from '../core/examples.ts';
 import { openapi, resolvePointer } from '../core/document.ts';
 
 type Obj = Record<string, unknown>;
 
 /** Each operation with its named request examples, as the console offers them. */
 function consoleData() {
-  return operations().map((op) => {
+  return documentOperations().map((op) => {
     const media = ((resolvePointer(op.pointer) as Obj).requestBody as Obj | undefined)?.content as Obj | undefined;
     const examples = ((media?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<string, { value?: unknown; $ref?: string }>;
     return {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCascadeViolations } from '../../src/client/index.ts';
-import { listsViolations } from '../../src/core/codes.ts';
+import { listsViolations } from '../../src/core/error-codes.ts';
 import { examplePairs } from '../../src/core/examples.ts';
 
 // The service's published form (7.2 of the description, and the public docs).

@@ -1,5 +1,5 @@
 // The mutation test (mutations.ts) against the sandbox.
 import { mutationTest } from './mutations.ts';
-import { credentials, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, listenSandbox } from '../helpers/sandbox.ts';
 
-mutationTest({ name: 'the sandbox', start: () => startSandbox(), credentials, values: {} });
+mutationTest({ name: 'the sandbox', start: () => listenSandbox(), credentials, values: {} });

@@ -6,12 +6,12 @@ import { generatedStage } from '../../src/conformance/stages/generated.ts';
 import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
 import { startIndependent } from '../independent/server.ts';
 import { independentVars } from '../independent/vars.ts';
-import { credentials, startSandbox } from '../helpers/sandbox.ts';
+import { credentials, listenSandbox } from '../helpers/sandbox.ts';
 
 const { values, ...independentCredentials } = independentVars;
 const services: Array<{ name: string; url: string; close(): Promise<void>; credentials: typeof credentials; values: Record<string, unknown> }> = [];
 beforeAll(async () => {
-  const sandbox = await startSandbox();
+  const sandbox = await listenSandbox();
   const independent = await startIndependent();
   services.push({ name: 'the sandbox', url: sandbox.url, close: () => sandbox.close(), credentials, values: {} });
   services.push({ name: 'the independent implementation', url: independent.url, close: () => independent.close(), credentials: independentCredentials, values });

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SuiteContext } from '../../src/conformance/context.ts';
+import type { SuiteContext } from '../../src/conformance/stage-runtime.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { summary } from '../../src/conformance/report.ts';

@@ -11,7 +11,8 @@ export const credentials: Credentials = {
   integratorToken: fixtures.integratorTokens[0]!,
 };
 
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox & { url: string }> {
+/** createSandbox listening on a free port: the sandbox with its internals (state, delivery), unlike the public startSandbox. */
+export async function listenSandbox(options: SandboxOptions = {}): Promise<Sandbox & { url: string }> {
   const sandbox = createSandbox(options);
   const url = await sandbox.listen(0, '127.0.0.1');
   return Object.assign(sandbox, { url });
@@ -24,7 +25,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 export function useSandbox(options: SandboxOptions = {}): Sandbox & { url: string } {
   let running: (Sandbox & { url: string }) | undefined;
   beforeAll(async () => {
-    running = await startSandbox(options);
+    running = await listenSandbox(options);
   });
   afterAll(async () => {
     await running?.close();

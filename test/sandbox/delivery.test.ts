@@ -5,10 +5,10 @@ import { parseStatusCallback } from '../../src/client/webhooks.ts';
 import { documentedRetryDelaysMs, type Clock } from '../../src/sandbox/delivery.ts';
 import type { Fixtures } from '../../src/sandbox/fixtures.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';
-import { fixtures, post, startSandbox } from '../helpers/sandbox.ts';
+import { fixtures, post, listenSandbox } from '../helpers/sandbox.ts';
 
 let receiver: Stub | undefined;
-let sandbox: Awaited<ReturnType<typeof startSandbox>> | undefined;
+let sandbox: Awaited<ReturnType<typeof listenSandbox>> | undefined;
 afterEach(async () => {
   await sandbox?.close();
   await receiver?.close();
@@ -32,7 +32,7 @@ function fakeClock(start = Date.parse('2030-01-15T09:30:00Z')) {
 async function setup(answer: (i: number) => number = () => 200, custom?: Partial<Fixtures>) {
   receiver = await startStub((_req, res, i) => json(res, answer(i), {}));
   const { clock, delays } = fakeClock();
-  sandbox = await startSandbox({ callbackUrl: `${receiver.url}/hooks/status`, clock, retryDelaysMs: [10, 20, 30], fixtures: custom ? { ...fixtures, ...custom } : undefined });
+  sandbox = await listenSandbox({ callbackUrl: `${receiver.url}/hooks/status`, clock, callbackRetryDelaysMs: [10, 20, 30], fixtures: custom ? { ...fixtures, ...custom } : undefined });
   return { clock, delays, received: () => receiver!.requests.map((r) => parseStatusCallback(r.body)) };
 }
 
@@ -129,7 +129,7 @@ describe('callback retries', () => {
 
   it('a receiver that is down counts as a failed attempt', async () => {
     const { clock } = fakeClock();
-    sandbox = await startSandbox({ callbackUrl: 'http://127.0.0.1:9/down', clock, retryDelaysMs: [1] });
+    sandbox = await listenSandbox({ callbackUrl: 'http://127.0.0.1:9/down', clock, callbackRetryDelaysMs: [1] });
     await send(message());
     const record = sandbox.delivery.callbacks[0]!;
     expect(record.state).toBe('failed');

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecentKeys } from '../../src/sandbox/recent-keys.ts';
-import { credentials, post, startSandbox, useSandbox } from '../helpers/sandbox.ts';
+import { credentials, post, listenSandbox, useSandbox } from '../helpers/sandbox.ts';
 
 const run = promisify(execFile);
 const sandbox = useSandbox({ bodyLimitBytes: 1024 * 1024 });
@@ -215,7 +215,7 @@ describe('bounded memory: requestIds and sent messages are remembered in a windo
 
   it('a requestId past the window is accepted again; within it, it is not unique', async () => {
     let now = 0;
-    const clocked = await startSandbox({ clock: { now: () => now, setTimeout: () => {} }, requestIdWindow: { windowMs: 1000, limit: 2 } });
+    const clocked = await listenSandbox({ clock: { now: () => now, setTimeout: () => {} }, limits: { requestIdWindowMs: 1000, requestIds: 2 } });
     try {
       const send = (requestId: string) => post(clocked.url, '/api/cascade/schedule', sms({ requestId })).then((r) => r.body.title ?? 'accepted');
       expect(await send('r-1')).toBe('accepted');

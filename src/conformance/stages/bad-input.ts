@@ -4,9 +4,9 @@
 // problem body. After each batch the server must still answer. The order is shuffled by --seed,
 // so a run can be repeated exactly.
 import { flatSchema, openapi } from '../../core/document.ts';
-import { examplePair, examplePairs, operations, responseKind, type Operation } from '../../core/examples.ts';
+import { examplePair, examplePairs, documentOperations, responseKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { describeAllowed, errorStatuses, invalidBodyExpectation, kindOfStatuses, type Expectation } from '../expectations.ts';
 import { contentTypeProblems, pairRequest, titleProblems, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -81,7 +81,7 @@ const contentTypeDecision = `#/tags/${errorsTag}/description ([contract decision
 export function badInputs(ctx: SuiteContext): BadInput[] {
   const inputs: BadInput[] = [];
   const seen = new Set<string>();
-  for (const op of operations()) {
+  for (const op of documentOperations()) {
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200);
     const template = pairs[0]!;
     const request = (body: string | undefined, extra: Partial<PairRequest> = {}): PairRequest => ({

@@ -4,11 +4,11 @@
 // and maximum, int64, date-time, UUID-like strings), never restated here. Each edge starts from a
 // named success example, so the rest of the request is one the document says is accepted.
 import { flatSchema, resolvePointer } from '../../core/document.ts';
-import { examplePairs, operations, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { examplePairs, documentOperations, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { allRowsButtonErrors } from '../../core/buttons.ts';
-import { schemaViolation } from '../../core/violation-codes.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { schemaViolation } from '../../core/schema-violations.ts';
+import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { describeAllowed, invalidBodyExpectation, type Allowed, type Expectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -184,7 +184,7 @@ export const successPointer = (op: Operation) => `${op.pointer}/responses/200/co
 export function boundaries(ctx: SuiteContext): Boundary[] {
   const out: Boundary[] = [];
   const seen = new Set<string>();
-  for (const op of operations()) {
+  for (const op of documentOperations()) {
     if (!op.requestSchemaPointer) continue;
     for (const pair of examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice)) {
       const source = prepare(pair, ctx.values).body as Json;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { examplePairs } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, readAnswer, send, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { check, readAnswer, send, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 

@@ -9,9 +9,9 @@ import { Agent as HttpsAgent } from 'node:https';
 import { createRequire } from 'node:module';
 import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
-import { examplePairs, operations, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
+import { examplePairs, documentOperations, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
-import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { examplePointer, pairExpectation } from '../expectations.ts';
 import { contentTypeProblems, pairRequest, titleProblems, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
@@ -47,7 +47,7 @@ function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefin
 
 export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
   const transactions: Record<string, Step> = {};
-  for (const op of operations()) {
+  for (const op of documentOperations()) {
     const summary = (resolvePointer(op.pointer) as { summary: string }).summary;
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
     const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses).map(Number);

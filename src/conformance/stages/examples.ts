@@ -3,7 +3,7 @@
 // another answer than the example's, the default profile accepts it (expectations.ts); where the
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { describeAllowed, pairExpectation } from '../expectations.ts';
 import { judgePair, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';

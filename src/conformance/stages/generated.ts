@@ -8,8 +8,8 @@
 // replays a run; a failure is shrunk to the smallest request that still fails.
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
-import { examplePairs, operations, type ExpectationKind, type Operation } from '../../core/examples.ts';
-import { check, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../context.ts';
+import { examplePairs, documentOperations, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { check, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { invalidBodyExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -176,10 +176,10 @@ function brokenKinds(ctx: SuiteContext, op: Operation): ExpectationKind[] {
 export const generatedStage: Stage = {
   name: 'generated',
   description: 'requests generated from the schemas and the success examples (fast-check; --seed replays): valid ones accepted as the rules predict, each broken in one place refused as the document allows',
-  count: (ctx) => operations().filter((op) => op.requestSchemaPointer).reduce((n, op) => n + 1 + brokenKinds(ctx, op).length, 0),
+  count: (ctx) => documentOperations().filter((op) => op.requestSchemaPointer).reduce((n, op) => n + 1 + brokenKinds(ctx, op).length, 0),
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const results: CheckResult[] = [];
-    for (const [index, op] of operations().filter((o) => o.requestSchemaPointer).entries()) {
+    for (const [index, op] of documentOperations().filter((o) => o.requestSchemaPointer).entries()) {
       const seed = ctx.seed * 1009 + index;
       const basis = `${op.requestSchemaPointer} and the operation's success examples`;
       const valid = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated valid requests are accepted`, kind: 'described' as const, basis, covers: { operationId: op.operationId, generated: ctx.generated } };

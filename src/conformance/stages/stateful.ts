@@ -1,10 +1,10 @@
 // Stage stateful: the description's rules that need more than one call. Each holds whatever state
 // the service starts from: the identifiers a deployment takes once are new on every run, and a
 // thread's outcome is judged against the answer before it.
-import { normalizeErrorCode } from '../../core/codes.ts';
+import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { examplePair as pair, examplePairs } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type CheckSpec, type Stage, type SuiteContext } from '../context.ts';
+import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type CheckSpec, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, substitute } from '../vars.ts';
 

@@ -1,6 +1,6 @@
 // Which operation a request is for: its path (origin form only) and method, from the document.
 import type { IncomingMessage } from 'node:http';
-import { operations, type Operation } from '../../core/examples.ts';
+import { documentOperations, type Operation } from '../../core/examples.ts';
 import { problem, Refusal } from '../reply.ts';
 
 /** A target of only letters, digits, `-`, `_` and `/` is its own path: no dot segment, query or escape for a URL parser to resolve. */
@@ -17,7 +17,7 @@ export function requestPath(target: string | undefined): string | null {
   }
 }
 
-const routes = new Map(operations().map((op) => [op.path, op]));
+const routes = new Map(documentOperations().map((op) => [op.path, op]));
 
 /** The operation at the request's path and method; a Refusal (404, 405 with `Allow`) where there is none. */
 export function route(req: IncomingMessage, path: string): Operation {

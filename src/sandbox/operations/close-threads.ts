@@ -1,6 +1,6 @@
 // closeThreads: every thread of the list closed once, each id reported in one of the four lists.
 import type { CloseThreadsRequest } from '../../core/types.ts';
-import { schemaViolation } from '../../core/violation-codes.ts';
+import { schemaViolation } from '../../core/schema-violations.ts';
 import { problem } from '../reply.ts';
 import type { Handler, Id } from './context.ts';
 

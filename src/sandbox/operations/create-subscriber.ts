@@ -1,6 +1,6 @@
 // createSubscriber: parameters and tags must exist on the account; the EXT_USER_ID address is unique.
 import type { CreateSubscriberRequest } from '../../core/types.ts';
-import { schemaViolation } from '../../core/violation-codes.ts';
+import { schemaViolation } from '../../core/schema-violations.ts';
 import { problem } from '../reply.ts';
 import type { Handler } from './context.ts';
 

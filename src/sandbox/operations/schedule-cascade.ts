@@ -2,7 +2,7 @@
 // per stage, buttons, templates, balance); an accepted message goes to the delivery simulation.
 import type { CascadeScheduleRequest } from '../../core/types.ts';
 import { allRowsButtonErrors } from '../../core/buttons.ts';
-import { schemaViolation } from '../../core/violation-codes.ts';
+import { schemaViolation } from '../../core/schema-violations.ts';
 import { channelOf, knownContentTypes } from '../channels.ts';
 import { problem } from '../reply.ts';
 import type { Handler, Id } from './context.ts';

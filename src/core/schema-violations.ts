@@ -3,7 +3,7 @@
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
 import { resolvePointer } from './document.ts';
-import { operations } from './examples.ts';
+import { documentOperations } from './examples.ts';
 import type { OperationId } from './meta.ts';
 import { describeErrors, type SchemaError } from './validation.ts';
 import { rawErrors } from './validators/all.ts';
@@ -69,7 +69,7 @@ const isMalformed = (e: SchemaError) =>
   ['type', 'required', 'dependentRequired'].includes(e.keyword) ||
   (['minLength', 'minItems', 'minProperties'].includes(e.keyword) && (e.params as { limit?: unknown }).limit === 1);
 
-const requestSchemas = new Map(operations().map((op) => [op.operationId, op.requestSchemaPointer!]));
+const requestSchemas = new Map(documentOperations().map((op) => [op.operationId, op.requestSchemaPointer!]));
 const rulesOf = new Map(Object.entries(rules).map(([id, codes]) => [id, Object.entries(codes)]));
 /** A detail names at most this many problems, then counts the rest. */
 const detailLines = 20;

@@ -1,4 +1,5 @@
-// What every stage gets, and what it reports.
+// What every stage gets and reports, and the runtime it checks with: sending a request (its
+// timeout and the run's deadline), `check`, and the curl replay of a failure.
 import type { ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader, type OperationId } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';

@@ -1,6 +1,7 @@
 // createMessagingClient: a thin client over openapi-fetch, typed by generated/schema.d.ts.
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { normalizeErrorCode } from '../core/error-codes.ts';
+import { isHttpUrl } from '../core/http-url.ts';
 import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
 import { ApiError, MessagingError, MissingCredentialError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.ts';
 import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
@@ -179,7 +180,7 @@ export function filledByClient(operationId: string, body: unknown): unknown {
 }
 
 export function createMessagingClient(options: MessagingClientOptions): MessagingClient {
-  if (typeof options?.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
+  if (!isHttpUrl(options?.baseUrl)) {
     throw new TypeError(`createMessagingClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options?.baseUrl)}`);
   }
   const timeoutMs = options.timeoutMs ?? 30_000;

@@ -3,6 +3,8 @@
 import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
+import { isHttpUrl } from '../core/http-url.ts';
+import type { Credentials } from './pairs.ts';
 
 export type { CheckResult } from './stage-runtime.ts';
 export type { SuiteReport as ConformanceReport } from './suite.ts';
@@ -13,15 +15,9 @@ export type { CallbackOptions } from './stages/callbacks.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
 
-export interface ConformanceOptions {
+export interface ConformanceOptions extends Credentials {
   /** Base URL of the implementation, e.g. https://staging.example.org. */
   server: string;
-  /** An API key of an account with balance (`x-api-key`). */
-  apiKey: string;
-  /** An API key of an account without balance, for `out-of-balance`. */
-  apiKeyNoBalance?: string;
-  /** A token of a user with the INTEGRATOR permission (close threads). */
-  integratorToken: string;
   /** Deployment values for the examples' values, keyed by their JSON form (see the README). */
   values?: Record<string, unknown>;
   /** Stage names to run (default: all) and to leave out. */
@@ -65,7 +61,6 @@ export const conformanceStages = stages.map(({ name, description }) => ({ name, 
  * server does not answer, and with an Error naming the stage for an unknown stage name.
  */
 export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
-  const isHttpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\/[^/]/.test(v);
   if (!isHttpUrl(options?.server)) {
     throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
   }

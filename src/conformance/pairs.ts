@@ -8,9 +8,11 @@ import { describeAllowed, type Allowed } from './expectations.ts';
 import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
 
 export interface Credentials {
+  /** An API key of an account with balance (`x-api-key`). */
   apiKey: string;
-  /** The key of an account without balance (for out-of-balance). */
+  /** An API key of an account without balance, for `out-of-balance`. */
   apiKeyNoBalance?: string;
+  /** A token of a user with the INTEGRATOR permission (close threads). */
   integratorToken: string;
 }
 

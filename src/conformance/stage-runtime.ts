@@ -86,20 +86,12 @@ export const deadlinePassed = (ctx: SuiteContext) => ctx.deadline.aborted || Dat
 /** Whether a check of `kind` runs under the context's profile. */
 export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
 
-export interface CheckResult {
-  stage: string;
-  name: string;
-  /** Where the expectation comes from: the description, or a [contract decision] of this contract. */
-  kind: ExpectationKind;
+export interface CheckResult extends CheckSpec {
   ok: boolean;
   ms: number;
   request?: string;
   /** The request as a ready curl command, credentials as environment references. */
   replay?: string;
-  /** What of the document the check exercises, for the coverage scorecard. */
-  covers?: Coverage;
-  /** The part of the document the expectation comes from: a JSON pointer, and the sentence where it widens one. */
-  basis?: string;
   expected?: string;
   actual?: string;
   /** The answer in short (`400 text-not-specified`, `no answer`): failures with the same cause are grouped by it. */
@@ -210,8 +202,11 @@ export async function send(ctx: SuiteContext, r: PairRequest, extraHeaders: Reco
 export interface CheckSpec {
   stage: string;
   name: string;
+  /** Where the expectation comes from: the description, or a [contract decision] of this contract. */
   kind: ExpectationKind;
+  /** What of the document the check exercises, for the coverage scorecard. */
   covers?: Coverage;
+  /** The part of the document the expectation comes from: a JSON pointer, and the sentence where it widens one. */
   basis?: string;
 }
 

@@ -1,6 +1,7 @@
 // What the command-line tools share: strict option parsing, and usage errors that end in exit 2
 // with a message instead of a stack trace.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isHttpUrl } from './http-url.ts';
 
 export class UsageError extends Error {}
 
@@ -23,13 +24,7 @@ export function port(value: string | undefined, fallback: number): number {
 }
 
 export function httpUrl(flag: string, value: string): string {
-  let valid = /^https?:\/\/[^/]/.test(value);
-  try {
-    new URL(value); // a port past 65535, say, parses as no URL
-  } catch {
-    valid = false;
-  }
-  if (!valid) throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
+  if (!isHttpUrl(value)) throw new UsageError(`${flag} must be an http(s) URL, got "${value}"`);
   return value;
 }
 

@@ -2,6 +2,7 @@
 // facts are read from here, never restated). The client does not import this module: it would
 // carry the whole document.
 import bundled from '../../generated/openapi.json' with { type: 'json' };
+import { unescapePointer } from './pointers.ts';
 
 export const openapi = bundled as unknown as Record<string, unknown>;
 
@@ -13,7 +14,7 @@ export function resolvePointer(pointer: string, root: unknown = openapi): unknow
   const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
   let node: unknown = root;
   for (const raw of parts) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescapePointer(raw);
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) {
       throw new Error(`${pointer} does not exist in generated/openapi.json (no "${key}")`);
     }

@@ -1,6 +1,7 @@
 // Turning the errors of the precompiled validators (generated/validators/, ajv standalone code,
 // built by `npm run build:generated`) into lines a person can act on: the field, the value and
 // what was expected. No JSON Schema compiler runs at run time.
+import { unescapePointer } from './pointers.ts';
 
 /** The part of an ajv error this project reads. */
 export interface SchemaError {
@@ -61,7 +62,7 @@ function fieldPath(instancePath: string): string {
   return instancePath
     .slice(1)
     .split('/')
-    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map(unescapePointer)
     .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
 }
 
@@ -69,7 +70,7 @@ function valueAt(root: unknown, instancePath: string): unknown {
   let node = root;
   for (const raw of instancePath.split('/').slice(1)) {
     if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[raw.replace(/~1/g, '/').replace(/~0/g, '~')];
+    node = (node as Record<string, unknown>)[unescapePointer(raw)];
   }
   return node;
 }

@@ -4,6 +4,7 @@
 // added or removed breaks nobody), one line per change instead of one per place it shows, and
 // the wording.
 import { apiCompare } from 'api-smart-diff';
+import { escapePointer, unescapePointer } from '../core/pointers.ts';
 
 export type ChangeClass = 'breaking' | 'correction' | 'non-breaking' | 'deprecation' | 'annotation';
 
@@ -29,8 +30,7 @@ export interface Change {
 type Doc = Record<string, any>;
 type Path = Array<string | number>;
 
-const escape = (s: string | number) => String(s).replace(/~/g, '~0').replace(/\//g, '~1');
-const toPointer = (path: Path) => `#/${path.map(escape).join('/')}`;
+const toPointer = (path: Path) => `#/${path.map((s) => escapePointer(String(s))).join('/')}`;
 const show = (v: unknown) => (v === undefined ? 'none' : typeof v === 'object' ? JSON.stringify(v).slice(0, 60) : JSON.stringify(v));
 
 /** Is the node at `path` (in `doc`) inside an open set: an `anyOf` with a plain string member? */
@@ -47,7 +47,7 @@ function inOpenSet(doc: Doc, path: Path): boolean {
 }
 
 const resolve = (doc: Doc, ref: string): unknown =>
-  ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((node: any, key) => node?.[key], doc);
+  ref.replace(/^#\//, '').split('/').map(unescapePointer).reduce((node: any, key) => node?.[key], doc);
 
 /** "request body of closeThreads" or "response 200 of closeThreads", and the field path inside it. */
 function place(doc: Doc, path: Path): { where: string; field: string; rest: Path } {

@@ -72,8 +72,6 @@ export class DeliverySimulator {
   private readonly clock: Clock;
   private readonly retryDelaysMs: number[];
   private readonly phone: RegExp;
-  /** Each stage template compiled once (they come from the fixtures, so this stays small). */
-  private readonly patterns = new Map<string, RegExp>();
   /** The last isoTime: its input and its text. */
   private lastTime: [number, string] = [Number.NaN, ''];
 
@@ -147,7 +145,7 @@ export class DeliverySimulator {
     if (url && this.delivery.unreachableMediaHostSuffixes.some((s) => host.endsWith(s))) return 'media-request-failed';
     const max = this.delivery.maxTextLength[stage.channel];
     if (max !== undefined && codePointLength(entry?.text ?? '') > max) return 'too-long-message';
-    if (stage.templates && !stage.templates.some((t) => this.pattern(t).test(entry?.text ?? ''))) return 'not-template-match';
+    if (stage.templates && !stage.templates.some((t) => templatePattern(t).test(entry?.text ?? ''))) return 'not-template-match';
     return null;
   }
 
@@ -155,10 +153,6 @@ export class DeliverySimulator {
   private isoTime(now: number): string {
     if (now !== this.lastTime[0]) this.lastTime = [now, new Date(now).toISOString()];
     return this.lastTime[1];
-  }
-
-  private pattern(template: string): RegExp {
-    return this.patterns.get(template) ?? this.patterns.set(template, templatePattern(template)).get(template)!;
   }
 
   private post(payload: StatusCallback): void {

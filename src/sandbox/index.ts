@@ -3,6 +3,7 @@ import type { CallbackRecord } from './delivery.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { createSandbox, type SandboxOptions, type SandboxSnapshot } from './server.ts';
 import type { SandboxLimits } from './state.ts';
+import { isHttpUrl } from '../core/http-url.ts';
 
 export type { CallbackRecord, Fixtures, SandboxSnapshot };
 export type { SandboxLimits, Thread } from './state.ts';
@@ -48,7 +49,7 @@ export interface RunningSandbox extends AsyncDisposable {
  * ```
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  if (options.callbackUrl !== undefined && !/^https?:\/\/[^/]/.test(options.callbackUrl)) {
+  if (options.callbackUrl !== undefined && !isHttpUrl(options.callbackUrl)) {
     throw new TypeError(`startSandbox: callbackUrl must be an http(s) URL, got ${JSON.stringify(options.callbackUrl)}`);
   }
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures) : options.fixtures;

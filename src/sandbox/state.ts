@@ -95,8 +95,14 @@ export class SandboxState {
   }
 }
 
-/** "Your order {{1}} is ready." -> /^Your order .+ is ready\.$/s */
+const patterns = new Map<string, RegExp>();
+
+/** "Your order {{1}} is ready." -> /^Your order .+ is ready\.$/s, compiled once per template (they come from the fixtures, so this stays small). */
 export function templatePattern(template: string): RegExp {
+  const known = patterns.get(template);
+  if (known) return known;
   const parts = template.split(/\{\{\s*\d+\s*\}\}/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${parts.join('.+')}$`, 's');
+  const pattern = new RegExp(`^${parts.join('.+')}$`, 's');
+  patterns.set(template, pattern);
+  return pattern;
 }

@@ -120,37 +120,32 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
     spec: { stage: 'stateful', name: 'the account without balance is refused every time, on every channel', kind: 'described', basis: '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance' },
     async run(ctx) {
       if (!ctx.credentials.apiKeyNoBalance) throw new Error('no API key of an account without balance (--api-key-no-balance)');
-      const wrong: string[] = [];
-      let last: PairRequest | undefined;
-      let answer = '';
       // Each accepted example (every channel and content kind) twice: a balance checked once per key, or per channel, shows.
-      for (const name of [...successExamples(), ...successExamples()]) {
-        const example = pair('scheduleCascade', name);
-        last = pairRequest(ctx.server, { ...example, trigger: { ...example.trigger, credentials: 'no-balance' } }, ctx.credentials, () => prepare(example, ctx.values).body);
-        const res = await call(ctx, last);
-        answer = answerOf(res.status, res.body);
-        if (res.status !== 400 || normalizeErrorCode(res.body?.title ?? '') !== 'out-of-balance') wrong.push(`${name}: ${res.status} ${res.text.slice(0, 120)}`);
-      }
-      return { ok: wrong.length === 0, request: last!, expected: `400 out-of-balance for each of ${successExamples().length} requests, twice`, actual: wrong.length ? wrong.join('; ') : 'each refused', answer };
+      return everySuccessExampleTwice(ctx, 'no-balance', (res) => res.status === 400 && normalizeErrorCode(res.body?.title ?? '') === 'out-of-balance', '400 out-of-balance', 'each refused');
     },
   },
   {
     spec: { stage: 'stateful', name: 'the account with balance is accepted every time', kind: 'described', basis: '#/paths/~1api~1cascade~1schedule/post/responses/200' },
     async run(ctx) {
-      const wrong: string[] = [];
-      let last: PairRequest | undefined;
-      let answer = '';
-      for (const name of [...successExamples(), ...successExamples()]) {
-        const example = pair('scheduleCascade', name);
-        last = pairRequest(ctx.server, example, ctx.credentials, () => prepare(example, ctx.values).body);
-        const res = await call(ctx, last);
-        answer = answerOf(res.status, res.body);
-        if (res.status !== 200) wrong.push(`${name}: ${res.status} ${res.text.slice(0, 120)}`);
-      }
-      return { ok: wrong.length === 0, request: last!, expected: `200 for each of ${successExamples().length} requests, twice`, actual: wrong.length ? wrong.join('; ') : 'each accepted', answer };
+      return everySuccessExampleTwice(ctx, undefined, (res) => res.status === 200, '200', 'each accepted');
     },
   },
 ];
+
+/** Sends every accepted example of schedule cascade twice, with the credentials given; each answer must pass `right`. */
+async function everySuccessExampleTwice(ctx: SuiteContext, credentials: 'no-balance' | undefined, right: (res: Awaited<ReturnType<typeof call>>) => boolean, expected: string, allRight: string): Promise<CheckOutcome> {
+  const wrong: string[] = [];
+  let last: PairRequest | undefined;
+  let answer = '';
+  for (const name of [...successExamples(), ...successExamples()]) {
+    const example = pair('scheduleCascade', name);
+    last = pairRequest(ctx.server, credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example, ctx.credentials, () => prepare(example, ctx.values).body);
+    const res = await call(ctx, last);
+    answer = answerOf(res.status, res.body);
+    if (!right(res)) wrong.push(`${name}: ${res.status} ${res.text.slice(0, 120)}`);
+  }
+  return { ok: wrong.length === 0, request: last!, expected: `${expected} for each of ${successExamples().length} requests, twice`, actual: wrong.length ? wrong.join('; ') : allRight, answer };
+}
 
 /** The named examples of schedule cascade that the document says are accepted. */
 const successExamples = () => examplePairs().filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired && p.status === 200).map((p) => p.name);

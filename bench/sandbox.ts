@@ -92,7 +92,7 @@ export async function sandboxBenchmark(): Promise<Figure[]> {
       const order = run % 2 ? names : [...names].reverse();
       const before = order.map((name) => cpuSeconds(servers[name].process.pid!));
       await Promise.all(order.map((name) => load(servers[name].url, requests(name), rates[name])));
-      if (run >= 0) order.forEach((name, i) => us[name].push(((cpuSeconds(servers[name].process.pid!) - before[i]!) / requests(name)) * 1e6));
+      if (run >= 0) for (const [i, name] of order.entries()) us[name].push(((cpuSeconds(servers[name].process.pid!) - before[i]!) / requests(name)) * 1e6);
     }
     const rssAfter = rssMiB(servers.sandbox.process.pid!);
     const close = await closeMany(servers.sandbox.url, 100_000);

@@ -17,7 +17,7 @@ function files(dir: string): string[] {
 }
 
 /** Every module specifier a file imports or requires. */
-export function specifiers(text: string): string[] {
+function specifiers(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/(?:^|[^\w.])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[^\w.])import\s*['"]([^'"]+)['"]|(?:import|require)\(\s*['"]([^'"]+)['"]\s*\)/gm)) {
     found.add((m[1] ?? m[2] ?? m[3])!);

@@ -21,7 +21,7 @@ const data = new Set(['examples', 'example', 'const', 'enum', 'default', 'x-requ
 const wrap = (schema: unknown, inCondition: boolean) => (inCondition ? schema : { allOf: [schema], unevaluatedProperties: false });
 
 /** A copy of a schema whose every property and item position admits only the properties its schemas evaluate. */
-export function strictSchema(node: unknown, inCondition = false): unknown {
+function strictSchema(node: unknown, inCondition = false): unknown {
   if (Array.isArray(node)) return node.map((n) => strictSchema(n, inCondition));
   if (node === null || typeof node !== 'object') return node;
   const out: Node = {};

@@ -81,7 +81,10 @@ describe('named examples', () => {
       expect(stage, `${name}: stage ${value.cascadeStageUUID} of cascade ${value.cascadeId}`).toBeDefined();
       expect(value.subjectId, name).toBe(stage!.subjectId);
       const request = scheduled.get(value.requestId);
-      if (request) expect(Number(value.cascadeId), `${name}: the cascade its requestId was scheduled on`).toBe(request.cascadeId), told++;
+      if (request) {
+        expect(Number(value.cascadeId), `${name}: the cascade its requestId was scheduled on`).toBe(request.cascadeId);
+        told++;
+      }
     }
     expect(told).toBeGreaterThanOrEqual(1);
   });

@@ -3,14 +3,17 @@
 // adopted by init, which bit `cmd & ... kill $!` in CI scripts.
 import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { projectRoot } from '../src/paths.ts';
 import { freePort, waitForPort } from '../src/util/wait.ts';
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {
     const socket = connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 

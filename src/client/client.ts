@@ -207,7 +207,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   async function call(id: OperationId, given: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
     const rules = operationRules[id];
     const body = filledByClient(id, given);
-    const request = core[operationMeta[id].method as 'POST'] as Function;
+    const request = core[operationMeta[id].method as 'POST'] as (path: keyof paths, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
     const path = operationMeta[id].path as keyof paths;
     const credentialsOf = credentials.get(id)!;
     if (credentialsOf instanceof Error) throw credentialsOf;

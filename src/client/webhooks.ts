@@ -36,7 +36,7 @@ export function parseStatusCallback(body: unknown, options: ParseStatusCallbackO
       throw new StatusCallbackError([`(body): not valid JSON (${(error as Error).message})`]);
     }
   }
-  let result;
+  let result: ReturnType<typeof validate>;
   try {
     result = validate(value);
   } catch (error) {

@@ -175,7 +175,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
   const only = split(o.only);
   const skip = split(o.skip);
-  let selected;
+  let selected: ReturnType<typeof selectStages>;
   try {
     selected = selectStages(only, skip, o.callbacks);
   } catch (error) {
@@ -192,7 +192,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   const callbacks = callbackOptions(o);
   if (o.generated !== undefined && !/^\d+$/.test(o.generated)) throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
   if (o['reset-command'] !== undefined && o['reset-command'].trim() === '') throw new UsageError('--reset-command must be a command line, got an empty one');
-  let vars;
+  let vars: ReturnType<typeof loadVars>;
   try {
     vars = o.vars === undefined ? {} : loadVars(o.vars);
   } catch (error) {
@@ -216,7 +216,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   };
   // Every credential given any way is written as *** in all the suite prints and writes.
   redact = redactor([apiKey, integratorToken, apiKeyNoBalance, vars.apiKey, vars.integratorToken, vars.apiKeyNoBalance, env.MESSAGING_API_KEY, env.MESSAGING_INTEGRATOR_TOKEN, env.MESSAGING_API_KEY_NO_BALANCE, o['api-key'], o['integrator-token'], o['api-key-no-balance']]);
-  let report;
+  let report: Awaited<ReturnType<typeof runConformance>>;
   try {
     report = await runConformance({
       server: httpUrl('--server', o.server),

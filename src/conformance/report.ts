@@ -97,7 +97,7 @@ export function json(report: SuiteReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-const escape = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function junit(report: SuiteReport): string {
   const suites = stagesOf(report).map(([stage, ms]) => {
@@ -105,17 +105,17 @@ export function junit(report: SuiteReport): string {
     const cases = mine.map((r) => {
       const body = r.ok
         ? ''
-        : `<failure message="${escape(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escape(`request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}${r.basis ? `\nbasis:    ${r.basis}` : ''}`)}</failure>`;
-      return `    <testcase classname="conformance.${escape(stage)}" name="${escape(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${body}</testcase>`;
+        : `<failure message="${escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escapeXml(`request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}${r.basis ? `\nbasis:    ${r.basis}` : ''}`)}</failure>`;
+      return `    <testcase classname="conformance.${escapeXml(stage)}" name="${escapeXml(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${body}</testcase>`;
     });
-    return `  <testsuite name="${escape(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${escapeXml(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   const failures = report.results.filter((r) => !r.ok).length;
   const properties = [
     `    <property name="profile" value="${report.profile}"/>`,
-    ...(report.unfinished ? [`    <property name="unfinished" value="${escape(report.unfinished)}"/>`] : []),
-    ...(report.coverage ?? []).flatMap((c) => (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escape(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`)),
-    ...(report.coverage ?? []).flatMap((c) => Object.entries(c.breadth).map(([what, n]) => `    <property name="breadth.${escape(c.operationId)}.${what}" value="${n}"/>`)),
+    ...(report.unfinished ? [`    <property name="unfinished" value="${escapeXml(report.unfinished)}"/>`] : []),
+    ...(report.coverage ?? []).flatMap((c) => (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`)),
+    ...(report.coverage ?? []).flatMap((c) => Object.entries(c.breadth).map(([what, n]) => `    <property name="breadth.${escapeXml(c.operationId)}.${what}" value="${n}"/>`)),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n  <properties>\n${properties.join('\n')}\n  </properties>\n${suites.join('\n')}\n</testsuites>\n`;
 }

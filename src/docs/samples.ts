@@ -37,7 +37,7 @@ export function codeSamples(op: Operation): CodeSample[] {
   const idField = `"requestId":${JSON.stringify(body.requestId)}`;
   const curlData =
     freshId
-      ? `${shellQuote(json.slice(0, json.indexOf(idField)) + '"requestId":"')}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
+      ? `${shellQuote(`${json.slice(0, json.indexOf(idField))}"requestId":"`)}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
       : shellQuote(json);
   const fetchBody = freshId ? `{ ...${JSON.stringify(clientBody)}, requestId: crypto.randomUUID() }` : json;
   const headerJs = usesKey ? `'${apiKeyHeader}': process.env.${sampleEnv.apiKey}` : `authorization: \`Bearer \${process.env.${sampleEnv.integratorToken}}\``;

@@ -79,7 +79,10 @@ export class RecentKeys {
       if (this.oldest === undefined) {
         this.cursor ??= this.seen.entries();
         const next = this.cursor.next();
-        if (next.done) return this.restartPrune(); // empty; a done iterator never sees later entries
+        if (next.done) {
+          this.restartPrune(); // empty; a done iterator never sees later entries
+          return;
+        }
         this.oldest = next.value;
       }
       const [key, at] = this.oldest;

@@ -13,7 +13,7 @@ import { readJsonBody, refuseBody } from './http/request-body.ts';
 import { requestPath, route } from './http/route.ts';
 import { send } from './http/send.ts';
 import { handlers } from './operations/index.ts';
-import { problem, Refusal } from './reply.ts';
+import { problem, Refusal, type Reply } from './reply.ts';
 import { SandboxState, type Thread } from './state.ts';
 
 export interface SandboxOptions extends DeliveryOptions {
@@ -82,13 +82,17 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
     req.resume();
-    if (path === '/_sandbox/reset' && req.method === 'POST') {
+    send(res, controlReply(req.method, path));
+  }
+
+  function controlReply(method: string | undefined, path: string): Reply {
+    if (path === '/_sandbox/reset' && method === 'POST') {
       reset();
-      return send(res, { status: 200, body: { reset: true } });
+      return { status: 200, body: { reset: true } };
     }
-    if (path === '/_sandbox/callbacks' && req.method === 'GET') return send(res, { status: 200, body: delivery.callbacks });
-    if (path === '/_sandbox/state' && req.method === 'GET') return send(res, { status: 200, body: snapshot() });
-    return send(res, problem(404, 'not-found', `No sandbox control at ${req.method} ${path}.`));
+    if (path === '/_sandbox/callbacks' && method === 'GET') return { status: 200, body: delivery.callbacks };
+    if (path === '/_sandbox/state' && method === 'GET') return { status: 200, body: snapshot() };
+    return problem(404, 'not-found', `No sandbox control at ${method} ${path}.`);
   }
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;

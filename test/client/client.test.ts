@@ -207,7 +207,7 @@ describe('retries', () => {
   });
 
   it('retries a timed-out closeThreads', async () => {
-    const { client, requests } = await setup((req, res, i) => (i === 0 ? undefined : json(res, 200, emptyResult)), { timeoutMs: 100 });
+    const { client, requests } = await setup((_req, res, i) => (i === 0 ? undefined : json(res, 200, emptyResult)), { timeoutMs: 100 });
     await expect(client.closeThreads({ threadIds: [1] })).resolves.toEqual(emptyResult);
     expect(requests).toHaveLength(2);
   });

@@ -268,7 +268,7 @@ describe('command line', () => {
   it('a whole run prints the suite\'s lines only: nothing of Dredd in the process, no warning', async () => {
     const result = await cli('--server', sandbox.url, ...keys);
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toMatch(/stage dredd: .*\n(.*\n)?  19 passed, 0 failed/);
+    expect(result.out).toMatch(/stage dredd: .*\n(.*\n)? {2}19 passed, 0 failed/);
     // Dredd's logger colours its lines even into a pipe: the colours go before matching.
     expect(result.out.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/^(info|pass|fail|skip|complete|warn|error):|Warning|\(node:/m);
   }, 30_000);
@@ -278,8 +278,8 @@ describe('command line', () => {
     try {
       const result = await cli('--server', proxy.url, ...keys, '--only', 'stateful');
       expect(result.code, result.out).toBe(1);
-      expect(result.out).toMatch(/FAIL stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n  request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n  replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/);
-      expect(result.out).toMatch(/expected: first 200, then 400 requestId-is-not-unique\n  actual: {3}first 200 .*then 200.*\n  basis: {4}#\/components\/schemas\/RequestId\/description/);
+      expect(result.out).toMatch(/FAIL stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/);
+      expect(result.out).toMatch(/expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}first 200 .*then 200.*\n {2}basis: {4}#\/components\/schemas\/RequestId\/description/);
     } finally {
       await proxy.close();
     }
@@ -359,7 +359,7 @@ describe('command line', () => {
       const entries = result.out.match(/^FAIL /gm)!.length;
       expect(failed.length).toBeGreaterThan(20);
       expect(entries).toBeLessThan(failed.length / 5);
-      expect(result.out).toMatch(/^FAIL bad-input \[described\]: scheduleCascade: .* \(and \d+ more with the same cause\)\n  request: .*\n  replay: {3}curl .*\n  expected: .*\n  actual: {3}status 503.*\n  basis: .*\n  also: .*all \d+ in the JSON or JUnit report/m);
+      expect(result.out).toMatch(/^FAIL bad-input \[described\]: scheduleCascade: .* \(and \d+ more with the same cause\)\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}status 503.*\n {2}basis: .*\n {2}also: .*all \d+ in the JSON or JUnit report/m);
       expect(result.out).toMatch(new RegExp(`^${failed.length} failed checks, ${entries} causes$`, 'm'));
     } finally {
       await proxy.close();

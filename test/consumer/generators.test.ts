@@ -56,7 +56,9 @@ describe('generators on generated/openapi.json (Node 24)', () => {
     const broken = structuredClone(doc);
     const buttons = broken.components.schemas.KeyboardButtons;
     const { if: condition, then, else: otherwise } = buttons;
-    delete buttons.if, delete buttons.then, delete buttons.else;
+    delete buttons.if;
+    delete buttons.then;
+    delete buttons.else;
     buttons.allOf = [{ if: condition, then, else: otherwise }];
     const file = join(toolchain.project, 'broken.json');
     await writeFile(file, JSON.stringify(broken));

@@ -62,6 +62,7 @@ describe('docs page (file://, offline)', () => {
     await open('Cascades', 'Schedule cascade message');
     expect(await page.locator('body').innerText()).toContain('--data-raw');
     const html = await page.content();
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own template literal, as the page shows it
     for (const code of ['createMessagingClient({', 'await client.scheduleCascade(', 'await fetch(`${process.env.BASE_URL}/api/cascade/schedule`']) expect(html).toContain(code);
     // The published page has no server behind it: the console is only on the page the sandbox serves.
     expect(html).not.toContain('Try it against this sandbox');

@@ -68,7 +68,7 @@ function kindsIn(doc: Doc) {
     const add = (t: string) => out.add(t === 'integer' ? 'number' : t);
     if (s.type) ([] as string[]).concat(s.type).forEach(add);
     else if ('const' in s) add(s.const === null ? 'null' : typeof s.const);
-    else if (s.enum) s.enum.forEach((v: unknown) => add(v === null ? 'null' : typeof v));
+    else if (s.enum) for (const v of s.enum as unknown[]) add(v === null ? 'null' : typeof v);
     else if (s.properties) add('object');
     else if (s.items) add('array');
     for (const k of ['anyOf', 'oneOf']) {
@@ -142,12 +142,12 @@ export function typeProblems(name: GeneratorName, dir: string, doc: Doc): string
     let open = false;
     if (!s || depth > 20) return { values, open: true };
     const own = s.enum ?? ('const' in s ? [s.const] : undefined);
-    own?.filter((v: unknown) => typeof v === 'string').forEach((v: string) => values.add(v));
+    for (const v of own ?? []) if (typeof v === 'string') values.add(v);
     const alternatives = s.anyOf ?? s.oneOf;
     if (alternatives) {
       for (const m of alternatives) {
         const r = literals(m, depth + 1);
-        r.values.forEach((v) => values.add(v));
+        for (const v of r.values) values.add(v);
         open ||= r.open;
       }
     } else if (!own) open = true;

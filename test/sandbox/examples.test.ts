@@ -44,7 +44,9 @@ describe('example pairs against the sandbox', () => {
     sandbox.state.reset();
     const res = await send(sandbox.url, pair);
     const sent: string[] = [];
-    res.headers.forEach((_value, name) => sent.push(name));
+    res.headers.forEach((_value, name) => {
+      sent.push(name);
+    });
     expect(sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
     const verdict = await judgePair(pair, res);
     expect(verdict.problems).toEqual([]);
@@ -91,8 +93,8 @@ describe('what a generic validator asserting formats reads in the document', () 
   };
   const cases = [
     ['scheduleCascade', 'a requestId that is no UUID', (body: any) => ({ ...body, requestId: `order-1234-attempt-${Date.now()}` }), 200],
-    ['scheduleCascade', 'a cascade id past 2^53', (body: any) => ({ ...body, requestId: crypto.randomUUID(), cascadeId: 9007199254740993 }), 400],
-    ['closeThreads', 'a thread id past 2^53', (body: any) => ({ ...body, threadIds: [9007199254740993] }), 200],
+    ['scheduleCascade', 'a cascade id past 2^53', (body: any) => ({ ...body, requestId: crypto.randomUUID(), cascadeId: 9007199254740994 }), 400],
+    ['closeThreads', 'a thread id past 2^53', (body: any) => ({ ...body, threadIds: [9007199254740994] }), 200],
   ] as const;
   const sendWith = (baseUrl: string, operationId: string, change: (body: any) => unknown) => {
     const pair = pairs.find((p) => p.operation.operationId === operationId && p.status === 200)!;

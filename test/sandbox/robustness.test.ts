@@ -56,7 +56,7 @@ describe('robustness', () => {
   it('bad input does not change state', async () => {
     sandbox.state.reset();
     const before = JSON.stringify([...sandbox.state.threads.values()]);
-    for (const body of ['{"threadIds":[101],"comment":' + JSON.stringify('x'.repeat(301)) + '}', '{"threadIds":[101,"x"]}', '{"threadIds":[101]', '{"threadIds":{"0":101}}']) {
+    for (const body of [`{"threadIds":[101],"comment":${JSON.stringify('x'.repeat(301))}}`, '{"threadIds":[101,"x"]}', '{"threadIds":[101]', '{"threadIds":{"0":101}}']) {
       await raw('/api/v1/threads/close', body);
     }
     expect(JSON.stringify([...sandbox.state.threads.values()])).toBe(before);

@@ -221,7 +221,8 @@ let emitWarning: typeof process.emitWarning | undefined;
 function quiet(on: boolean): void {
   runsUnderWay += on ? 1 : -1;
   if (on && runsUnderWay === 1) {
-    const emit = (emitWarning = process.emitWarning);
+    emitWarning = process.emitWarning;
+    const emit = emitWarning;
     process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
       if (!isDreddNoise(warning, rest)) (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
     }) as typeof process.emitWarning;

@@ -52,20 +52,23 @@ export interface ScheduleCascadeResult extends CascadeScheduleResult {
   acceptedOnEarlierAttempt: boolean;
 }
 
+/** A type with an entry for every operation (one missing is a `tsc` error naming it). */
+type PerOperation<T extends Record<OperationId, unknown>> = T;
+
 /**
  * Each operation's body and result as the client's methods take and give them. A new operation in
  * the document (generated/client-meta.json) makes `tsc` ask for its entry here and in `operationRules`.
  */
-interface Bodies {
+type Bodies = PerOperation<{
   closeThreads: CloseThreadsRequest;
   createSubscriber: CreateSubscriberRequest;
   scheduleCascade: ScheduleCascadeInput;
-}
-interface Results {
+}>;
+type Results = PerOperation<{
   closeThreads: CloseThreadsResult;
   createSubscriber: CreateSubscriberResult;
   scheduleCascade: ScheduleCascadeResult;
-}
+}>;
 
 /** One method per operation of the document, named by its operationId. */
 export type OperationMethods = { [K in OperationId]: (body: Bodies[K], options?: CallOptions) => Promise<Results[K]> };

@@ -1,81 +1,17 @@
 // Stage dredd: Dredd over the bundled document, in this process, one transaction per path, method
-// and documented status. The hooks below send each transaction as planned here (credentials, fresh
-// identifiers, the request that triggers each non-2xx status) and record its answer; the stage
-// judges every body against its schema. Every transaction Dredd runs must be planned and every
-// planned one must run.
+// and documented status. The hooks below send each transaction as planned (dredd/plan.ts) and
+// record its answer; the stage judges every answer (dredd/judge.ts). Every transaction Dredd runs
+// must be planned and every planned one must run. Dredd itself is run by dredd/adapter.ts.
 import { EventEmitter } from 'node:events';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { createRequire } from 'node:module';
-import { assetPath } from '../../core/assets.ts';
-import { openapi, resolvePointer } from '../../core/document.ts';
-import { examplePairs, documentOperations, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
-import { validator } from '../../core/validators/all.ts';
-import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, runs, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
-import { examplePointer, pairExpectation } from '../expectations.ts';
-import { contentTypeProblems, pairRequest, titleProblems, type PairRequest } from '../pairs.ts';
-import { prepare } from '../vars.ts';
+import { createDredd, type DreddHooks } from '../dredd/adapter.ts';
+import { judge, parsed, type Answer } from '../dredd/judge.ts';
+import { dreddPlan, type Step } from '../dredd/plan.ts';
+import type { PairRequest } from '../pairs.ts';
+import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 
-interface Step {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  /** The request to send, made at each send: fresh identifiers every time. */
-  request(): PairRequest;
-  status: number;
-  title?: string;
-  schemaPointer: string;
-  example: string;
-  /** Where the example is in the document. */
-  basis: string;
-  kind: ExpectationKind;
-  operationId: string;
-  skip: boolean;
-}
-
-/** The example whose request Dredd's transaction for `status` sends: one that needs no state. */
-function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefined {
-  const candidates = pairs.filter((p) => p.status === status);
-  if (status !== 400) return candidates[0];
-  // A 400 whose trigger breaks the schema answers the same on any deployment; Dredd expects one
-  // status, so the trigger must be one the description allows no other answer for.
-  return (
-    candidates.find((p) => p.trigger.body !== undefined && !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid && pairExpectation(p, 'described').allowed.length === 1) ??
-    candidates[0]
-  );
-}
-
-export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
-  const transactions: Record<string, Step> = {};
-  for (const op of documentOperations()) {
-    const summary = (resolvePointer(op.pointer) as { summary: string }).summary;
-    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
-    const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses).map(Number);
-    for (const status of statuses) {
-      const pair = exampleFor(pairs, status);
-      if (!pair) continue;
-      const request = () => pairRequest(ctx.server, pair, ctx.credentials, () => prepare(pair, ctx.values).body);
-      const { method, url, headers } = request();
-      const title = (pair.response as { title?: string }).title;
-      transactions[`${op.path} > ${summary} > ${status} > application/json`] = {
-        method,
-        path: url.slice(ctx.server.length),
-        headers,
-        request,
-        status,
-        title,
-        schemaPointer: pair.responseSchemaPointer,
-        example: pair.name,
-        basis: examplePointer(pair),
-        kind: pair.kind,
-        operationId: op.operationId,
-        // Out of the profile: Dredd skips it, and it is no check of this run.
-        skip: !runs(ctx, pair.kind),
-      };
-    }
-  }
-  return transactions;
-}
+export { dreddPlan } from '../dredd/plan.ts';
 
 export const dreddStage: Stage = {
   name: 'dredd',
@@ -84,155 +20,6 @@ export const dreddStage: Stage = {
   count: (ctx) => Object.values(dreddPlan(ctx)).filter((step) => !step.skip).length + 1,
   run: (ctx: SuiteContext) => runDredd(ctx, dreddPlan(ctx)),
 };
-
-/** What the hooks saw of one transaction's answer. */
-interface Answer {
-  status: number;
-  contentType: string;
-  body: string | null;
-}
-
-/** A body as JSON, or undefined. */
-function parsed(text: string | null): unknown {
-  try {
-    return JSON.parse(text ?? '');
-  } catch {
-    return undefined;
-  }
-}
-
-/** One transaction's answer, judged here: status, content type, body against its schema, title. */
-function judge(step: Step, real: Answer): string[] {
-  const problems: string[] = [];
-  problems.push(...contentTypeProblems(real.contentType));
-  const body = parsed(real.body);
-  if (body === undefined) problems.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
-  else {
-    problems.push(...validator(step.schemaPointer)(body).errors, ...titleProblems(body, step.title));
-  }
-  if (real.status !== step.status) problems.push(`status ${real.status}, expected ${step.status}`);
-  return problems;
-}
-
-/** Dredd's hooks object: handlers run in series, each calling `done` when it is through. */
-interface DreddHooks {
-  beforeEach(hook: (transaction: Transaction, done: () => void) => void): void;
-  beforeEachValidation(hook: (transaction: Transaction, done: () => void) => void): void;
-  afterEach(hook: (transaction: Transaction, done: () => void) => void): void;
-}
-
-interface Transaction {
-  id: string;
-  name: string;
-  skip: boolean;
-  fail?: string;
-  fullPath: string;
-  request: { method: string; uri: string; headers: Record<string, string>; body: string };
-  expected: { statusCode: string; headers?: unknown; body?: unknown; bodySchema?: unknown };
-  real?: { statusCode: number; headers: Record<string, string>; body?: string };
-}
-
-interface ApiDescription {
-  location: string;
-  mediaType: string;
-  annotations: object[];
-  transactions: object[];
-}
-type Prepared = (error: Error | null, descriptions?: ApiDescription[]) => void;
-type DreddClass = new (config: object) => {
-  run(callback: (error: Error | null, stats: { failures: number; errors: number }) => void): void;
-  prepareAPIdescriptions(callback: Prepared): void;
-};
-
-/**
- * Dredd compiles the document into transactions at every run, a quarter of a second each time.
- * The document is fixed, so it is compiled once per process; each run gets its own copy of the
- * transactions, which the hooks rewrite. The parsed document is left out: past compiling, Dredd
- * only copies it (for its hooks' view of the configuration), at a cost larger than the run's.
- */
-let compiled: ApiDescription[] | undefined;
-const copyOf = (descriptions: ApiDescription[]): ApiDescription[] =>
-  descriptions.map(({ location, mediaType, annotations, transactions }) => ({ location, mediaType, annotations, transactions: structuredClone(transactions) }));
-function compileOnce(runner: InstanceType<DreddClass>): void {
-  const compile = runner.prepareAPIdescriptions.bind(runner);
-  runner.prepareAPIdescriptions = (callback) => {
-    if (compiled) {
-      const copy = copyOf(compiled);
-      process.nextTick(() => callback(null, copy));
-      return;
-    }
-    compile((error, descriptions) => {
-      if (error || !descriptions) return callback(error);
-      compiled = copyOf(descriptions);
-      callback(null, copyOf(compiled));
-    });
-  };
-}
-
-const hooksPath = assetPath(import.meta.url, { bundled: './dredd-hooks.cjs', source: '../dredd-hooks.cjs' });
-
-interface DreddModules {
-  Dredd: DreddClass;
-  /** Dredd's reporters print each transaction to stdout, which would mix with the suite's own output (a JSON report, say). */
-  reporterOutput: { silent: boolean };
-}
-let loaded: DreddModules | undefined;
-
-/**
- * Dredd, loaded when a run first needs it. Loading it must not change the process it loads into:
- * its API Blueprint parser (drafter.js, compiled by Emscripten) adds an `unhandledRejection`
- * handler that exits with 1, which would end a user's program over a rejection it handles itself.
- * Process listeners added while loading are taken off again.
- */
-function dreddModules(): DreddModules {
-  if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  const before = new Map(process.eventNames().map((event) => [event, process.listeners(event as NodeJS.Signals)]));
-  try {
-    loaded = {
-      Dredd: require('dredd') as DreddClass,
-      reporterOutput: (require('dredd/build/reporters/reporterOutputLogger') as { default: { transports: { console: { silent: boolean } } } }).default.transports.console,
-    };
-  } finally {
-    for (const event of process.eventNames()) {
-      const kept = before.get(event) ?? [];
-      for (const listener of process.listeners(event as NodeJS.Signals)) if (!kept.includes(listener)) process.removeListener(event, listener as () => void);
-    }
-  }
-  loaded.reporterOutput.silent = runsUnderWay > 0;
-  return loaded;
-}
-
-/**
- * Warnings that Dredd's dependencies make Node print, which say nothing to our users: winston 2
- * reads a module inside a circular require, and request calls util._extend (DEP0060, printed
- * from Node 22 on).
- */
-function isDreddNoise(warning: string | Error, rest: unknown[]): boolean {
-  const options = rest[0] !== null && typeof rest[0] === 'object' ? (rest[0] as { code?: unknown }) : undefined;
-  const code = options ? options.code : rest[1] ?? (warning as { code?: unknown }).code;
-  return code === 'DEP0060' || String(warning).includes('inside circular dependency');
-}
-
-let runsUnderWay = 0;
-let emitWarning: typeof process.emitWarning | undefined;
-
-/** While any Dredd run is under way (loading Dredd included), its reporters and its dependencies' warnings are quiet. */
-function quiet(on: boolean): void {
-  runsUnderWay += on ? 1 : -1;
-  if (on && runsUnderWay === 1) {
-    emitWarning = process.emitWarning;
-    const emit = emitWarning;
-    process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-      if (!isDreddNoise(warning, rest)) (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
-    }) as typeof process.emitWarning;
-  }
-  if (!on && runsUnderWay === 0 && emitWarning) {
-    process.emitWarning = emitWarning;
-    emitWarning = undefined;
-  }
-  if (loaded) loaded.reporterOutput.silent = runsUnderWay > 0;
-}
 
 /** What Dredd's run gave: each planned transaction's answer or network error, and what it ran unplanned. */
 interface DreddRecord {
@@ -372,27 +159,13 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       done();
     });
   };
-  quiet(true);
-  let runner: InstanceType<DreddClass>;
+  let runner: ReturnType<typeof createDredd>;
   try {
-    runner = new (dreddModules().Dredd)({
-      endpoint: ctx.server,
-      // The document this package carries, handed over in memory.
-      apiDescriptions: [{ location: 'openapi.json', content: JSON.stringify(openapi) }],
-      hookfiles: [hooksPath],
-      language: 'nodejs',
-      loglevel: 'silent',
-      reporter: [],
-      emitter,
-      http: { agent },
-      custom: { cwd: process.cwd(), messagingConformance: { attach } },
-    });
+    runner = createDredd({ endpoint: ctx.server, agent, emitter, attach });
   } catch (error) {
-    quiet(false);
     agent.destroy();
     throw error;
   }
-  compileOnce(runner);
   return new Promise<DreddRecord>((resolve) => {
     const onDeadline = () => {
       record.stopped ??= "the run's deadline passed while Dredd ran";
@@ -400,14 +173,10 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       resolve(record);
     };
     ctx.deadline.addEventListener('abort', onDeadline, { once: true });
-    let ran = false;
     runner.run((error, stats) => {
-      if (ran) return; // once only: Dredd's own comments warn that an error in a hook can run its flow twice
-      ran = true;
       clearTimeout(timer);
       ctx.deadline.removeEventListener('abort', onDeadline);
       agent.destroy();
-      quiet(false);
       record.verdict = error ? `Dredd stopped: ${error.message}` : stats.failures + stats.errors > 0 ? `failed: ${stats.failures} failures, ${stats.errors} errors` : 'passed';
       resolve(record);
     });

@@ -86,16 +86,20 @@ export const deadlinePassed = (ctx: SuiteContext) => ctx.deadline.aborted || Dat
 /** Whether a check of `kind` runs under the context's profile. */
 export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
 
-export interface CheckResult extends CheckSpec {
+/** A check's verdict: what was expected, what came, and the answer in short. */
+interface Verdict {
   ok: boolean;
-  ms: number;
-  request?: string;
-  /** The request as a ready curl command, credentials as environment references. */
-  replay?: string;
   expected?: string;
   actual?: string;
   /** The answer in short (`400 text-not-specified`, `no answer`): failures with the same cause are grouped by it. */
   answer?: string;
+}
+
+export interface CheckResult extends CheckSpec, Verdict {
+  ms: number;
+  request?: string;
+  /** The request as a ready curl command, credentials as environment references. */
+  replay?: string;
 }
 
 /** A named example of an operation: `[operationId, example]`. */
@@ -211,12 +215,8 @@ export interface CheckSpec {
 }
 
 /** What a check's body returns: the request it sent (described and replayed here, once) and the verdict. */
-export interface CheckOutcome {
-  ok: boolean;
+export interface CheckOutcome extends Verdict {
   request?: PairRequest;
-  expected?: string;
-  actual?: string;
-  answer?: string;
 }
 
 /** An answer in short, for grouping failures by cause: status and `title`. */

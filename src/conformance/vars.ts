@@ -4,7 +4,7 @@
 //     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
 // `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../core/json-file.ts';
 import type { ExamplePair } from '../core/examples.ts';
 import type { Credentials } from './pairs.ts';
 import type { OperationId } from '../core/meta.ts';
@@ -16,12 +16,7 @@ export interface Vars extends Partial<Credentials> {
 export class VarsError extends Error {}
 
 export function loadVars(path: string): Vars {
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new VarsError(`--vars ${path}: ${(error as Error).message}`);
-  }
+  const value = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message));
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new VarsError(`--vars ${path}: expected a JSON object`);
   const vars = value as Record<string, unknown>;
   for (const key of ['apiKey', 'apiKeyNoBalance', 'integratorToken']) {

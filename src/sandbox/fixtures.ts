@@ -1,6 +1,6 @@
 // The sandbox's starting state: a JSON file (fixtures.json by default, or --fixtures <file>),
 // checked against the schema below before the sandbox starts. Its format is in README.md.
-import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../core/json-file.ts';
 import type { ChannelType } from '../core/types.ts';
 import { validator } from '../core/validators/all.ts';
 import { fixturesSchemaId } from './fixtures-schema.ts';
@@ -48,11 +48,6 @@ export function checkFixtures(value: unknown, source = 'fixtures'): Fixtures {
 /** The default fixtures (fixtures.json, bundled in), or a fixtures file read and checked. */
 export function loadFixtures(path?: string | URL): Fixtures {
   if (path === undefined) return checkFixtures(structuredClone(defaultFixtures), 'default fixtures');
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new Error(`fixtures ${String(path)}: ${(error as Error).message}`);
-  }
+  const value = readJsonFile(path, `fixtures ${String(path)}`);
   return checkFixtures(value, `fixtures ${String(path)}`);
 }

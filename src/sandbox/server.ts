@@ -1,7 +1,7 @@
 // The sandbox: the whole contract on node:http, stateful and in memory, plus the docs page,
 // /openapi.json and a control API under /_sandbox (sandbox-only, not part of the contract). A
-// request goes through small steps (http/: route, authenticate, read the JSON body) to the
-// handler of its operation (operations/); a step that refuses it throws a Refusal.
+// request goes through small steps (http/: route, authenticate, read the JSON body; then the
+// request schema) to the handler of its operation (operations/); a step that refuses it throws a Refusal.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeName } from '../core/meta.ts';
@@ -13,6 +13,7 @@ import { readJsonBody, refuseBody } from './http/request-body.ts';
 import { requestPath, route } from './http/route.ts';
 import { send } from './http/send.ts';
 import { handlers } from './operations/index.ts';
+import { schemaViolation } from '../core/schema-violations.ts';
 import { problem, Refusal, type Reply } from './reply.ts';
 import { SandboxState, type Thread } from './state.ts';
 
@@ -68,6 +69,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const op = route(req, path);
     const credentials = authenticate(req, op, secrets);
     const { body, exact } = await readJsonBody(req, bodyLimit);
+    const invalid = schemaViolation(op.operationId, body);
+    if (invalid) throw new Refusal(problem(invalid.status, invalid.code, invalid.detail));
     send(res, handlers[op.operationId](state, body, { exact, credentials, accept: delivery.accept, now: now() }));
   }
 

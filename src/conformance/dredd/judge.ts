@@ -5,7 +5,7 @@ import { contentTypeProblems, titleProblems } from '../pairs.ts';
 import type { Step } from './plan.ts';
 
 /** What the hooks saw of one transaction's answer. */
-export interface Answer {
+export interface RecordedAnswer {
   status: number;
   contentType: string;
   body: string | null;
@@ -21,7 +21,7 @@ export function parsed(text: string | null): unknown {
 }
 
 /** One transaction's answer, judged here: status, content type, body against its schema, title. */
-export function judge(step: Step, real: Answer): string[] {
+export function judge(step: Step, real: RecordedAnswer): string[] {
   const problems: string[] = [];
   problems.push(...contentTypeProblems(real.contentType));
   const body = parsed(real.body);

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import { createDredd, type DreddHooks } from '../dredd/adapter.ts';
-import { judge, parsed, type Answer } from '../dredd/judge.ts';
+import { judge, parsed, type RecordedAnswer } from '../dredd/judge.ts';
 import { dreddPlan, type Step } from '../dredd/plan.ts';
 import type { PairRequest } from '../pairs.ts';
 import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
@@ -23,7 +23,7 @@ export const dreddStage: Stage = {
 
 /** What Dredd's run gave: each planned transaction's answer or network error, and what it ran unplanned. */
 interface DreddRecord {
-  ran: Map<string, Answer | { error: string }>;
+  ran: Map<string, RecordedAnswer | { error: string }>;
   /** The request each transaction sent, for its replay. */
   sent: Map<string, PairRequest>;
   unplanned: string[];

@@ -53,14 +53,18 @@ const threadExamples = ['resolved', 'notExisting', 'alreadyResolved', 'notResolv
 const threadIds = (ctx: SuiteContext) =>
   threadExamples.flatMap((name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds);
 const closeRequest = (ctx: SuiteContext, ids: number[]) => pairRequest(ctx.server, pair('closeThreads', 'resolved'), ctx.credentials, () => ({ threadIds: ids }));
+/** The request of the `scheduled` example with a requestId of its own (the same at each send of this request). */
+const scheduledRequest = (ctx: SuiteContext) => {
+  const scheduled = pair('scheduleCascade', 'scheduled');
+  return pairRequest(ctx.server, scheduled, ctx.credentials, () => prepare(scheduled, ctx.values).body);
+};
 const threadsPointer = '#/paths/~1api~1v1~1threads~1close/post/responses/200';
 
 const rules = (profile: SuiteContext['profile']): Rule[] => [
   {
     spec: { stage: 'stateful', name: 'a reused requestId is rejected with requestId-is-not-unique', kind: 'described', basis: '#/components/schemas/RequestId/description' },
     async run(ctx) {
-      const scheduled = pair('scheduleCascade', 'scheduled');
-      const request = pairRequest(ctx.server, scheduled, ctx.credentials, () => prepare(scheduled, ctx.values).body);
+      const request = scheduledRequest(ctx);
       const { first, second, answer, actual } = await twice(ctx, request);
       const ok = first.status === 200 && second.status === 400 && normalizeErrorCode(second.body?.title ?? '') === 'requestId-is-not-unique';
       return { ok, request, expected: 'first 200, then 400 requestId-is-not-unique', actual, answer };
@@ -106,8 +110,7 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
   {
     spec: { stage: 'stateful', name: 'a requestId used earlier is still refused after other requests', kind: 'described', basis: '#/components/schemas/RequestId/description' },
     async run(ctx) {
-      const scheduled = pair('scheduleCascade', 'scheduled');
-      const first = pairRequest(ctx.server, scheduled, ctx.credentials, () => prepare(scheduled, ctx.values).body);
+      const first = scheduledRequest(ctx);
       const before = await call(ctx, first);
       // Other accepted requests in between, each with a requestId of its own.
       for (const name of successExamples().slice(1)) await call(ctx, pairRequest(ctx.server, pair('scheduleCascade', name), ctx.credentials, () => prepare(pair('scheduleCascade', name), ctx.values).body));

@@ -1,12 +1,9 @@
 // createSubscriber: parameters and tags must exist on the account; the EXT_USER_ID address is unique.
 import type { CreateSubscriberRequest } from '../../core/types.ts';
-import { schemaViolation } from '../../core/schema-violations.ts';
 import { problem } from '../reply.ts';
 import type { Handler } from './context.ts';
 
 export const createSubscriber: Handler = (state, body) => {
-  const invalid = schemaViolation('createSubscriber', body);
-  if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const request = body as CreateSubscriberRequest;
   for (const [i, p] of (request.parameterValues ?? []).entries()) {
     const definition = state.parameters.get(p.name);

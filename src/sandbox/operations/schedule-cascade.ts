@@ -2,7 +2,6 @@
 // per stage, buttons, templates, balance); an accepted message goes to the delivery simulation.
 import type { CascadeScheduleRequest } from '../../core/types.ts';
 import { allRowsButtonErrors } from '../../core/buttons.ts';
-import { schemaViolation } from '../../core/schema-violations.ts';
 import { channelOf, knownContentTypes } from '../channels.ts';
 import { problem } from '../reply.ts';
 import type { Handler, Id } from './context.ts';
@@ -11,8 +10,6 @@ import type { Handler, Id } from './context.ts';
 const grouped = (n: number) => n.toLocaleString('en-US');
 
 export const scheduleCascade: Handler = (state, body, { exact, credentials, accept, now }) => {
-  const invalid = schemaViolation('scheduleCascade', body);
-  if (invalid) return problem(invalid.status, invalid.code, invalid.detail);
   const request = body as CascadeScheduleRequest;
   if (state.requestIdTaken(request.requestId, now)) {
     return problem(400, 'requestId-is-not-unique', `requestId ${request.requestId} was used before.`);

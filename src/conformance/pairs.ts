@@ -44,12 +44,12 @@ export function pairRequest(baseUrl: string, pair: ExamplePair, credentials: Cre
 }
 
 /** An answer's content type, as every check of an answer reads it: JSON. */
-export function contentTypeProblems(type: string): string[] {
+export function contentTypeFaults(type: string): string[] {
   return /^application\/json/i.test(type) ? [] : [`content-type ${JSON.stringify(type)}, expected application/json`];
 }
 
 /** An answer's `title` against the code expected (none: anything goes), in either spelling of the code. */
-export function titleProblems(body: unknown, expectedTitle: string | undefined): string[] {
+export function titleFaults(body: unknown, expectedTitle: string | undefined): string[] {
   if (expectedTitle === undefined) return [];
   const title = (body as { title?: unknown } | null | undefined)?.title;
   return typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(expectedTitle) ? [] : [`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`];
@@ -57,7 +57,7 @@ export function titleProblems(body: unknown, expectedTitle: string | undefined):
 
 export interface PairVerdict {
   ok: boolean;
-  problems: string[];
+  faults: string[];
   status: number;
   body: unknown;
 }
@@ -77,17 +77,17 @@ const problemSchema = '#/components/schemas/Problem';
  * than the pair's (500 where the description allows it) is judged as a problem body.
  */
 export async function judgePair(pair: ExamplePair, response: Response, expected: unknown = pair.response, allowed: Allowed[] = [{ status: pair.status, code: (pair.response as { title?: string } | undefined)?.title }]): Promise<PairVerdict> {
-  const problems: string[] = [];
+  const faults: string[] = [];
   const { text, body, json, contentType: type } = await readAnswer(response);
-  if (!json) problems.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+  if (!json) faults.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
   const match = allowed.find((a) => a.status === response.status);
-  if (!match) problems.push(`status ${response.status}, expected ${describeAllowed(allowed)}`);
-  problems.push(...contentTypeProblems(type));
-  problems.push(...titleProblems(body, (match ?? allowed[0])?.code));
-  if (body === undefined || !match) return { ok: problems.length === 0, problems, status: response.status, body };
+  if (!match) faults.push(`status ${response.status}, expected ${describeAllowed(allowed)}`);
+  faults.push(...contentTypeFaults(type));
+  faults.push(...titleFaults(body, (match ?? allowed[0])?.code));
+  if (body === undefined || !match) return { ok: faults.length === 0, faults, status: response.status, body };
   if (response.status !== pair.status) {
-    for (const e of validator(problemSchema)(body).errors) problems.push(`body: ${e}`);
-    return { ok: problems.length === 0, problems, status: response.status, body };
+    for (const e of validator(problemSchema)(body).errors) faults.push(`body: ${e}`);
+    return { ok: faults.length === 0, faults, status: response.status, body };
   }
   // A validation error must name every violation its example names (stage ids and channels).
   const expectedTitle = (pair.response as { title?: string }).title;
@@ -96,14 +96,14 @@ export async function judgePair(pair: ExamplePair, response: Response, expected:
   if (wanted.length > 0) {
     // The ids and channels must match; the sentences are not all published, so their wording need not.
     const got = parseCascadeViolations((body as { detail?: string } | undefined)?.detail).map(violationKey);
-    for (const v of wanted) if (!got.includes(violationKey(v))) problems.push(`detail lacks the violation ${v.text}`);
+    for (const v of wanted) if (!got.includes(violationKey(v))) faults.push(`detail lacks the violation ${v.text}`);
   }
-  for (const e of validator(pair.responseSchemaPointer)(body).errors) problems.push(`body: ${e}`);
+  for (const e of validator(pair.responseSchemaPointer)(body).errors) faults.push(`body: ${e}`);
   if (pair.status < 300) {
     for (const [key, value] of Object.entries(expected as object)) {
       const actual = (body as Record<string, unknown>)[key];
-      if (!sameValue(actual, value)) problems.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
+      if (!sameValue(actual, value)) faults.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
     }
   }
-  return { ok: problems.length === 0, problems, status: response.status, body };
+  return { ok: faults.length === 0, faults, status: response.status, body };
 }

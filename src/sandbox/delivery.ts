@@ -165,8 +165,8 @@ export class DeliverySimulator {
   private attempt(record: CallbackRecord, url: string, n: number): void {
     this.track(1);
     const at = new Date(this.clock.now()).toISOString();
-    const send = this.options.fetch ?? fetch;
-    send(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(record.payload), signal: AbortSignal.timeout(5_000) })
+    const post = this.options.fetch ?? fetch;
+    post(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(record.payload), signal: AbortSignal.timeout(5_000) })
       .then(
         async (res) => {
           await res.body?.cancel();

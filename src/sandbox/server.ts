@@ -11,7 +11,7 @@ import { checkFixtures, loadFixtures, type Fixtures } from './fixtures.ts';
 import { authenticate } from './http/authenticate.ts';
 import { readJsonBody, refuseBody } from './http/request-body.ts';
 import { requestPath, route } from './http/route.ts';
-import { send } from './http/send.ts';
+import { writeReply } from './http/write-reply.ts';
 import { handlers } from './operations/index.ts';
 import { schemaViolation } from '../core/schema-violations.ts';
 import { problem, Refusal, type Reply } from './reply.ts';
@@ -71,7 +71,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const { body, exact } = await readJsonBody(req, bodyLimit);
     const invalid = schemaViolation(op.operationId, body);
     if (invalid) throw new Refusal(problem(invalid.status, invalid.code, invalid.detail));
-    send(res, handlers[op.operationId](state, body, { exact, credentials, accept: delivery.accept, now: now() }));
+    writeReply(res, handlers[op.operationId](state, body, { exact, credentials, accept: delivery.accept, now: now() }));
   }
 
   function reset(): void {
@@ -85,7 +85,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
     req.resume();
-    send(res, controlReply(req.method, path));
+    writeReply(res, controlReply(req.method, path));
   }
 
   function controlReply(method: string | undefined, path: string): Reply {
@@ -104,11 +104,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (error instanceof Refusal) {
         if (error.drainLimit !== undefined) return refuseBody(req, res, error.reply, error.drainLimit);
         req.resume(); // the body is not read: let it flow past
-        return send(res, error.reply, error.headers);
+        return writeReply(res, error.reply, error.headers);
       }
       // Never crash and never echo headers (they hold credentials): one log line, and the documented catch-all.
       process.stderr.write(`sandbox: ${req.method} ${JSON.stringify(req.url?.split('?')[0]?.slice(0, 200))}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`);
-      send(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
+      writeReply(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
     });
   });
   server.keepAliveTimeout = 5_000;

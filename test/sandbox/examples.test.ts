@@ -49,7 +49,7 @@ describe('example pairs against the sandbox', () => {
     });
     expect(sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
     const verdict = await judgePair(pair, res);
-    expect(verdict.problems).toEqual([]);
+    expect(verdict.faults).toEqual([]);
     // The pair shows what the reference implementation answers: the code as spelled, not an alias.
     expect((verdict.body as { title?: string } | undefined)?.title).toBe((pair.response as { title?: string } | undefined)?.title);
   });
@@ -76,7 +76,7 @@ describe('through prism proxy --errors', () => {
     const res = await send(proxy.url, pair);
     expect(res.headers.get('sl-violations')).toBeNull();
     const verdict = await judgePair(pair, res);
-    expect(verdict.problems).toEqual([]);
+    expect(verdict.faults).toEqual([]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Judging the answers Dredd's transactions got, here and not by Dredd: status, content type, the
 // body against its schema (JSON Schema 2020-12, which Dredd's validator predates) and the title.
 import { validator } from '../../core/validators/all.ts';
-import { contentTypeProblems, titleProblems } from '../pairs.ts';
+import { contentTypeFaults, titleFaults } from '../pairs.ts';
 import type { Step } from './plan.ts';
 
 /** What the hooks saw of one transaction's answer. */
@@ -22,13 +22,13 @@ export function parsed(text: string | null): unknown {
 
 /** One transaction's answer, judged here: status, content type, body against its schema, title. */
 export function judge(step: Step, real: RecordedAnswer): string[] {
-  const problems: string[] = [];
-  problems.push(...contentTypeProblems(real.contentType));
+  const faults: string[] = [];
+  faults.push(...contentTypeFaults(real.contentType));
   const body = parsed(real.body);
-  if (body === undefined) problems.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
+  if (body === undefined) faults.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
   else {
-    problems.push(...validator(step.schemaPointer)(body).errors, ...titleProblems(body, step.title));
+    faults.push(...validator(step.schemaPointer)(body).errors, ...titleFaults(body, step.title));
   }
-  if (real.status !== step.status) problems.push(`status ${real.status}, expected ${step.status}`);
-  return problems;
+  if (real.status !== step.status) faults.push(`status ${real.status}, expected ${step.status}`);
+  return faults;
 }

@@ -8,7 +8,7 @@ import { examplePair, examplePairs, documentOperations, responseKind, type Opera
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { describeAllowed, errorStatuses, invalidBodyExpectation, kindOfStatuses, type Expectation } from '../expectations.ts';
-import { contentTypeProblems, pairRequest, titleProblems, type PairRequest } from '../pairs.ts';
+import { contentTypeFaults, pairRequest, titleFaults, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -138,21 +138,21 @@ export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<Ch
   if (!response) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
   const { text, body: answer, contentType } = await readAnswer(response);
   const body = answer as { title?: unknown; status?: unknown } | undefined;
-  const problems: string[] = [];
+  const faults: string[] = [];
   // Several answers may share a status (a field's code, a business code): the one the title names.
   const sameStatus = expectation.allowed.filter((a) => a.status === response.status);
-  const match = sameStatus.find((a) => a.code === undefined || titleProblems(body, a.code).length === 0) ?? sameStatus[0];
-  if (!match) problems.push(`status ${response.status}`);
-  problems.push(...contentTypeProblems(contentType));
+  const match = sameStatus.find((a) => a.code === undefined || titleFaults(body, a.code).length === 0) ?? sameStatus[0];
+  if (!match) faults.push(`status ${response.status}`);
+  faults.push(...contentTypeFaults(contentType));
   const problem = problemValid(body);
-  if (!problem.valid) problems.push(`not a problem: ${problem.errors.join('; ')}`);
-  else if (body?.status !== response.status) problems.push(`problem status ${body?.status} on a ${response.status}`);
-  problems.push(...titleProblems(body, match?.code));
+  if (!problem.valid) faults.push(`not a problem: ${problem.errors.join('; ')}`);
+  else if (body?.status !== response.status) faults.push(`problem status ${body?.status} on a ${response.status}`);
+  faults.push(...titleFaults(body, match?.code));
   return {
-    ok: problems.length === 0,
+    ok: faults.length === 0,
     request,
     expected,
-    actual: problems.length ? `${problems.join('; ')}: ${text.slice(0, 200)}` : `${response.status} ${String(body?.title)}`,
+    actual: faults.length ? `${faults.join('; ')}: ${text.slice(0, 200)}` : `${response.status} ${String(body?.title)}`,
     answer: answerOf(response.status, body),
   };
 }

@@ -47,7 +47,7 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
   const judged = Object.entries(plan).filter(([name, step]) => !step.skip && (!record.stopped || record.ran.has(name)));
   const checks: CheckResult[] = judged.map(([name, step]) => {
     const real = record.ran.get(name);
-    const problems = !real ? ['Dredd did not run this transaction'] : 'error' in real ? [`no answer: ${real.error}`] : judge(step, real);
+    const faults = !real ? ['Dredd did not run this transaction'] : 'error' in real ? [`no answer: ${real.error}`] : judge(step, real);
     const sent = record.sent.get(name);
     return {
       stage: 'dredd',
@@ -55,11 +55,11 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
       kind: step.kind,
       basis: step.basis,
       covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
-      ok: problems.length === 0,
+      ok: faults.length === 0,
       ms: ms / Object.keys(plan).length,
       ...(sent ? { request: `${describeRequest(sent)} (example ${step.example})`, replay: replay(ctx, sent) } : { request: `${step.method} ${step.path} (example ${step.example})` }),
       expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
-      actual: problems.length ? problems.join('; ') : `${step.status}`,
+      actual: faults.length ? faults.join('; ') : `${step.status}`,
       answer: !real || 'error' in real ? 'no answer' : answerOf(real.status, parsed(real.body)),
     };
   });

@@ -70,7 +70,7 @@ async function judged(ctx: SuiteContext, pair: ExamplePair, request: PairRequest
     ok: verdict.ok,
     request,
     expected: wanted,
-    actual: verdict.ok ? `${verdict.status}` : `${verdict.status} ${JSON.stringify(verdict.body)?.slice(0, 300)}: ${verdict.problems.join('; ')}`,
+    actual: verdict.ok ? `${verdict.status}` : `${verdict.status} ${JSON.stringify(verdict.body)?.slice(0, 300)}: ${verdict.faults.join('; ')}`,
     answer: answerOf(verdict.status, verdict.body),
   };
 }

@@ -19,20 +19,20 @@ async function call(ctx: SuiteContext, request: PairRequest): Promise<{ status: 
 
 /** Which list each identifier is in; throws when one is missing, extra or in two lists. */
 function partition(ids: number[], result: CloseResult): Map<number, string> {
-  const problems: string[] = [];
+  const faults: string[] = [];
   const where = new Map<number, string>();
   for (const list of lists) {
     if (!Array.isArray(result?.[list])) throw new Error(`${list} is missing or not a list`);
     for (const id of result[list]) {
-      if (where.has(id)) problems.push(`${id} is in ${where.get(id)} and ${list}`);
+      if (where.has(id)) faults.push(`${id} is in ${where.get(id)} and ${list}`);
       where.set(id, list);
     }
   }
-  for (const id of new Set(ids)) if (!where.has(id)) problems.push(`${id} is in no list`);
-  for (const id of where.keys()) if (!ids.includes(id)) problems.push(`${id} was not sent`);
+  for (const id of new Set(ids)) if (!where.has(id)) faults.push(`${id} is in no list`);
+  for (const id of where.keys()) if (!ids.includes(id)) faults.push(`${id} was not sent`);
   const counts = lists.reduce((n, l) => n + result[l].length, 0);
-  if (counts !== new Set(ids).size) problems.push(`${counts} entries for ${new Set(ids).size} distinct identifiers`);
-  if (problems.length) throw new Error(problems.join('; '));
+  if (counts !== new Set(ids).size) faults.push(`${counts} entries for ${new Set(ids).size} distinct identifiers`);
+  if (faults.length) throw new Error(faults.join('; '));
   return where;
 }
 

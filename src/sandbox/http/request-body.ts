@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { problem, Refusal, type Reply } from '../reply.ts';
 import { exactIntegers, findValue, isRounded, jsonDepth, maxJsonDepth, outsideInt64, pathText } from './json.ts';
-import { send } from './send.ts';
+import { writeReply } from './write-reply.ts';
 
 class BodyTooLarge extends Error {}
 
@@ -35,7 +35,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * limit is cut off.
  */
 export function refuseBody(req: IncomingMessage, res: ServerResponse, reply: Reply, limit: number): void {
-  send(res, reply);
+  writeReply(res, reply);
   let drained = 0;
   req.on('data', (chunk: Buffer) => {
     drained += chunk.length;

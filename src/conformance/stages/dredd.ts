@@ -79,25 +79,43 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
 }
 
 /**
- * One Dredd run in this process. Each request waits at most the run's timeout; past the deadline,
- * or once the first requests all went unanswered, the remaining transactions are skipped.
+ * Dredd's requests go through one agent, so that the suite can end them: each gets the run's
+ * timeout, body included, as in every other stage, and past the deadline none goes on.
  */
-function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddRecord> {
-  const record: DreddRecord = { ran: new Map(), sent: new Map(), unplanned: [], hooksAttached: false, verdict: '' };
-  const errors = new Map<string, string>();
-  // Dredd's requests go through this agent, so that the suite can end one: a request gets the run's
-  // timeout, body included, as in every other stage, and past the deadline none goes on.
-  const agent = ctx.server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
-  const endRequests = () => {
-    for (const sockets of Object.values(agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
-  };
-  let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
-  const emitter = new EventEmitter();
-  emitter.on('test error', (error: Error, test: { title?: string }) => {
-    if (test.title) errors.set(test.title, error.message);
-  });
-  const attach = (hooks: DreddHooks) => {
+class Requests {
+  readonly agent: HttpAgent | HttpsAgent;
+  private timer: NodeJS.Timeout | undefined;
+  timedOut = false;
+
+  constructor(server: string, private readonly timeoutMs: number) {
+    this.agent = server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
+  }
+
+  /** Ends every request under way: it fails now. */
+  end(): void {
+    for (const sockets of Object.values(this.agent.sockets)) for (const socket of sockets ?? []) socket.destroy();
+  }
+
+  /** A request starts: it is ended at the timeout. */
+  started(): void {
+    this.timedOut = false;
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.end();
+    }, this.timeoutMs);
+    // The request keeps the process alive while it is under way; the timer alone must not (a run
+    // the deadline ended can leave it behind when Dredd skips the transaction's afterEach).
+    this.timer.unref();
+  }
+
+  finished(): void {
+    clearTimeout(this.timer);
+  }
+}
+
+/** The hooks: each planned transaction sends its planned request and records its answer; an unplanned one fails. */
+function planHooks(ctx: SuiteContext, plan: Record<string, Step>, record: DreddRecord, requests: Requests, errors: Map<string, string>) {
+  return (hooks: DreddHooks) => {
     record.hooksAttached = true;
     hooks.beforeEach((transaction, done) => {
       const step = Object.hasOwn(plan, transaction.name) ? plan[transaction.name] : undefined;
@@ -126,14 +144,7 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       transaction.request.headers = { ...headers, 'content-length': String(Buffer.byteLength(body ?? '')) };
       transaction.request.body = body ?? '';
       transaction.expected.statusCode = String(step.status);
-      timedOut = false;
-      timer = setTimeout(() => {
-        timedOut = true;
-        endRequests();
-      }, ctx.timeoutMs);
-      // The request keeps the process alive while it is under way; the timer alone must not (a run
-      // the deadline ended can leave it behind when Dredd skips the transaction's afterEach).
-      timer.unref();
+      requests.started();
       done();
     });
     hooks.beforeEachValidation((transaction, done) => {
@@ -148,35 +159,50 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       done();
     });
     hooks.afterEach((transaction, done) => {
-      clearTimeout(timer);
+      requests.finished();
       if (Object.hasOwn(plan, transaction.name) && !transaction.skip) {
         const real = transaction.real;
         if (real) ctx.stage.answered++;
         else ctx.stage.networkFailures++;
+        const noAnswer = requests.timedOut ? `no answer within ${ctx.timeoutMs} ms` : (errors.get(transaction.id) ?? 'the request failed');
         // (Node writes the names of received headers in lower case.)
-        record.ran.set(transaction.name, real ? { status: Number(real.statusCode), contentType: real.headers['content-type'] ?? '', body: real.body === undefined ? null : String(real.body) } : { error: timedOut ? `no answer within ${ctx.timeoutMs} ms` : (errors.get(transaction.id) ?? 'the request failed') });
+        record.ran.set(transaction.name, real ? { status: Number(real.statusCode), contentType: real.headers['content-type'] ?? '', body: real.body === undefined ? null : String(real.body) } : { error: noAnswer });
       }
       done();
     });
   };
+}
+
+/**
+ * One Dredd run in this process. Each request waits at most the run's timeout; past the deadline,
+ * or once the first requests all went unanswered, the remaining transactions are skipped.
+ */
+function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddRecord> {
+  const record: DreddRecord = { ran: new Map(), sent: new Map(), unplanned: [], hooksAttached: false, verdict: '' };
+  const errors = new Map<string, string>();
+  const requests = new Requests(ctx.server, ctx.timeoutMs);
+  const emitter = new EventEmitter();
+  emitter.on('test error', (error: Error, test: { title?: string }) => {
+    if (test.title) errors.set(test.title, error.message);
+  });
   let runner: ReturnType<typeof createDredd>;
   try {
-    runner = createDredd({ endpoint: ctx.server, agent, emitter, attach });
+    runner = createDredd({ endpoint: ctx.server, agent: requests.agent, emitter, attach: planHooks(ctx, plan, record, requests, errors) });
   } catch (error) {
-    agent.destroy();
+    requests.agent.destroy();
     throw error;
   }
   return new Promise<DreddRecord>((resolve) => {
     const onDeadline = () => {
       record.stopped ??= "the run's deadline passed while Dredd ran";
-      endRequests(); // the request under way fails now; the hooks skip the rest
+      requests.end(); // the request under way fails now; the hooks skip the rest
       resolve(record);
     };
     ctx.deadline.addEventListener('abort', onDeadline, { once: true });
     runner.run((error, stats) => {
-      clearTimeout(timer);
+      requests.finished();
       ctx.deadline.removeEventListener('abort', onDeadline);
-      agent.destroy();
+      requests.agent.destroy();
       record.verdict = error ? `Dredd stopped: ${error.message}` : stats.failures + stats.errors > 0 ? `failed: ${stats.failures} failures, ${stats.errors} errors` : 'passed';
       resolve(record);
     });

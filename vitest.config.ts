@@ -5,7 +5,15 @@ import { defineConfig } from 'vitest/config';
  * The files that take longest start first, so that neither worker is left with one at the end.
  * Vitest does this itself from the durations of the last run, but a fresh clone (CI) has none.
  */
-const slowest = ['conformance/suite', 'conformance/verdicts', 'conformance/mutations-independent', 'conformance/mutations-sandbox', 'diff/gate', 'conformance/independent', 'sandbox/hostile'];
+const slowest = [
+  'conformance/suite',
+  'conformance/verdicts',
+  'conformance/mutations-independent',
+  'conformance/mutations-sandbox',
+  'diff/gate',
+  'conformance/independent',
+  'sandbox/hostile',
+];
 const rank = (file: TestSpecification) => {
   const at = slowest.findIndex((name) => file.moduleId.endsWith(`test/${name}.test.ts`));
   return at < 0 ? slowest.length : at;

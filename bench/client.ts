@@ -13,14 +13,23 @@ import { median, runs, seconds, type Figure } from './stats.ts';
 
 const path = '/api/v1/threads/close';
 const body = { threadIds: [101, 102, 103], comment: 'bench' };
-const result = { resolved_threads: [101], not_existing_threads: [102], already_resolved_threads: [103], not_resolved_due_to_system_error: [] };
+const result = {
+  resolved_threads: [101],
+  not_existing_threads: [102],
+  already_resolved_threads: [103],
+  not_resolved_due_to_system_error: [],
+};
 const answer = JSON.stringify(result);
 const answerHeaders = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer)) };
 
 type Runner = () => Promise<unknown>;
 
 function runners(baseUrl: string): { bare: Runner; client: Runner } {
-  const bare = createClient<paths>({ baseUrl, fetch: globalThis.fetch, headers: { authorization: 'Bearer bench-token' } });
+  const bare = createClient<paths>({
+    baseUrl,
+    fetch: globalThis.fetch,
+    headers: { authorization: 'Bearer bench-token' },
+  });
   const client = createMessagingClient({ baseUrl, fetch: globalThis.fetch, integratorToken: 'bench-token' });
   return {
     bare: async () => (await bare.POST(path, { body })).data,
@@ -80,7 +89,10 @@ async function realFetch(): Promise<Figure[]> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
-    return await sideBySide('fetch, in-process node:http', runners(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+    return await sideBySide(
+      'fetch, in-process node:http',
+      runners(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    );
   } finally {
     server.closeAllConnections();
     server.close();

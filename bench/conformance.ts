@@ -22,7 +22,14 @@ const credentials = {
   apiKeyNoBalance: fixtures.apiKeys.find((k) => k.balance <= 0)!.key,
   integratorToken: fixtures.integratorTokens[0]!,
 };
-const credentialArgs = ['--api-key', credentials.apiKey, '--api-key-no-balance', credentials.apiKeyNoBalance, '--integrator-token', credentials.integratorToken];
+const credentialArgs = [
+  '--api-key',
+  credentials.apiKey,
+  '--api-key-no-balance',
+  credentials.apiKeyNoBalance,
+  '--integrator-token',
+  credentials.integratorToken,
+];
 const keys = [...credentialArgs, '--profile', 'strict'];
 
 /** The bin, built from the sources now, so the figures are of the code users run. */
@@ -36,17 +43,33 @@ function timeBin(bin: string, args: string[]): Promise<{ seconds: number; code: 
   const start = performance.now();
   return new Promise((resolve) => {
     execFile(process.execPath, [bin, ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 }, (error) =>
-      resolve({ seconds: (performance.now() - start) / 1000, code: error ? ((error as { code?: number }).code ?? 1) : 0 }),
+      resolve({
+        seconds: (performance.now() - start) / 1000,
+        code: error ? ((error as { code?: number }).code ?? 1) : 0,
+      }),
     );
   });
 }
 
-/** Stage times of repeated runs in one process, the first left out (it loads Dredd), and the checks per second of each run. */
-async function stagesInOneProcess(server: string): Promise<{ times: Array<Record<string, number>>; checksPerSecond: number[] }> {
+/**
+ * Stage times of repeated runs in one process, the first left out (it loads Dredd), and the checks per second of each
+ * run.
+ */
+async function stagesInOneProcess(
+  server: string,
+): Promise<{ times: Array<Record<string, number>>; checksPerSecond: number[] }> {
   const times: Array<Record<string, number>> = [];
   const checksPerSecond: number[] = [];
   for (let run = 0; run <= runs; run++) {
-    const report = await runSuite({ server, credentials, values: {}, seed: run + 1, mock: false, profile: 'strict', log: () => {} });
+    const report = await runSuite({
+      server,
+      credentials,
+      values: {},
+      seed: run + 1,
+      mock: false,
+      profile: 'strict',
+      log: () => {},
+    });
     if (!report.ok) throw new Error('the suite failed against the sandbox');
     if (run === 0) continue;
     times.push(Object.fromEntries(Object.entries(report.stageMs).map(([stage, ms]) => [stage, ms / 1000])));
@@ -75,19 +98,56 @@ export async function conformanceBenchmark(): Promise<Figure[]> {
       described.push(await timeBin(bin, ['--server', server, ...credentialArgs, '--seed', String(run + 1)]));
       cli.push(await timeBin(bin, ['--server', server, ...keys]));
       other.push(await timeBin(bin, ['--server', independent.url, '--vars', vars]));
-      deadline.push(await timeBin(bin, ['--server', `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`, ...keys, '--deadline', '5', '--timeout', '60']));
+      deadline.push(
+        await timeBin(bin, [
+          '--server',
+          `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`,
+          ...keys,
+          '--deadline',
+          '5',
+          '--timeout',
+          '60',
+        ]),
+      );
     }
-    if ([...cli, ...described].some((r) => r.code !== 0)) throw new Error('the conformance bin failed against the sandbox');
-    if (other.some((r) => r.code !== 0)) throw new Error('the conformance bin failed against the independent implementation');
+    if ([...cli, ...described].some((r) => r.code !== 0))
+      throw new Error('the conformance bin failed against the sandbox');
+    if (other.some((r) => r.code !== 0))
+      throw new Error('the conformance bin failed against the independent implementation');
     const { times: stages, checksPerSecond } = await stagesInOneProcess(server);
     return [
-      { label: 'messaging-conformance bin against the sandbox, default run (described profile, a new seed each run), start to exit', values: described.map((r) => r.seconds), unit: 's', goal: { atMost: 5 } },
-      { label: 'messaging-conformance bin against the sandbox, --profile strict, start to exit', values: cli.map((r) => r.seconds), unit: 's' },
+      {
+        label:
+          'messaging-conformance bin against the sandbox, default run (described profile, a new seed each run), start to exit',
+        values: described.map((r) => r.seconds),
+        unit: 's',
+        goal: { atMost: 5 },
+      },
+      {
+        label: 'messaging-conformance bin against the sandbox, --profile strict, start to exit',
+        values: cli.map((r) => r.seconds),
+        unit: 's',
+      },
       { label: 'checks per second (strict, in one process)', values: checksPerSecond, unit: '/s' },
-      { label: 'the bin against the independent implementation, no reset, default profile (every run passed)', values: other.map((r) => r.seconds), unit: 's' },
-      ...Object.keys(stages[0]!).map((stage) => ({ label: `  stage ${stage} (in one process, after its first run)`, values: stages.map((r) => r[stage]!), unit: 's' })),
-      { label: 'the bin against a server whose API never answers, deadline 5 s', values: deadline.map((r) => r.seconds), unit: 's' },
-      { label: '  every such run exited 2 within the deadline + 5 s', values: String(deadline.every((r) => r.code === 2 && r.seconds <= 10)) },
+      {
+        label: 'the bin against the independent implementation, no reset, default profile (every run passed)',
+        values: other.map((r) => r.seconds),
+        unit: 's',
+      },
+      ...Object.keys(stages[0]!).map((stage) => ({
+        label: `  stage ${stage} (in one process, after its first run)`,
+        values: stages.map((r) => r[stage]!),
+        unit: 's',
+      })),
+      {
+        label: 'the bin against a server whose API never answers, deadline 5 s',
+        values: deadline.map((r) => r.seconds),
+        unit: 's',
+      },
+      {
+        label: '  every such run exited 2 within the deadline + 5 s',
+        values: String(deadline.every((r) => r.code === 2 && r.seconds <= 10)),
+      },
     ];
   } finally {
     await independent.close();

@@ -19,10 +19,13 @@ const sections: Record<string, () => Promise<Figure[]>> = {
 
 const chosen = process.argv.slice(2);
 const unknown = chosen.filter((name) => !Object.hasOwn(sections, name));
-if (unknown.length) throw new Error(`no bench section ${unknown.join(', ')}; the sections: ${Object.keys(sections).join(', ')}`);
+if (unknown.length)
+  throw new Error(`no bench section ${unknown.join(', ')}; the sections: ${Object.keys(sections).join(', ')}`);
 
 const previous = loadPrevious();
-console.log(`${runs} runs of each timing, ${seconds} s per measured stretch (BENCH_RUNS, BENCH_SECONDS); Node ${process.version}`);
+console.log(
+  `${runs} runs of each timing, ${seconds} s per measured stretch (BENCH_RUNS, BENCH_SECONDS); Node ${process.version}`,
+);
 if (previous) console.log(`compared with the saved run of ${previous.date} (bench/results/latest.json)`);
 const start = performance.now();
 const results: Results['sections'] = {};

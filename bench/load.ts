@@ -28,7 +28,10 @@ export const rates = { plain: 2_000, sandbox: 2_000, prism: 400 };
 
 // One counter for the whole bench process: no server sees a requestId twice.
 let next = 0;
-const content = JSON.stringify({ viberContent: { contentType: 'TEXT', text: 'Your order 1234 is ready.' }, smsContent: { contentType: 'TEXT', text: 'Your order 1234 is ready.' } });
+const content = JSON.stringify({
+  viberContent: { contentType: 'TEXT', text: 'Your order 1234 is ready.' },
+  smsContent: { contentType: 'TEXT', text: 'Your order 1234 is ready.' },
+});
 const scheduleBody = (): string =>
   `{"requestId":"aaaaaaaa-0000-4000-8000-${(next++).toString(16).padStart(12, '0')}","cascadeId":1001,"subscriberFilter":{"address":"79001234567","type":"PHONE"},"content":${content}}`;
 
@@ -50,7 +53,9 @@ export async function load(url: string, amount: number, rate?: number): Promise<
   });
   const answered = result['2xx'] as number;
   if (answered !== amount || result.non2xx || result.errors || result.timeouts) {
-    throw new Error(`${url}: ${answered} of ${amount} requests got a 2xx (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`);
+    throw new Error(
+      `${url}: ${answered} of ${amount} requests got a 2xx (non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts})`,
+    );
   }
 }
 

@@ -26,7 +26,13 @@ export async function packagesBenchmark(): Promise<Figure[]> {
       figures.push({ label: `${label} minified`, values: code.length / 1000, unit: 'kB', goal: budgets[label] });
       figures.push({ label: `${label} minified + gzip`, values: gzipSync(code).length / 1000, unit: 'kB' });
     }
-    for (const [name, tarball] of Object.entries(tarballs)) figures.push({ label: `${name} tarball`, values: (await readFile(tarball)).length / 1000, unit: 'kB', digits: 1 });
+    for (const [name, tarball] of Object.entries(tarballs))
+      figures.push({
+        label: `${name} tarball`,
+        values: (await readFile(tarball)).length / 1000,
+        unit: 'kB',
+        digits: 1,
+      });
     return figures;
   } finally {
     await rm(dir, { recursive: true, force: true });

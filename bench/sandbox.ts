@@ -40,7 +40,9 @@ async function child(args: string[]): Promise<Server> {
 }
 
 function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))!;
   return Math.round(Number(line.replace(/\D+/g, '')) / 1024);
 }
 
@@ -50,7 +52,11 @@ async function closeMany(url: string, count: number): Promise<number[]> {
   for (let i = 0; i < runs; i++) {
     await (await fetch(`${url}/_sandbox/reset`, { method: 'POST' })).text();
     const start = performance.now();
-    const res = await fetch(`${url}/api/v1/threads/close`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body });
+    const res = await fetch(`${url}/api/v1/threads/close`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body,
+    });
     const result = (await res.json()) as Record<string, number[]>;
     times.push(performance.now() - start);
     const reported = Object.values(result).reduce((n, list) => n + list.length, 0);
@@ -83,7 +89,11 @@ export async function sandboxBenchmark(): Promise<Figure[]> {
 
     // Warm-up at full speed, until the JIT has settled (Prism's takes longest). The sandbox gets
     // more than its requestId window holds (100,000), so it is measured as a long-running one.
-    await Promise.all([load(servers.plain.url, 10_000), load(servers.sandbox.url, 110_000), load(servers.prism.url, 4_000)]);
+    await Promise.all([
+      load(servers.plain.url, 10_000),
+      load(servers.sandbox.url, 110_000),
+      load(servers.prism.url, 4_000),
+    ]);
     const rssBefore = rssMiB(servers.sandbox.process.pid!);
     const us: Record<Name, number[]> = { plain: [], sandbox: [], prism: [] };
     // Run -1 is one more warm-up, at the measured load: the garbage of the full-speed warm-up is
@@ -92,7 +102,9 @@ export async function sandboxBenchmark(): Promise<Figure[]> {
       const order = run % 2 ? names : [...names].reverse();
       const before = order.map((name) => cpuSeconds(servers[name].process.pid!));
       await Promise.all(order.map((name) => load(servers[name].url, requests(name), rates[name])));
-      if (run >= 0) for (const [i, name] of order.entries()) us[name].push(((cpuSeconds(servers[name].process.pid!) - before[i]!) / requests(name)) * 1e6);
+      if (run >= 0)
+        for (const [i, name] of order.entries())
+          us[name].push(((cpuSeconds(servers[name].process.pid!) - before[i]!) / requests(name)) * 1e6);
     }
     const rssAfter = rssMiB(servers.sandbox.process.pid!);
     const close = await closeMany(servers.sandbox.url, 100_000);
@@ -100,8 +112,17 @@ export async function sandboxBenchmark(): Promise<Figure[]> {
       { label: 'plain node:http: CPU per request', values: us.plain, unit: 'µs', digits: 1 },
       { label: 'sandbox (its requestId window full): CPU per request', values: us.sandbox, unit: 'µs', digits: 1 },
       { label: 'Prism mock: CPU per request', values: us.prism, unit: 'µs', digits: 0 },
-      { label: 'sandbox / plain node:http, CPU per request', values: us.sandbox.map((s, i) => s / us.plain[i]!), goal: { atMost: 1.4 } },
-      { label: 'Prism / sandbox, CPU per request', values: us.prism.map((p, i) => p / us.sandbox[i]!), digits: 1, goal: { atLeast: 7 } },
+      {
+        label: 'sandbox / plain node:http, CPU per request',
+        values: us.sandbox.map((s, i) => s / us.plain[i]!),
+        goal: { atMost: 1.4 },
+      },
+      {
+        label: 'Prism / sandbox, CPU per request',
+        values: us.prism.map((p, i) => p / us.sandbox[i]!),
+        digits: 1,
+        goal: { atLeast: 7 },
+      },
       {
         label: 'the load of each run',
         values: `${seconds} s, all at once: plain and sandbox ${rates.plain} requests/s, Prism ${rates.prism}; ${pinned ? 'servers on core 0, autocannon on core 1' : 'not pinned (one core)'}`,

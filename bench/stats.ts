@@ -54,7 +54,10 @@ function goalText(goal: Goal, value: number, digits: number, what: string): stri
   return `goal ${text}: ${what ? `${what} ` : ''}${met ? 'meets it' : 'MISSES it'}`;
 }
 
-/** One printed line: `label: min 1.31 median 1.35 max 1.41 (goal <= 1.40: median meets it; previous median 1.38, -2.2%)`. */
+/**
+ * One printed line: `label: min 1.31 median 1.35 max 1.41 (goal <= 1.40: median meets it; previous median 1.38,
+ * -2.2%)`.
+ */
 export function line(figure: Figure, previous: Saved | undefined): string {
   const digits = figure.digits ?? 2;
   const unit = figure.unit ? ` ${figure.unit}` : '';
@@ -65,12 +68,15 @@ export function line(figure: Figure, previous: Saved | undefined): string {
     text = `min ${s.min.toFixed(digits)}  median ${s.median.toFixed(digits)}  max ${s.max.toFixed(digits)}${unit}`;
     if (figure.goal) notes.push(goalText(figure.goal, s.median, digits, 'median'));
     if (previous?.median !== undefined && previous.median !== 0) {
-      notes.push(`previous median ${previous.median.toFixed(digits)}, ${s.median >= previous.median ? '+' : ''}${((100 * (s.median - previous.median)) / previous.median).toFixed(1)}%`);
+      notes.push(
+        `previous median ${previous.median.toFixed(digits)}, ${s.median >= previous.median ? '+' : ''}${((100 * (s.median - previous.median)) / previous.median).toFixed(1)}%`,
+      );
     }
   } else {
     text = `${typeof figure.values === 'number' ? figure.values.toFixed(digits) : figure.values}${unit}`;
     if (figure.goal && typeof figure.values === 'number') notes.push(goalText(figure.goal, figure.values, digits, ''));
-    if (previous !== undefined && !Array.isArray(previous.values) && previous.values !== figure.values) notes.push(`previous ${previous.values}`);
+    if (previous !== undefined && !Array.isArray(previous.values) && previous.values !== figure.values)
+      notes.push(`previous ${previous.values}`);
   }
   return `${`${figure.label}:`.padEnd(64)} ${text}${notes.length ? `  (${notes.join('; ')})` : ''}`;
 }
@@ -87,16 +93,30 @@ const rounded = (v: number) => +v.toPrecision(6);
 
 export function toSaved(figure: Figure): Saved {
   const base = { unit: figure.unit, goal: figure.goal };
-  if (!Array.isArray(figure.values)) return { ...base, values: typeof figure.values === 'number' ? rounded(figure.values) : figure.values };
+  if (!Array.isArray(figure.values))
+    return { ...base, values: typeof figure.values === 'number' ? rounded(figure.values) : figure.values };
   const s = summary(figure.values);
-  return { ...base, min: rounded(s.min), median: rounded(s.median), max: rounded(s.max), values: figure.values.map(rounded) };
+  return {
+    ...base,
+    min: rounded(s.min),
+    median: rounded(s.median),
+    max: rounded(s.max),
+    values: figure.values.map(rounded),
+  };
 }
 
 /** Writes this run as latest.json, after moving the one before to previous.json. */
 export function save(sections: Results['sections']): string {
   mkdirSync(dir, { recursive: true });
   if (existsSync(latest)) renameSync(latest, new URL('previous.json', dir));
-  const results: Results = { date: new Date().toISOString(), node: process.version, cpus: availableParallelism(), runs, seconds, sections };
+  const results: Results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: availableParallelism(),
+    runs,
+    seconds,
+    sections,
+  };
   writeFileSync(latest, `${JSON.stringify(results, null, 2)}\n`);
   return 'bench/results/latest.json';
 }

@@ -37,30 +37,71 @@ const errorCodes: Array<[code: string, status: number, operationId: string]> = [
   ['out-of-balance', 400, 'scheduleCascade'],
   ['button-validation-error', 400, 'scheduleCascade'],
   ['mm-api-options-invalid-combination', 400, 'scheduleCascade'],
-  ...operations.flatMap(({ id }) => [
-    ['auth-error', 401, id],
-    ['not-found', 404, id],
-    ['method-not-allowed', 405, id],
-    ['system-error', 500, id],
-  ] as Array<[string, number, string]>),
+  ...operations.flatMap(
+    ({ id }) =>
+      [
+        ['auth-error', 401, id],
+        ['not-found', 404, id],
+        ['method-not-allowed', 405, id],
+        ['system-error', 500, id],
+      ] as Array<[string, number, string]>,
+  ),
 ];
 
 const enums: Array<[schemaName: string, pointer: string, values: string[]]> = [
-  ['AddressType', '', ['INSTAGRAM_ID', 'FACEBOOK_ID', 'DEVICE_APP_ID', 'PHONE', 'EMAIL', 'UTM', 'COOKIE_ID', 'TELEGRAM_ID', 'GOOGLE_ID', 'APPLE_ID', 'YANDEX_ID', 'EXT_USER_ID']],
+  [
+    'AddressType',
+    '',
+    [
+      'INSTAGRAM_ID',
+      'FACEBOOK_ID',
+      'DEVICE_APP_ID',
+      'PHONE',
+      'EMAIL',
+      'UTM',
+      'COOKIE_ID',
+      'TELEGRAM_ID',
+      'GOOGLE_ID',
+      'APPLE_ID',
+      'YANDEX_ID',
+      'EXT_USER_ID',
+    ],
+  ],
   ['ParameterValue', '/properties/valueType', ['STRING', 'ENUM', 'DATE']],
   ['KnownChannelType', '', ['VIBER', 'WHATSAPP', 'SMS']],
   ['KnownButtonType', '', ['URL', 'PHONE', 'QUICK_REPLY']],
   ['KnownSmsContentType', '', ['TEXT']],
   ['KnownViberContentType', '', ['TEXT', 'IMAGE']],
   ['KnownWhatsAppContentType', '', ['TEXT', 'IMAGE', 'DOCUMENT', 'VIDEO', 'AUDIO']],
-  ['KnownDeliveryErrorCode', '', ['not-template-match', 'too-long-message', 'media-request-failed', 'error-subject-unknown', 'error-address-format', 'duplicated']],
+  [
+    'KnownDeliveryErrorCode',
+    '',
+    [
+      'not-template-match',
+      'too-long-message',
+      'media-request-failed',
+      'error-subject-unknown',
+      'error-address-format',
+      'duplicated',
+    ],
+  ],
 ];
 
 const limits: Array<[what: string, pointer: string, keyword: string, value: number]> = [
   ['comment length', '#/components/schemas/CloseThreadsRequest/properties/comment', 'maxLength', 300],
   ['attachmentName length', '#/components/schemas/WhatsAppAttachment/properties/name', 'maxLength', 70],
-  ['listPicker item title', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title', 'maxLength', 24],
-  ['listPicker item subtitle', '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle', 'maxLength', 24],
+  [
+    'listPicker item title',
+    '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title',
+    'maxLength',
+    24,
+  ],
+  [
+    'listPicker item subtitle',
+    '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle',
+    'maxLength',
+    24,
+  ],
   ['buttons per template', '#/components/schemas/KeyboardButtons', 'maxItems', 10],
   ['URL buttons per template', '#/components/schemas/KeyboardButtons/then', 'maxContains', 2],
   ['PHONE buttons per template (with URL buttons)', '#/components/schemas/KeyboardButtons/then/then', 'maxContains', 1],
@@ -90,12 +131,17 @@ describe('paths, methods and security', () => {
 });
 
 describe('error codes', () => {
-  it.each(errorCodes)('%s is documented with HTTP %i on %s, with an example (in either spelling of the code)', (code, status, operationId) => {
-    expect(schema('KnownErrorCode').enum).toContain(code);
-    const examples = examplePairs().filter((p) => p.operation.operationId === operationId && p.status === status);
-    // An example shows what the sandbox answers; another spelling of the code is an alias of it.
-    expect(examples.map((p) => normalizeErrorCode((p.response as Obj).title as string))).toContain(normalizeErrorCode(code));
-  });
+  it.each(errorCodes)(
+    '%s is documented with HTTP %i on %s, with an example (in either spelling of the code)',
+    (code, status, operationId) => {
+      expect(schema('KnownErrorCode').enum).toContain(code);
+      const examples = examplePairs().filter((p) => p.operation.operationId === operationId && p.status === status);
+      // An example shows what the sandbox answers; another spelling of the code is an alias of it.
+      expect(examples.map((p) => normalizeErrorCode((p.response as Obj).title as string))).toContain(
+        normalizeErrorCode(code),
+      );
+    },
+  );
 
   it('keeps codes an open set: an unknown code is a valid Problem', () => {
     expect(schemaValidator('Problem')({ title: 'a-code-added-next-year', status: 400 }).valid).toBe(true);
@@ -109,7 +155,9 @@ describe('error codes', () => {
       for (const status of ['400', '401', '404', '405', '500']) {
         const response = op(path)!.responses[status];
         const resolved = response.$ref ? (resolvePointer(response.$ref) as Obj) : response;
-        expect(resolved.content['application/json'].schema.$ref, `${path} ${status}`).toBe('#/components/schemas/Problem');
+        expect(resolved.content['application/json'].schema.$ref, `${path} ${status}`).toBe(
+          '#/components/schemas/Problem',
+        );
       }
     }
   });
@@ -127,7 +175,8 @@ describe('what the description does not state is marked where it is stated', () 
     '/api/cascade/schedule': ['200', '400', '401', '404', '405', '500'],
   };
   const mark = '[contract decision]';
-  const descriptionOf = (response: Obj) => String((response.$ref ? (resolvePointer(response.$ref) as Obj) : response).description ?? '');
+  const descriptionOf = (response: Obj) =>
+    String((response.$ref ? (resolvePointer(response.$ref) as Obj) : response).description ?? '');
 
   it.each(Object.entries(described))('%s', (path, statuses) => {
     for (const [status, response] of Object.entries<Obj>(op(path)!.responses)) {
@@ -168,7 +217,10 @@ describe('enums', () => {
     expect(schema('ThreadId')).toMatchObject({ type: 'integer', format: 'int64' });
     expect(schema('CloseThreadsRequest').properties.threadIds.items.$ref).toBe('#/components/schemas/ThreadId');
     expect(schema('ThreadsCloseResult').required).toEqual([
-      'resolved_threads', 'not_existing_threads', 'already_resolved_threads', 'not_resolved_due_to_system_error',
+      'resolved_threads',
+      'not_existing_threads',
+      'already_resolved_threads',
+      'not_resolved_due_to_system_error',
     ]);
   });
 });
@@ -218,7 +270,9 @@ describe('delivery status callback', () => {
 
   it('accepts statuses and codes it does not know', () => {
     const valid = schemaValidator('StatusCallback');
-    expect(valid({ messageId: 1, status: 'PAUSED', statusAt: '2030-01-01T00:00:00Z', error: 'new-code' }).valid).toBe(true);
+    expect(valid({ messageId: 1, status: 'PAUSED', statusAt: '2030-01-01T00:00:00Z', error: 'new-code' }).valid).toBe(
+      true,
+    );
   });
 });
 

@@ -18,7 +18,8 @@ const conditional = new Set(['if', 'then', 'else', 'not', 'contains', 'dependent
 // Values, not schemas.
 const data = new Set(['examples', 'example', 'const', 'enum', 'default', 'x-request']);
 
-const wrap = (schema: unknown, inCondition: boolean) => (inCondition ? schema : { allOf: [schema], unevaluatedProperties: false });
+const wrap = (schema: unknown, inCondition: boolean) =>
+  inCondition ? schema : { allOf: [schema], unevaluatedProperties: false };
 
 /** A copy of a schema whose every property and item position admits only the properties its schemas evaluate. */
 function strictSchema(node: unknown, inCondition = false): unknown {
@@ -28,9 +29,13 @@ function strictSchema(node: unknown, inCondition = false): unknown {
   for (const [key, value] of Object.entries(node as Node)) {
     if (data.has(key) || key.startsWith('x-')) out[key] = value;
     else if (key === 'properties' || key === 'patternProperties') {
-      out[key] = Object.fromEntries(Object.entries(value as Node).map(([k, s]) => [k, wrap(strictSchema(s, inCondition), inCondition)]));
-    } else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object')) out[key] = wrap(strictSchema(value, inCondition), inCondition);
-    else if (key === 'prefixItems') out[key] = (value as unknown[]).map((s) => wrap(strictSchema(s, inCondition), inCondition));
+      out[key] = Object.fromEntries(
+        Object.entries(value as Node).map(([k, s]) => [k, wrap(strictSchema(s, inCondition), inCondition)]),
+      );
+    } else if (key === 'items' || (key === 'additionalProperties' && typeof value === 'object'))
+      out[key] = wrap(strictSchema(value, inCondition), inCondition);
+    else if (key === 'prefixItems')
+      out[key] = (value as unknown[]).map((s) => wrap(strictSchema(s, inCondition), inCondition));
     else out[key] = strictSchema(value, inCondition || conditional.has(key));
   }
   return out;
@@ -40,19 +45,26 @@ function strictSchema(node: unknown, inCondition = false): unknown {
 function strictDocument(): Node {
   const doc = structuredClone(openapi) as Node;
   const components = doc.components as { schemas: Node };
-  components.schemas = Object.fromEntries(Object.entries(components.schemas).map(([name, s]) => [name, strictSchema(s)]));
+  components.schemas = Object.fromEntries(
+    Object.entries(components.schemas).map(([name, s]) => [name, strictSchema(s)]),
+  );
   return doc;
 }
 
 /** Every named example with the pointer of the schema it is an example of. */
 function namedExamples(): Array<{ label: string; schemaPointer: string; value: unknown }> {
   const found: Array<{ label: string; schemaPointer: string; value: unknown }> = [];
-  const deref = (node: Node): [Node, string | undefined] => (typeof node.$ref === 'string' ? [resolvePointer(node.$ref) as Node, node.$ref] : [node, undefined]);
+  const deref = (node: Node): [Node, string | undefined] =>
+    typeof node.$ref === 'string' ? [resolvePointer(node.$ref) as Node, node.$ref] : [node, undefined];
   const media = (owner: Node | undefined, pointer: string, label: string) => {
     const json = (owner?.content as Node | undefined)?.['application/json'] as Node | undefined;
     if (!json) return;
     for (const [name, raw] of Object.entries((json.examples ?? {}) as Node)) {
-      found.push({ label: `${label} ${name}`, schemaPointer: `${pointer}/content/application~1json/schema`, value: deref(raw as Node)[0].value });
+      found.push({
+        label: `${label} ${name}`,
+        schemaPointer: `${pointer}/content/application~1json/schema`,
+        value: deref(raw as Node)[0].value,
+      });
     }
   };
   const operations = (root: 'paths' | 'webhooks') => {
@@ -75,10 +87,13 @@ function namedExamples(): Array<{ label: string; schemaPointer: string; value: u
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 // ajv-formats is CommonJS: its default import is the plugin or the module holding it, by loader.
-const addFormats = (typeof formatsModule === 'function' ? formatsModule : formatsModule.default) as unknown as (a: Ajv2020) => void;
+const addFormats = (typeof formatsModule === 'function' ? formatsModule : formatsModule.default) as unknown as (
+  a: Ajv2020,
+) => void;
 addFormats(ajv);
 ajv.addSchema(strictDocument(), strictId);
-const strictValidator = (pointer: string) => ajv.compile({ allOf: [{ $ref: `${strictId}${pointer}` }], unevaluatedProperties: false });
+const strictValidator = (pointer: string) =>
+  ajv.compile({ allOf: [{ $ref: `${strictId}${pointer}` }], unevaluatedProperties: false });
 
 describe('examples use only what the document defines', () => {
   const examples = namedExamples();
@@ -96,17 +111,26 @@ describe('examples use only what the document defines', () => {
   });
 
   it('the strict copy rejects a property no schema defines, at any depth, and keeps the conditions as they were', () => {
-    const schedule = strictValidator(`#/paths/${escapePointer('/api/cascade/schedule')}/post/requestBody/content/application~1json/schema`);
+    const schedule = strictValidator(
+      `#/paths/${escapePointer('/api/cascade/schedule')}/post/requestBody/content/application~1json/schema`,
+    );
     const body = {
       requestId: 'r-1',
       cascadeId: 1004,
       subscriberFilter: { address: '79001234567', type: 'PHONE' },
-      content: { whatsappContent: { contentType: 'DOCUMENT', attachment: { url: 'https://x.example/a.pdf', name: 'a.pdf', size: 1 } } },
+      content: {
+        whatsappContent: {
+          contentType: 'DOCUMENT',
+          attachment: { url: 'https://x.example/a.pdf', name: 'a.pdf', size: 1 },
+        },
+      },
     };
     expect(schedule(body)).toBe(true);
     const slipped = structuredClone(body) as any;
     slipped.content.whatsappContent.location = { latitude: 1, longitude: 2, address: 'Alexanderplatz 1', Berlin: null };
     expect(schedule(slipped)).toBe(false);
-    expect(describeErrors(schedule.errors as SchemaError[], slipped)).toContain('content.whatsappContent.location.Berlin: present; expected it not to be there (unknown field)');
+    expect(describeErrors(schedule.errors as SchemaError[], slipped)).toContain(
+      'content.whatsappContent.location.Berlin: present; expected it not to be there (unknown field)',
+    );
   });
 });

@@ -60,19 +60,28 @@ describe('named examples', () => {
       'ext-user-id-not-specified': 'addresses',
       'parameter-value-is-not-valid': 'value',
     };
-    const checked = pairs.filter((p) => p.trigger.body !== undefined && fieldOf[(p.response as { title: string }).title]);
+    const checked = pairs.filter(
+      (p) => p.trigger.body !== undefined && fieldOf[(p.response as { title: string }).title],
+    );
     expect(checked.length).toBeGreaterThanOrEqual(15);
     for (const pair of checked) {
       const result = validator(pair.operation.requestSchemaPointer!)(pair.requestBody);
       const field = fieldOf[(pair.response as { title: string }).title]!;
       expect(result.valid, pair.name).toBe(false);
-      expect(result.errors.some((e) => e.split(':')[0]!.endsWith(field)), `${pair.name}: ${result.errors.join(' | ')}`).toBe(true);
+      expect(
+        result.errors.some((e) => e.split(':')[0]!.endsWith(field)),
+        `${pair.name}: ${result.errors.join(' | ')}`,
+      ).toBe(true);
     }
   });
 
   it('the callback examples tell one story with the scheduling examples and the sandbox fixtures', () => {
     const examples = (openapi as any).webhooks.messageStatus.post.requestBody.content['application/json'].examples;
-    const scheduled = new Map(pairs.filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired).map((p) => [(p.requestBody as { requestId: string }).requestId, p.requestBody as { cascadeId: number }]));
+    const scheduled = new Map(
+      pairs
+        .filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired)
+        .map((p) => [(p.requestBody as { requestId: string }).requestId, p.requestBody as { cascadeId: number }]),
+    );
     let told = 0;
     for (const [name, { value }] of Object.entries<any>(examples)) {
       if (value.cascadeId === undefined) continue;

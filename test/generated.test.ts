@@ -13,13 +13,18 @@ const env = { ...process.env, REDOCLY_TELEMETRY: 'off' };
 
 describe('generated/ has no drift', () => {
   let dir: string | undefined;
-  afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('generated/openapi.json equals a fresh bundle of openapi/', async () => {
     dir = await mkdtemp(join(tmpdir(), 'mc-bundle-'));
     const fresh = join(dir, 'openapi.json');
     await run(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '-o', fresh], { cwd: projectRoot, env });
-    const [expected, actual] = await Promise.all([readFile(fresh, 'utf8'), readFile(join(projectRoot, 'generated/openapi.json'), 'utf8')]);
+    const [expected, actual] = await Promise.all([
+      readFile(fresh, 'utf8'),
+      readFile(join(projectRoot, 'generated/openapi.json'), 'utf8'),
+    ]);
     expect(actual === expected, 'generated/openapi.json is stale: run "npm run build"').toBe(true);
   });
 

@@ -10,7 +10,9 @@ import { projectRoot } from '../src/paths.ts';
 
 const run = promisify(execFile);
 let dir: string | undefined;
-afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
 
 it('each house rule fails on a document that breaks it', async () => {
   dir = await mkdtemp(join(tmpdir(), 'mc-lint-'));
@@ -24,10 +26,14 @@ it('each house rule fails on a document that breaks it', async () => {
   delete op.responses['200'].content['application/json'].examples;
   await writeFile(join(dir, 'openapi.json'), JSON.stringify(doc));
   await copyFile(join(projectRoot, 'redocly.yaml'), join(dir, 'redocly.yaml'));
-  const result = await run(join(projectRoot, 'node_modules/.bin/redocly'), ['lint', 'openapi.json', '--format', 'stylish'], {
-    cwd: dir,
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
-  }).then(
+  const result = await run(
+    join(projectRoot, 'node_modules/.bin/redocly'),
+    ['lint', 'openapi.json', '--format', 'stylish'],
+    {
+      cwd: dir,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+    },
+  ).then(
     () => ({ failed: false, output: '' }),
     (error: { stdout: string; stderr: string }) => ({ failed: true, output: error.stdout + error.stderr }),
   );

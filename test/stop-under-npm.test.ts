@@ -21,7 +21,11 @@ describe.concurrent('servers started through npm stop when npm is sent SIGTERM',
   it.for(['sandbox', 'mock'])('npm run %s', { timeout: 60_000 }, async (script, { expect }) => {
     const port = await freePort();
     // A process group of its own, so that whatever happens the test can end all of it.
-    const npm = spawn('npm', ['run', '--silent', script, '--', '--port', String(port)], { cwd: projectRoot, detached: true, stdio: 'ignore' });
+    const npm = spawn('npm', ['run', '--silent', script, '--', '--port', String(port)], {
+      cwd: projectRoot,
+      detached: true,
+      stdio: 'ignore',
+    });
     try {
       await waitForPort('127.0.0.1', port, 30_000);
       npm.kill('SIGTERM');

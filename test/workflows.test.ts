@@ -19,7 +19,9 @@ const workflows = join(projectRoot, '.github/workflows');
 describe('.github/workflows', async () => {
   const files = (await readdir(workflows)).filter((f) => f.endsWith('.yml'));
   let dir: string | undefined;
-  afterAll(async () => { if (dir) await rm(dir, { recursive: true, force: true }); });
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
 
   it('holds the conformance and docs workflows', () => {
     expect(files.sort()).toEqual(['conformance.yml', 'docs.yml']);

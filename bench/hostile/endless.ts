@@ -16,11 +16,26 @@ const server = createServer((_req, res) => {
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 globalThis.gc?.();
 const before = process.memoryUsage().rss;
-const client = createMessagingClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'k', retry: false });
+const client = createMessagingClient({
+  baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  apiKey: 'k',
+  retry: false,
+});
 let peak = before;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-const error = await client.scheduleCascade({ cascadeId: 1, subscriberFilter: { address: '1', type: 'PHONE' }, content: { smsContent: { contentType: 'TEXT', text: 'x' } } }).catch((e: unknown) => e);
+const error = await client
+  .scheduleCascade({
+    cascadeId: 1,
+    subscriberFilter: { address: '1', type: 'PHONE' },
+    content: { smsContent: { contentType: 'TEXT', text: 'x' } },
+  })
+  .catch((e: unknown) => e);
 clearInterval(sampler);
 server.closeAllConnections();
 server.close();
-console.log(JSON.stringify({ stopped: error instanceof ResponseTooLargeError, peakAboveBaselineMiB: Math.round((peak - before) / 2 ** 20) }));
+console.log(
+  JSON.stringify({
+    stopped: error instanceof ResponseTooLargeError,
+    peakAboveBaselineMiB: Math.round((peak - before) / 2 ** 20),
+  }),
+);

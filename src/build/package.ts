@@ -22,7 +22,6 @@ interface Recipe {
   before?: () => void;
 }
 
-
 const recipes: Record<string, Recipe> = {
   '@messaging-contract/client': {
     entries: { index: 'index.ts', webhooks: 'webhooks.ts', preflight: 'preflight.ts' },
@@ -43,15 +42,21 @@ const recipes: Record<string, Recipe> = {
 };
 
 const packageDir = process.cwd();
-const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { name: string; dependencies?: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as {
+  name: string;
+  dependencies?: Record<string, string>;
+};
 const recipe = recipes[manifest.name];
 if (!recipe) throw new Error(`no build recipe for ${manifest.name} (run this from a workspace package)`);
 
 // Imports that stay imports: the package's dependencies (and their subpaths) and Node's modules.
 const dependencies = Object.keys(manifest.dependencies ?? {});
 const external = [...dependencies, ...dependencies.map((d) => `${d}/*`), ...builtinModules, 'node:*'];
-const isExternal = (id: string) => id.startsWith('node:') || builtinModules.includes(id) || dependencies.some((d) => id === d || id.startsWith(`${d}/`));
-const entryPoints = Object.fromEntries(Object.entries(recipe.entries).map(([name, file]) => [name, join(packageDir, file)]));
+const isExternal = (id: string) =>
+  id.startsWith('node:') || builtinModules.includes(id) || dependencies.some((d) => id === d || id.startsWith(`${d}/`));
+const entryPoints = Object.fromEntries(
+  Object.entries(recipe.entries).map(([name, file]) => [name, join(packageDir, file)]),
+);
 const dist = join(packageDir, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
@@ -74,7 +79,12 @@ await build({
 const types = await rollup({
   input: Object.fromEntries(recipe.typed.map((name) => [name, entryPoints[name]!])),
   external: isExternal,
-  plugins: [dts({ tsconfig: join(projectRoot, 'tsconfig.json'), compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true } })],
+  plugins: [
+    dts({
+      tsconfig: join(projectRoot, 'tsconfig.json'),
+      compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true },
+    }),
+  ],
 });
 await types.write({ dir: dist, format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: '[name]-[hash].d.ts' });
 await types.close();
@@ -84,4 +94,6 @@ for (const [target, source] of Object.entries(recipe.assets)) {
   mkdirSync(dirname(to), { recursive: true });
   copyFileSync(resolve(packageDir, source), to);
 }
-console.log(`${manifest.name}: dist/ built (${Object.keys(recipe.entries).join(', ')} + ${Object.keys(recipe.assets).join(', ')})`);
+console.log(
+  `${manifest.name}: dist/ built (${Object.keys(recipe.entries).join(', ')} + ${Object.keys(recipe.assets).join(', ')})`,
+);

@@ -16,7 +16,8 @@ type Member = { $ref?: unknown; type?: unknown; [key: string]: unknown };
 function openSet(schema: { anyOf?: unknown }): string | undefined {
   if (!Array.isArray(schema.anyOf) || schema.anyOf.length !== 2) return undefined;
   const [known, other] = schema.anyOf as [Member, Member];
-  const plainString = other.type === 'string' && Object.keys(other).every((k) => ['type', 'minLength', 'pattern'].includes(k));
+  const plainString =
+    other.type === 'string' && Object.keys(other).every((k) => ['type', 'minLength', 'pattern'].includes(k));
   return typeof known.$ref === 'string' && /\/Known[A-Za-z]+$/.test(known.$ref) && plainString ? known.$ref : undefined;
 }
 
@@ -27,7 +28,9 @@ export async function schemaTypes(): Promise<string> {
     transform(schema) {
       const known = openSet(schema as { anyOf?: unknown });
       if (!known) return undefined;
-      const anyOtherString = ts.factory.createParenthesizedType(ts.factory.createIntersectionTypeNode([STRING, ts.factory.createTypeLiteralNode([])]));
+      const anyOtherString = ts.factory.createParenthesizedType(
+        ts.factory.createIntersectionTypeNode([STRING, ts.factory.createTypeLiteralNode([])]),
+      );
       return tsUnion([oapiRef(known), anyOtherString]);
     },
   });

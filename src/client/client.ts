@@ -3,7 +3,14 @@ import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { normalizeErrorCode } from '../core/error-codes.ts';
 import { isHttpUrl } from '../core/http-url.ts';
 import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
-import { ApiError, MessagingError, MissingCredentialError, NetworkError, ResponseTooLargeError, TimeoutError } from './errors.ts';
+import {
+  ApiError,
+  MessagingError,
+  MissingCredentialError,
+  NetworkError,
+  ResponseTooLargeError,
+  TimeoutError,
+} from './errors.ts';
 import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
 import type {
   CascadeScheduleRequest,
@@ -23,7 +30,9 @@ export interface MessagingClientOptions {
   /** Token of a user with the INTEGRATOR permission, sent as `Authorization: Bearer` (close threads). */
   integratorToken?: string;
   fetch?: typeof globalThis.fetch;
-  /** Per attempt of a method call, including reading the body (default 30 000 ms). `raw` calls take a `signal` instead. */
+  /**
+   * Per attempt of a method call, including reading the body (default 30 000 ms). `raw` calls take a `signal` instead.
+   */
   timeoutMs?: number;
   /** Retry policy for the calls that are safe to repeat; `false` for none. */
   retry?: RetryOptions | false;
@@ -74,12 +83,17 @@ type Results = PerOperation<{
 export type OperationMethods = { [K in OperationId]: (body: Bodies[K], options?: CallOptions) => Promise<Results[K]> };
 
 export interface MessagingClient extends OperationMethods {
-  /** The openapi-fetch client with the same credentials middleware; it has no retries, and takes a `signal` for a timeout. */
+  /**
+   * The openapi-fetch client with the same credentials middleware; it has no retries, and takes a `signal` for a
+   * timeout.
+   */
   raw: Client<paths>;
 }
 
 interface OperationRules {
-  /** How far a call may be repeated: `always` where repeating is harmless; `unsent` only when the request never left. */
+  /**
+   * How far a call may be repeated: `always` where repeating is harmless; `unsent` only when the request never left.
+   */
   repeatable: 'always' | 'unsent';
   /** The body as sent, from the body the method takes. */
   fill?(body: object): object;
@@ -94,10 +108,16 @@ const operationRules: Record<OperationId, OperationRules> = {
   createSubscriber: { repeatable: 'unsent' }, // a second create may act twice
   scheduleCascade: {
     repeatable: 'always', // the requestId makes a repeat detectable
-    fill: (body) => ((body as { requestId?: unknown }).requestId === undefined ? { ...body, requestId: crypto.randomUUID() } : body),
+    fill: (body) =>
+      (body as { requestId?: unknown }).requestId === undefined ? { ...body, requestId: crypto.randomUUID() } : body,
     recover: (error, sent) =>
-      error.code === normalizeErrorCode('requestId-is-not-unique') ? { requestId: (sent as { requestId: string }).requestId, acceptedOnEarlierAttempt: true } : undefined,
-    finish: (result) => ({ ...result, acceptedOnEarlierAttempt: (result as { acceptedOnEarlierAttempt?: boolean }).acceptedOnEarlierAttempt ?? false }),
+      error.code === normalizeErrorCode('requestId-is-not-unique')
+        ? { requestId: (sent as { requestId: string }).requestId, acceptedOnEarlierAttempt: true }
+        : undefined,
+    finish: (result) => ({
+      ...result,
+      acceptedOnEarlierAttempt: (result as { acceptedOnEarlierAttempt?: boolean }).acceptedOnEarlierAttempt ?? false,
+    }),
   },
 };
 
@@ -106,7 +126,9 @@ type Scheme = 'apiKey' | 'integratorToken';
 const operationByRoute = new Map(Object.entries(operationMeta).map(([id, op]) => [`${op.method} ${op.path}`, id]));
 
 /** The credential headers of each operation, or the error to throw when one is missing. */
-function credentialHeaders(options: MessagingClientOptions): Map<string, Record<string, string> | MissingCredentialError> {
+function credentialHeaders(
+  options: MessagingClientOptions,
+): Map<string, Record<string, string> | MissingCredentialError> {
   const result = new Map<string, Record<string, string> | MissingCredentialError>();
   for (const [id, op] of Object.entries(operationMeta)) {
     const headers: Record<string, string> = {};
@@ -143,7 +165,10 @@ function credentialsMiddleware(credentials: ReturnType<typeof credentialHeaders>
  */
 function attemptSignal(timeoutMs: number, caller: AbortSignal | undefined): { signal: AbortSignal; done(): void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')),
+    timeoutMs,
+  );
   const onAbort = () => controller.abort(caller!.reason);
   if (caller?.aborted) onAbort();
   else caller?.addEventListener('abort', onAbort, { once: true });
@@ -184,7 +209,9 @@ export function filledByClient(operationId: string, body: unknown): unknown {
 
 export function createMessagingClient(options: MessagingClientOptions): MessagingClient {
   if (!isHttpUrl(options?.baseUrl)) {
-    throw new TypeError(`createMessagingClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options?.baseUrl)}`);
+    throw new TypeError(
+      `createMessagingClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options?.baseUrl)}`,
+    );
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
   const policy = retryPolicy(options.retry);
@@ -195,7 +222,9 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   // Redirects are never followed: the credentials go to baseUrl's origin only, and a 3xx answer
   // is an ApiError that names where it pointed.
   const send = (request: Request, signal: AbortSignal | null | undefined, operation: string) =>
-    baseFetch(request, { signal: signal ?? request.signal, redirect: 'manual' }).then((response) => capped(response, maxResponseBytes, operation));
+    baseFetch(request, { signal: signal ?? request.signal, redirect: 'manual' }).then((response) =>
+      capped(response, maxResponseBytes, operation),
+    );
   const raw = createClient<paths>({ baseUrl, fetch: (request: Request) => send(request, undefined, request.url) });
   raw.use(credentialsMiddleware(credentials));
   // The methods send through a client without middleware: they pass credentials and map errors
@@ -204,13 +233,17 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   // signal costs a second AbortController and listeners per call.
   const core = createClient<paths>({
     baseUrl,
-    fetch: (request: Request & { attemptSignal?: AbortSignal; operation?: string }) => send(request, request.attemptSignal ?? null, request.operation ?? request.url),
+    fetch: (request: Request & { attemptSignal?: AbortSignal; operation?: string }) =>
+      send(request, request.attemptSignal ?? null, request.operation ?? request.url),
   });
 
   async function call(id: OperationId, given: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
     const rules = operationRules[id];
     const body = filledByClient(id, given);
-    const request = core[operationMeta[id].method as 'POST'] as (path: keyof paths, init: object) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+    const request = core[operationMeta[id].method as 'POST'] as (
+      path: keyof paths,
+      init: object,
+    ) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
     const path = operationMeta[id].path as keyof paths;
     const credentialsOf = credentials.get(id)!;
     if (credentialsOf instanceof Error) throw credentialsOf;
@@ -220,33 +253,58 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
       try {
         // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
-        const { data, error, response } = await request(path, { body, headers, parseAs: 'text', attemptSignal: attempt$.signal, operation: id });
+        const { data, error, response } = await request(path, {
+          body,
+          headers,
+          parseAs: 'text',
+          attemptSignal: attempt$.signal,
+          operation: id,
+        });
         if (response.ok) {
-          const result = parseSuccess<object>(id, response, data as string | undefined, operationMeta[id].successRequired);
+          const result = parseSuccess<object>(
+            id,
+            response,
+            data as string | undefined,
+            operationMeta[id].successRequired,
+          );
           outcome = { value: rules.finish ? rules.finish(result) : result };
         } else {
-          const redirect = response.status >= 300 && response.status < 400 ? `${response.status} redirect to ${JSON.stringify(response.headers.get('location'))} not followed` : undefined;
+          const redirect =
+            response.status >= 300 && response.status < 400
+              ? `${response.status} redirect to ${JSON.stringify(response.headers.get('location'))} not followed`
+              : undefined;
           const apiError = new ApiError(id, response, error, redirect);
           const recovered = attempt > 0 && rules.recover ? rules.recover(apiError, body as object) : undefined;
-          outcome = recovered !== undefined
-            ? { value: rules.finish ? rules.finish(recovered) : recovered }
-            : { error: apiError, retryAfter: response.headers.get('retry-after'), retryable: response.status === 429 || (response.status >= 500 && rules.repeatable === 'always') };
+          outcome =
+            recovered !== undefined
+              ? { value: rules.finish ? rules.finish(recovered) : recovered }
+              : {
+                  error: apiError,
+                  retryAfter: response.headers.get('retry-after'),
+                  retryable: response.status === 429 || (response.status >= 500 && rules.repeatable === 'always'),
+                };
         }
       } catch (error) {
         const mapped = transportError(error, id, timeoutMs, attempt$.signal);
-        const retryable = mapped instanceof NetworkError ? rules.repeatable === 'always' || mapped.notSent : mapped instanceof TimeoutError && rules.repeatable === 'always';
+        const retryable =
+          mapped instanceof NetworkError
+            ? rules.repeatable === 'always' || mapped.notSent
+            : mapped instanceof TimeoutError && rules.repeatable === 'always';
         outcome = { error: mapped, retryAfter: null, retryable };
       } finally {
         attempt$.done();
       }
       if ('value' in outcome) return outcome.value;
-      const delay = outcome.retryable && attempt < policy.retries ? retryDelay(policy, attempt + 1, outcome.retryAfter) : null;
+      const delay =
+        outcome.retryable && attempt < policy.retries ? retryDelay(policy, attempt + 1, outcome.retryAfter) : null;
       if (delay === null || callOptions?.signal?.aborted) throw outcome.error;
       await policy.sleep(delay);
     }
   }
 
-  const methods = Object.fromEntries(Object.keys(operationMeta).map((id) => [id, (body: unknown, o?: CallOptions) => call(id as OperationId, body, o)]));
+  const methods = Object.fromEntries(
+    Object.keys(operationMeta).map((id) => [id, (body: unknown, o?: CallOptions) => call(id as OperationId, body, o)]),
+  );
   return { raw, ...(methods as OperationMethods) };
 }
 
@@ -276,7 +334,12 @@ async function capped(response: Response, maxBytes: number, operation: string): 
 
 const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
 
-function parseSuccess<T>(operation: string, response: Response, text: string | undefined, required: Record<string, string | null>): T {
+function parseSuccess<T>(
+  operation: string,
+  response: Response,
+  text: string | undefined,
+  required: Record<string, string | null>,
+): T {
   const fields = Object.entries(required);
   if (text === undefined || text === '') {
     // Where the contract leaves the success body open, an empty one is a success too.
@@ -287,12 +350,25 @@ function parseSuccess<T>(operation: string, response: Response, text: string | u
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError(operation, response, text, `${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+    throw new ApiError(
+      operation,
+      response,
+      text,
+      `${response.status} with a body that is not JSON: ${JSON.stringify(text.slice(0, 120))}`,
+    );
   }
   for (const [field, type] of fields) {
-    const actual = jsonType(value) === 'object' && Object.hasOwn(value as object, field) ? jsonType((value as Record<string, unknown>)[field]) : 'missing';
+    const actual =
+      jsonType(value) === 'object' && Object.hasOwn(value as object, field)
+        ? jsonType((value as Record<string, unknown>)[field])
+        : 'missing';
     if (actual === 'missing' || (type !== null && actual !== (type === 'integer' ? 'number' : type))) {
-      throw new ApiError(operation, response, value, `${response.status} with ${field} ${actual}; the contract requires it${type ? ` (${type})` : ''}`);
+      throw new ApiError(
+        operation,
+        response,
+        value,
+        `${response.status} with ${field} ${actual}; the contract requires it${type ? ` (${type})` : ''}`,
+      );
     }
   }
   return value as T;

@@ -5,7 +5,11 @@ import { parseCascadeViolations, type CascadeViolation } from '../core/cascade-v
 
 export class MessagingError extends Error {
   override name = 'MessagingError';
-  constructor(readonly operation: string, message: string, options?: ErrorOptions) {
+  constructor(
+    readonly operation: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super(`${operation}: ${message}`, options);
   }
 }
@@ -13,7 +17,10 @@ export class MessagingError extends Error {
 /** The server answered with an error status (or a success body that could not be read). */
 export class ApiError extends MessagingError {
   override name = 'ApiError';
-  /** The problem's `title`, normalised (both spellings of the validation code are one); null when the body is not a problem. */
+  /**
+   * The problem's `title`, normalised (both spellings of the validation code are one); null when the body is not a
+   * problem.
+   */
   readonly code: ErrorCode | null;
   /** `title` exactly as it came. */
   readonly title: string | null;
@@ -24,11 +31,22 @@ export class ApiError extends MessagingError {
   /** The parsed body (or its text when it was not JSON). */
   readonly body: unknown;
 
-  constructor(operation: string, readonly response: Response, body: unknown, reason?: string) {
+  constructor(
+    operation: string,
+    readonly response: Response,
+    body: unknown,
+    reason?: string,
+  ) {
     const problem = asProblem(body);
     const code = problem ? normalizeErrorCode(problem.title) : null;
     const detail = problem?.detail;
-    super(operation, reason ?? (problem ? `${response.status} ${problem.title}${detail ? `: ${detail}` : ''}` : `${response.status} with a body that is not a problem: ${preview(body)}`));
+    super(
+      operation,
+      reason ??
+        (problem
+          ? `${response.status} ${problem.title}${detail ? `: ${detail}` : ''}`
+          : `${response.status} with a body that is not a problem: ${preview(body)}`),
+    );
     this.code = code;
     this.title = problem?.title ?? null;
     this.status = response.status;
@@ -45,7 +63,9 @@ export class NetworkError extends MessagingError {
   readonly notSent: boolean;
   constructor(operation: string, cause: unknown) {
     const code = (cause as { cause?: { code?: string } })?.cause?.code;
-    super(operation, `network failure${code ? ` (${code})` : ''}: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    super(operation, `network failure${code ? ` (${code})` : ''}: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
     this.notSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
   }
 }
@@ -53,7 +73,11 @@ export class NetworkError extends MessagingError {
 /** No complete answer within `timeoutMs`. */
 export class TimeoutError extends MessagingError {
   override name = 'TimeoutError';
-  constructor(operation: string, readonly timeoutMs: number, options?: ErrorOptions) {
+  constructor(
+    operation: string,
+    readonly timeoutMs: number,
+    options?: ErrorOptions,
+  ) {
     super(operation, `no complete answer within ${timeoutMs} ms`, options);
   }
 }
@@ -61,15 +85,25 @@ export class TimeoutError extends MessagingError {
 /** The response body was larger than the client's `maxResponseBytes`; it was not read further. */
 export class ResponseTooLargeError extends MessagingError {
   override name = 'ResponseTooLargeError';
-  constructor(operation: string, readonly maxBytes: number, declaredBytes?: number) {
-    super(operation, `response body ${declaredBytes === undefined ? '' : `of ${declaredBytes} bytes `}exceeds maxResponseBytes (${maxBytes})`);
+  constructor(
+    operation: string,
+    readonly maxBytes: number,
+    declaredBytes?: number,
+  ) {
+    super(
+      operation,
+      `response body ${declaredBytes === undefined ? '' : `of ${declaredBytes} bytes `}exceeds maxResponseBytes (${maxBytes})`,
+    );
   }
 }
 
 /** The operation needs a credential the client was not given; nothing was sent. */
 export class MissingCredentialError extends MessagingError {
   override name = 'MissingCredentialError';
-  constructor(operation: string, readonly option: 'apiKey' | 'integratorToken') {
+  constructor(
+    operation: string,
+    readonly option: 'apiKey' | 'integratorToken',
+  ) {
     super(operation, `needs the "${option}" option of createMessagingClient; the request was not sent`);
   }
 }

@@ -1,7 +1,22 @@
 // @messaging-contract/client: the typed client, its errors, and the contract's named types.
 export { createMessagingClient } from './client.ts';
-export type { MessagingClient, MessagingClientOptions, CallOptions, OperationMethods, ScheduleCascadeInput, ScheduleCascadeResult, RetryOptions } from './client.ts';
-export { ApiError, MessagingError, NetworkError, TimeoutError, MissingCredentialError, ResponseTooLargeError } from './errors.ts';
+export type {
+  MessagingClient,
+  MessagingClientOptions,
+  CallOptions,
+  OperationMethods,
+  ScheduleCascadeInput,
+  ScheduleCascadeResult,
+  RetryOptions,
+} from './client.ts';
+export {
+  ApiError,
+  MessagingError,
+  NetworkError,
+  TimeoutError,
+  MissingCredentialError,
+  ResponseTooLargeError,
+} from './errors.ts';
 export { isKnownErrorCode, normalizeErrorCode } from '../core/error-codes.ts';
 export { parseCascadeViolations, type CascadeViolation } from '../core/cascade-violations.ts';
 export type * from '../core/types.ts';

@@ -5,12 +5,21 @@ import { allRowsButtonErrors } from '../core/buttons.ts';
 import { operationMeta } from '../core/meta.ts';
 import { requestSchemaPointer } from '../core/pointers.ts';
 import { validator } from '../core/validators/requests.ts';
-import { createMessagingClient, filledByClient, type CallOptions, type MessagingClient, type MessagingClientOptions } from './client.ts';
+import {
+  createMessagingClient,
+  filledByClient,
+  type CallOptions,
+  type MessagingClient,
+  type MessagingClientOptions,
+} from './client.ts';
 import { MessagingError } from './errors.ts';
 
 export class RequestValidationError extends MessagingError {
   override name = 'RequestValidationError';
-  constructor(operation: string, readonly errors: string[]) {
+  constructor(
+    operation: string,
+    readonly errors: string[],
+  ) {
     super(operation, `the request breaks the contract and was not sent: ${errors.join('; ')}`);
   }
 }
@@ -30,7 +39,10 @@ export function validateRequest(operationId: string, body: unknown): string[] {
   return [...validate(sent).errors, ...allRowsButtonErrors(sent)];
 }
 
-/** createMessagingClient whose methods reject with RequestValidationError instead of sending a request that breaks the contract. */
+/**
+ * createMessagingClient whose methods reject with RequestValidationError instead of sending a request that breaks the
+ * contract.
+ */
 export function createValidatingClient(options: MessagingClientOptions): MessagingClient {
   const client = createMessagingClient(options);
   const checked = Object.entries(client).map(([id, method]) => [

@@ -17,7 +17,7 @@ export interface RetryOptions {
 export type RetryPolicy = Required<RetryOptions>;
 
 export function retryPolicy(options: RetryOptions | false | undefined): RetryPolicy {
-  const o = options === false ? { retries: 0 } : options ?? {};
+  const o = options === false ? { retries: 0 } : (options ?? {});
   return {
     retries: o.retries ?? 2,
     baseDelayMs: o.baseDelayMs ?? 200,

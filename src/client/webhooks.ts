@@ -15,7 +15,9 @@ export class StatusCallbackError extends Error {
 const validate = validator('#/components/schemas/StatusCallback');
 
 export interface ParseStatusCallbackOptions {
-  /** Largest body accepted, in bytes (a string counts its UTF-16 units); default 1 MiB. A callback is well under 2 kB. */
+  /**
+   * Largest body accepted, in bytes (a string counts its UTF-16 units); default 1 MiB. A callback is well under 2 kB.
+   */
   maxBytes?: number;
 }
 

@@ -4,7 +4,18 @@
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CannotRunError, httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
-import { checkWebhookReceiver, conformanceStages, formatJson, formatJUnit, formatSummary, type ConformanceReport, loadVars, runConformance, UnreachableError, VarsError } from './index.ts';
+import {
+  checkWebhookReceiver,
+  conformanceStages,
+  formatJson,
+  formatJUnit,
+  formatSummary,
+  type ConformanceReport,
+  loadVars,
+  runConformance,
+  UnreachableError,
+  VarsError,
+} from './index.ts';
 import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
 import { rejectedLine } from './report.ts';
@@ -63,19 +74,30 @@ usage: messaging-conformance webhook --url <receiver> [--timeout S] [--reporter 
 /** Seconds given on the command line, in milliseconds; undefined when not given (the suite's default applies). */
 function seconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
+  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
+    throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
   return Number(value) * 1000;
 }
 
 /** --callbacks with --callback-listen HOST:PORT, [--callback-url URL] and [--callback-window S]. */
-function callbackOptions(o: { callbacks?: boolean; 'callback-listen'?: string; 'callback-url'?: string; 'callback-window'?: string }): CallbackOptions | undefined {
-  const given = ['callback-listen', 'callback-url', 'callback-window'].filter((f) => o[f as 'callback-url'] !== undefined);
+function callbackOptions(o: {
+  callbacks?: boolean;
+  'callback-listen'?: string;
+  'callback-url'?: string;
+  'callback-window'?: string;
+}): CallbackOptions | undefined {
+  const given = ['callback-listen', 'callback-url', 'callback-window'].filter(
+    (f) => o[f as 'callback-url'] !== undefined,
+  );
   if (!o.callbacks) {
     if (given.length) throw new UsageError(`--${given[0]} needs --callbacks`);
     return undefined;
   }
   const listen = /^(.+):(\d{1,5})$/.exec(o['callback-listen'] ?? '');
-  if (!listen || Number(listen[2]) > 65535) throw new UsageError(`--callbacks needs --callback-listen HOST:PORT (where the service's status callbacks arrive), got ${JSON.stringify(o['callback-listen'] ?? null)}`);
+  if (!listen || Number(listen[2]) > 65535)
+    throw new UsageError(
+      `--callbacks needs --callback-listen HOST:PORT (where the service's status callbacks arrive), got ${JSON.stringify(o['callback-listen'] ?? null)}`,
+    );
   return {
     host: listen[1]!.replace(/^\[(.*)\]$/, '$1'),
     port: Number(listen[2]),
@@ -87,7 +109,8 @@ function callbackOptions(o: { callbacks?: boolean; 'callback-listen'?: string; '
 /** --reporter junit|json with --output F, checked before the run: a report that cannot be written is found now. */
 function reporter(o: { reporter?: string; output?: string }): 'junit' | 'json' | undefined {
   if (o.reporter === undefined) return undefined;
-  if (o.reporter !== 'junit' && o.reporter !== 'json') throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
+  if (o.reporter !== 'junit' && o.reporter !== 'json')
+    throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
   if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
   try {
     accessSync(dirname(resolve(o.output)), constants.W_OK);
@@ -98,7 +121,13 @@ function reporter(o: { reporter?: string; output?: string }): 'junit' | 'json' |
 }
 
 /** Writes the report the --reporter option asked for (`quiet`: without saying so, when the run ends with one line). */
-function writeReport(kind: 'junit' | 'json' | undefined, output: string | undefined, report: ConformanceReport, clean: (text: string) => string = (t) => t, quiet = false): void {
+function writeReport(
+  kind: 'junit' | 'json' | undefined,
+  output: string | undefined,
+  report: ConformanceReport,
+  clean: (text: string) => string = (t) => t,
+  quiet = false,
+): void {
   if (kind === undefined) return;
   writeFileSync(output!, clean(kind === 'json' ? formatJson(report) : formatJUnit(report)));
   if (!quiet) console.log(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
@@ -106,21 +135,35 @@ function writeReport(kind: 'junit' | 'json' | undefined, output: string | undefi
 
 /** messaging-conformance webhook --url U: the receiver check. */
 async function webhook(args: string[]): Promise<void> {
-  const o = parse(args, { url: { type: 'string' }, timeout: { type: 'string' }, reporter: { type: 'string' }, output: { type: 'string' } });
+  const o = parse(args, {
+    url: { type: 'string' },
+    timeout: { type: 'string' },
+    reporter: { type: 'string' },
+    output: { type: 'string' },
+  });
   if (o.url === undefined) throw new UsageError('webhook needs --url <receiver>');
   const kind = reporter(o);
-  const report = await checkWebhookReceiver({ url: httpUrl('--url', o.url), timeoutMs: seconds('timeout', o.timeout), log: (line) => console.log(line) });
+  const report = await checkWebhookReceiver({
+    url: httpUrl('--url', o.url),
+    timeoutMs: seconds('timeout', o.timeout),
+    log: (line) => console.log(line),
+  });
   console.log(formatSummary(report));
   writeReport(kind, o.output, report);
   process.exitCode = report.ok ? 0 : 1;
 }
 
-/** Until the run has reported, the process must not end quietly with exit 0 (a fetch pending on a dead connection keeps nothing alive). */
+/**
+ * Until the run has reported, the process must not end quietly with exit 0 (a fetch pending on a dead connection keeps
+ * nothing alive).
+ */
 let finished = false;
 let redact = (text: string) => text;
 process.on('beforeExit', () => {
   if (finished || process.exitCode !== undefined) return;
-  process.stderr.write('messaging-conformance: the run ended before it finished (work was still pending when nothing was left to wait on); the verdict is not a pass\n');
+  process.stderr.write(
+    'messaging-conformance: the run ended before it finished (work was still pending when nothing was left to wait on); the verdict is not a pass\n',
+  );
   process.exitCode = 2;
 });
 
@@ -149,23 +192,29 @@ const suiteOptions = {
   'callback-window': { type: 'string' },
 } as const;
 
-runCli('messaging-conformance', usage, async (args) => {
-  if (args[0] === 'webhook') {
-    await webhook(args.slice(1));
-    finished = true;
-    return;
-  }
-  const o = parse(args, suiteOptions);
-  const kind = reporter(o);
-  const profile = o.profile === 'strict' ? 'strict' : 'described';
-  try {
-    await conformance(o, kind);
-  } catch (error) {
-    // Once the report's file is known, every exit writes it, with the reason.
-    if (kind && !finished) writeReport(kind, o.output, failedRun(String((error as Error)?.message ?? error), profile), redact, true);
-    throw error;
-  }
-}, (message) => redact(message));
+runCli(
+  'messaging-conformance',
+  usage,
+  async (args) => {
+    if (args[0] === 'webhook') {
+      await webhook(args.slice(1));
+      finished = true;
+      return;
+    }
+    const o = parse(args, suiteOptions);
+    const kind = reporter(o);
+    const profile = o.profile === 'strict' ? 'strict' : 'described';
+    try {
+      await conformance(o, kind);
+    } catch (error) {
+      // Once the report's file is known, every exit writes it, with the reason.
+      if (kind && !finished)
+        writeReport(kind, o.output, failedRun(String((error as Error)?.message ?? error), profile), redact, true);
+      throw error;
+    }
+  },
+  (message) => redact(message),
+);
 
 type Options = ReturnType<typeof parse<typeof suiteOptions>>;
 
@@ -187,11 +236,15 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
     return;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
-  if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict') throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
-  if (o.seed !== undefined && !/^-?\d+$/.test(o.seed)) throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict')
+    throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
+  if (o.seed !== undefined && !/^-?\d+$/.test(o.seed))
+    throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
   const callbacks = callbackOptions(o);
-  if (o.generated !== undefined && !/^\d+$/.test(o.generated)) throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
-  if (o['reset-command'] !== undefined && o['reset-command'].trim() === '') throw new UsageError('--reset-command must be a command line, got an empty one');
+  if (o.generated !== undefined && !/^\d+$/.test(o.generated))
+    throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
+  if (o['reset-command'] !== undefined && o['reset-command'].trim() === '')
+    throw new UsageError('--reset-command must be a command line, got an empty one');
   let vars: ReturnType<typeof loadVars>;
   try {
     vars = o.vars === undefined ? {} : loadVars(o.vars);
@@ -204,18 +257,37 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   const integratorToken = o['integrator-token'] ?? vars.integratorToken ?? env.MESSAGING_INTEGRATOR_TOKEN;
   const apiKeyNoBalance = o['api-key-no-balance'] ?? vars.apiKeyNoBalance ?? env.MESSAGING_API_KEY_NO_BALANCE;
   if (!apiKey || !integratorToken) {
-    throw new UsageError('conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment');
+    throw new UsageError(
+      'conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment',
+    );
   }
   // Where each credential came from, for the line that says the server rejected it.
   const source = (flag: string, key: 'apiKey' | 'apiKeyNoBalance' | 'integratorToken', variable: string) =>
-    o[flag as 'api-key'] !== undefined ? `--${flag}` : vars[key] !== undefined ? `"${key}" in ${o.vars}` : `env ${variable}`;
+    o[flag as 'api-key'] !== undefined
+      ? `--${flag}`
+      : vars[key] !== undefined
+        ? `"${key}" in ${o.vars}`
+        : `env ${variable}`;
   const sources = {
     apiKey: source('api-key', 'apiKey', 'MESSAGING_API_KEY'),
     apiKeyNoBalance: source('api-key-no-balance', 'apiKeyNoBalance', 'MESSAGING_API_KEY_NO_BALANCE'),
     integratorToken: source('integrator-token', 'integratorToken', 'MESSAGING_INTEGRATOR_TOKEN'),
   };
   // Every credential given any way is written as *** in all the suite prints and writes.
-  redact = redactor([apiKey, integratorToken, apiKeyNoBalance, vars.apiKey, vars.integratorToken, vars.apiKeyNoBalance, env.MESSAGING_API_KEY, env.MESSAGING_INTEGRATOR_TOKEN, env.MESSAGING_API_KEY_NO_BALANCE, o['api-key'], o['integrator-token'], o['api-key-no-balance']]);
+  redact = redactor([
+    apiKey,
+    integratorToken,
+    apiKeyNoBalance,
+    vars.apiKey,
+    vars.integratorToken,
+    vars.apiKeyNoBalance,
+    env.MESSAGING_API_KEY,
+    env.MESSAGING_INTEGRATOR_TOKEN,
+    env.MESSAGING_API_KEY_NO_BALANCE,
+    o['api-key'],
+    o['integrator-token'],
+    o['api-key-no-balance'],
+  ]);
   let report: Awaited<ReturnType<typeof runConformance>>;
   try {
     report = await runConformance({

@@ -44,7 +44,10 @@ export const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKi
  */
 function codeOr500(op: Operation, exact: Allowed, kind: ExpectationKind, basis: string, profile: Profile): Expectation {
   if (profile === 'strict') {
-    const decided = kind === 'decision' ? basis : `${op.pointer}/description ([contract decision]: the property's own code with 400, not 500)`;
+    const decided =
+      kind === 'decision'
+        ? basis
+        : `${op.pointer}/description ([contract decision]: the property's own code with 400, not 500)`;
     return { allowed: [exact], kind: 'decision', basis: decided };
   }
   return {
@@ -62,7 +65,11 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
   if (outcome.code === 'system-error') {
     // No code names the broken property: any documented error, as a problem body.
     const statuses = errorStatuses(op);
-    return { allowed: statuses.map((status) => ({ status })), kind: kindOfStatuses(op, statuses), basis: `${responses}: a malformed request gets a documented error` };
+    return {
+      allowed: statuses.map((status) => ({ status })),
+      kind: kindOfStatuses(op, statuses),
+      basis: `${responses}: a malformed request gets a documented error`,
+    };
   }
   const exact = { status: outcome.status, code: outcome.code };
   const basis = `${responses}/${outcome.status}`;
@@ -74,15 +81,29 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
 export const examplePointer = (pair: ExamplePair) =>
   pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${escapePointer(pair.name)}`);
 
-/** What a named example's request may get: its response, and 500 where its trigger is malformed in a way the description allows 500 for. */
+/**
+ * What a named example's request may get: its response, and 500 where its trigger is malformed in a way the description
+ * allows 500 for.
+ */
 export function pairExpectation(pair: ExamplePair, profile: Profile): Expectation {
   const title = (pair.response as { title?: string } | undefined)?.title;
-  const exact: Expectation = { allowed: [{ status: pair.status, ...(title ? { code: title } : {}) }], kind: pair.kind, basis: examplePointer(pair) };
-  if (pair.status < 400 || title === undefined || pair.trigger.rawBody !== undefined || !pair.operation.requestSchemaPointer) return exact;
+  const exact: Expectation = {
+    allowed: [{ status: pair.status, ...(title ? { code: title } : {}) }],
+    kind: pair.kind,
+    basis: examplePointer(pair),
+  };
+  if (
+    pair.status < 400 ||
+    title === undefined ||
+    pair.trigger.rawBody !== undefined ||
+    !pair.operation.requestSchemaPointer
+  )
+    return exact;
   const outcome = schemaViolation(pair.operation.operationId, pair.requestBody);
   if (!outcome?.malformed || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
   return codeOr500(pair.operation, exact.allowed[0]!, pair.kind, exact.basis, profile);
 }
 
 /** "400 text-not-specified or 500 system-error". */
-export const describeAllowed = (allowed: Allowed[]) => allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ');
+export const describeAllowed = (allowed: Allowed[]) =>
+  allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ');

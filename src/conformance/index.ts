@@ -35,7 +35,10 @@ export interface ConformanceOptions extends Credentials {
   callbacks?: CallbackOptions;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
-  /** `described` (default): only what the service's description states. `strict`: this contract's decisions too (its sandbox). */
+  /**
+   * `described` (default): only what the service's description states. `strict`: this contract's decisions too (its
+   * sandbox).
+   */
   profile?: Profile;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
@@ -64,23 +67,35 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
   if (!isHttpUrl(options?.server)) {
     throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
   }
-  if (!options.apiKey || !options.integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
+  if (!options.apiKey || !options.integratorToken)
+    throw new TypeError('runConformance: apiKey and integratorToken are required');
   if (options.resetUrl !== undefined && !isHttpUrl(options.resetUrl)) {
     throw new TypeError(`runConformance: resetUrl must be an http(s) URL, got ${JSON.stringify(options.resetUrl)}`);
   }
-  if (options.resetCommand !== undefined && (typeof options.resetCommand !== 'string' || options.resetCommand.trim() === '')) {
-    throw new TypeError(`runConformance: resetCommand must be a command line, got ${JSON.stringify(options.resetCommand)}`);
+  if (
+    options.resetCommand !== undefined &&
+    (typeof options.resetCommand !== 'string' || options.resetCommand.trim() === '')
+  ) {
+    throw new TypeError(
+      `runConformance: resetCommand must be a command line, got ${JSON.stringify(options.resetCommand)}`,
+    );
   }
   for (const key of ['timeoutMs', 'deadlineMs'] as const) {
     const value = options[key];
     if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-      throw new TypeError(`runConformance: ${key} must be a number of milliseconds above 0, got ${JSON.stringify(value)}`);
+      throw new TypeError(
+        `runConformance: ${key} must be a number of milliseconds above 0, got ${JSON.stringify(value)}`,
+      );
     }
   }
   return runSuite(
     {
       server: options.server,
-      credentials: { apiKey: options.apiKey, apiKeyNoBalance: options.apiKeyNoBalance, integratorToken: options.integratorToken },
+      credentials: {
+        apiKey: options.apiKey,
+        apiKeyNoBalance: options.apiKeyNoBalance,
+        integratorToken: options.integratorToken,
+      },
       values: options.values ?? {},
       seed: options.seed ?? 1,
       generated: options.generated,

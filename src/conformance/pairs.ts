@@ -24,12 +24,18 @@ export interface PairRequest {
 }
 
 /** The HTTP request that should produce the pair's response. */
-export function pairRequest(baseUrl: string, pair: ExamplePair, credentials: Credentials, rewrite: (body: unknown) => unknown = (b) => b): PairRequest {
+export function pairRequest(
+  baseUrl: string,
+  pair: ExamplePair,
+  credentials: Credentials,
+  rewrite: (body: unknown) => unknown = (b) => b,
+): PairRequest {
   const { trigger, operation } = pair;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   const wrong = trigger.credentials === 'invalid';
   if (operation.security.includes('apiKey')) {
-    const key = trigger.credentials === 'no-balance' ? credentials.apiKeyNoBalance ?? credentials.apiKey : credentials.apiKey;
+    const key =
+      trigger.credentials === 'no-balance' ? (credentials.apiKeyNoBalance ?? credentials.apiKey) : credentials.apiKey;
     headers[apiKeyHeader] = wrong ? `wrong-${key}` : key;
   }
   if (operation.security.includes('integratorToken')) {
@@ -52,7 +58,9 @@ export function contentTypeFaults(type: string): string[] {
 export function titleFaults(body: unknown, expectedTitle: string | undefined): string[] {
   if (expectedTitle === undefined) return [];
   const title = (body as { title?: unknown } | null | undefined)?.title;
-  return typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(expectedTitle) ? [] : [`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`];
+  return typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(expectedTitle)
+    ? []
+    : [`title ${JSON.stringify(title)}, expected ${JSON.stringify(expectedTitle)}`];
 }
 
 export interface PairVerdict {
@@ -64,7 +72,13 @@ export interface PairVerdict {
 
 /** Lists compare as sets: the description gives no order to the identifiers of a result list. */
 const sameValue = (a: unknown, b: unknown) => {
-  const canonical = (v: unknown) => (Array.isArray(v) ? v.map((x) => JSON.stringify(x)).sort().join(',') : JSON.stringify(v));
+  const canonical = (v: unknown) =>
+    Array.isArray(v)
+      ? v
+          .map((x) => JSON.stringify(x))
+          .sort()
+          .join(',')
+      : JSON.stringify(v);
   return canonical(a) === canonical(b);
 };
 
@@ -76,7 +90,12 @@ const problemSchema = '#/components/schemas/Problem';
  * `allowed` are the answers the document allows (default: the pair's own); another allowed answer
  * than the pair's (500 where the description allows it) is judged as a problem body.
  */
-export async function judgePair(pair: ExamplePair, response: Response, expected: unknown = pair.response, allowed: Allowed[] = [{ status: pair.status, code: (pair.response as { title?: string } | undefined)?.title }]): Promise<PairVerdict> {
+export async function judgePair(
+  pair: ExamplePair,
+  response: Response,
+  expected: unknown = pair.response,
+  allowed: Allowed[] = [{ status: pair.status, code: (pair.response as { title?: string } | undefined)?.title }],
+): Promise<PairVerdict> {
   const faults: string[] = [];
   const { text, body, json, contentType: type } = await readAnswer(response);
   if (!json) faults.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
@@ -102,7 +121,8 @@ export async function judgePair(pair: ExamplePair, response: Response, expected:
   if (pair.status < 300) {
     for (const [key, value] of Object.entries(expected as object)) {
       const actual = (body as Record<string, unknown>)[key];
-      if (!sameValue(actual, value)) faults.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
+      if (!sameValue(actual, value))
+        faults.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
     }
   }
   return { ok: faults.length === 0, faults, status: response.status, body };

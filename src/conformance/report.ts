@@ -45,7 +45,9 @@ function describeCause(group: CheckResult[]): string {
   ];
   if (rest.length) {
     const shown = rest.slice(0, 3).map((r) => r.name);
-    lines.push(`  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${group.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`);
+    lines.push(
+      `  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${group.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`,
+    );
   }
   return lines.join('\n');
 }
@@ -57,7 +59,14 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
     const mine = report.results.filter((r) => r.stage === stage);
     const failed = mine.filter((r) => !r.ok).length;
     const decisions = mine.filter((r) => r.kind === 'decision').length;
-    return [stage, String(mine.length), String(mine.length - failed), String(failed), String(decisions), `${(ms / 1000).toFixed(1)} s`];
+    return [
+      stage,
+      String(mine.length),
+      String(mine.length - failed),
+      String(failed),
+      String(decisions),
+      `${(ms / 1000).toFixed(1)} s`,
+    ];
   });
   const header = ['stage', 'checks', 'passed', 'failed', 'decision', 'time'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
@@ -81,15 +90,38 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
 /** The coverage scorecard: per operation, statuses, codes and examples exercised, then what was not and why. */
 function coverageTable(report: SuiteReport): string[] {
   if (!report.coverage) return [];
-  const rows = report.coverage.map((c) => [c.operationId, `${c.statuses.covered}/${c.statuses.of}`, `${c.codes.covered}/${c.codes.of}`, `${c.examples.covered}/${c.examples.of}`, String(c.breadth.limits), String(c.breadth.at), String(c.breadth.past), String(c.breadth.generated)]);
+  const rows = report.coverage.map((c) => [
+    c.operationId,
+    `${c.statuses.covered}/${c.statuses.of}`,
+    `${c.codes.covered}/${c.codes.of}`,
+    `${c.examples.covered}/${c.examples.of}`,
+    String(c.breadth.limits),
+    String(c.breadth.at),
+    String(c.breadth.past),
+    String(c.breadth.generated),
+  ]);
   const header = ['coverage', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  const missed = report.coverage.flatMap((c) => c.missed.map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`));
-  const needsReset = report.coverage.flatMap((c) => (c.needsReset ?? []).map((m) => `  needs a reset: ${c.operationId} ${m.what}: ${m.why} (--reset-url or --reset-command checks it exactly)`));
+  const missed = report.coverage.flatMap((c) =>
+    c.missed.map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`),
+  );
+  const needsReset = report.coverage.flatMap((c) =>
+    (c.needsReset ?? []).map(
+      (m) => `  needs a reset: ${c.operationId} ${m.what}: ${m.why} (--reset-url or --reset-command checks it exactly)`,
+    ),
+  );
   const count = (stage: string) => report.results.filter((r) => r.stage === stage).length;
   const overTime = `  rules over time: ${count('stateful')} checks (stateful); the service's status callbacks: ${count('callbacks') ? `${count('callbacks')} checks (callbacks)` : 'not checked (--callbacks)'}`;
-  return ['', line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line), overTime, ...missed, ...needsReset];
+  return [
+    '',
+    line(header),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map(line),
+    overTime,
+    ...missed,
+    ...needsReset,
+  ];
 }
 
 /** The whole report as JSON: every check with its kind, basis, timing and replay command. */
@@ -97,7 +129,8 @@ export function json(report: SuiteReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }
 
-const escapeXml = (s: string) => s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+const escapeXml = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function junit(report: SuiteReport): string {
   const suites = stagesOf(report).map(([stage, ms]) => {
@@ -114,8 +147,17 @@ export function junit(report: SuiteReport): string {
   const properties = [
     `    <property name="profile" value="${report.profile}"/>`,
     ...(report.unfinished ? [`    <property name="unfinished" value="${escapeXml(report.unfinished)}"/>`] : []),
-    ...(report.coverage ?? []).flatMap((c) => (['statuses', 'codes', 'examples'] as const).map((what) => `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`)),
-    ...(report.coverage ?? []).flatMap((c) => Object.entries(c.breadth).map(([what, n]) => `    <property name="breadth.${escapeXml(c.operationId)}.${what}" value="${n}"/>`)),
+    ...(report.coverage ?? []).flatMap((c) =>
+      (['statuses', 'codes', 'examples'] as const).map(
+        (what) =>
+          `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`,
+      ),
+    ),
+    ...(report.coverage ?? []).flatMap((c) =>
+      Object.entries(c.breadth).map(
+        ([what, n]) => `    <property name="breadth.${escapeXml(c.operationId)}.${what}" value="${n}"/>`,
+      ),
+    ),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n  <properties>\n${properties.join('\n')}\n  </properties>\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -54,7 +54,10 @@ export const failFastAfter = 3;
 
 /** Thrown by `check` to stop a stage (the server stopped answering) or the run (the deadline). */
 export class StageStopped extends Error {
-  constructor(message: string, readonly runOver: boolean) {
+  constructor(
+    message: string,
+    readonly runOver: boolean,
+  ) {
     super(message);
   }
 }
@@ -69,7 +72,9 @@ export interface Coverage {
   example?: string;
   /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
   needsReset?: string;
-  /** A limit of a request schema the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
+  /**
+   * A limit of a request schema the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300".
+   */
   limit?: string;
   side?: 'at' | 'past';
   /** Requests the check generated. */
@@ -129,13 +134,21 @@ export function replay(ctx: SuiteContext, r: PairRequest): string {
   ];
   const header = ([name, value]: [string, string]) => {
     const secret = refs.find(([v]) => v && value.includes(v));
-    return secret ? `-H "${name}: ${value.split(secret[0]!).join(secret[1])}"` : `-H ${shellQuote(`${name}: ${value}`)}`;
+    return secret
+      ? `-H "${name}: ${value.split(secret[0]!).join(secret[1])}"`
+      : `-H ${shellQuote(`${name}: ${value}`)}`;
   };
-  const body = r.body === undefined ? '' : ` --data-raw ${shellQuote(r.body.length > 2000 ? `${r.body.slice(0, 2000)}...` : r.body)}`;
+  const body =
+    r.body === undefined
+      ? ''
+      : ` --data-raw ${shellQuote(r.body.length > 2000 ? `${r.body.slice(0, 2000)}...` : r.body)}`;
   return `curl -sS -X ${r.method} ${shellQuote(r.url)} ${Object.entries(r.headers).map(header).join(' ')}${body}`;
 }
 
-/** An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds none). */
+/**
+ * An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds
+ * none).
+ */
 export interface Answer {
   status: number;
   contentType: string;
@@ -177,7 +190,12 @@ export function requestSignal(ctx: SuiteContext, ms = ctx.timeoutMs): AbortSigna
   const controller = new AbortController();
   const left = ctx.deadlineAt - Date.now();
   const timer = setTimeout(
-    () => controller.abort(left <= ms ? new DOMException("the run's deadline passed", 'AbortError') : new DOMException(`no answer within ${ms} ms`, 'TimeoutError')),
+    () =>
+      controller.abort(
+        left <= ms
+          ? new DOMException("the run's deadline passed", 'AbortError')
+          : new DOMException(`no answer within ${ms} ms`, 'TimeoutError'),
+      ),
     Math.max(0, Math.min(ms, left)),
   );
   timer.unref();
@@ -188,16 +206,29 @@ export function requestSignal(ctx: SuiteContext, ms = ctx.timeoutMs): AbortSigna
  * Sends a request and reads the answer; a network failure is an answer too (no response). The
  * answer, body included, must come within the run's `timeoutMs` and before its deadline.
  */
-export async function send(ctx: SuiteContext, r: PairRequest, extraHeaders: Record<string, string> = {}): Promise<{ response: Response | null; error?: string }> {
+export async function send(
+  ctx: SuiteContext,
+  r: PairRequest,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ response: Response | null; error?: string }> {
   try {
     const signal = requestSignal(ctx);
-    const response = await fetch(r.url, { method: r.method, headers: { ...r.headers, ...extraHeaders }, body: r.body, signal });
+    const response = await fetch(r.url, {
+      method: r.method,
+      headers: { ...r.headers, ...extraHeaders },
+      body: r.body,
+      signal,
+    });
     ctx.stage.answered++;
     return { response };
   } catch (error) {
     ctx.stage.networkFailures++;
     const cause = (error as { cause?: Error }).cause;
-    const reason = deadlinePassed(ctx) ? "the run's deadline passed" : (error as Error).name === 'TimeoutError' ? `no answer within ${ctx.timeoutMs} ms` : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
+    const reason = deadlinePassed(ctx)
+      ? "the run's deadline passed"
+      : (error as Error).name === 'TimeoutError'
+        ? `no answer within ${ctx.timeoutMs} ms`
+        : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
     return { response: null, error: reason };
   }
 }
@@ -234,7 +265,10 @@ export function answerOf(status: number | undefined, body?: unknown): string {
 export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promise<CheckOutcome>): Promise<CheckResult> {
   if (deadlinePassed(ctx)) throw new StageStopped("the run's deadline passed before every check ran", true);
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
-    throw new StageStopped(`the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`, false);
+    throw new StageStopped(
+      `the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`,
+      false,
+    );
   }
   const start = performance.now();
   let outcome: CheckOutcome;

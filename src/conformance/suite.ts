@@ -11,14 +11,33 @@ import { defaultGenerated, generatedStage } from './stages/generated.ts';
 import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
-import { deadlinePassed, defaultDeadlineMs, defaultTimeoutMs, requestSignal, send, StageStopped, type CheckResult, type ExampleName, type Profile, type Stage, type SuiteContext } from './stage-runtime.ts';
+import {
+  deadlinePassed,
+  defaultDeadlineMs,
+  defaultTimeoutMs,
+  requestSignal,
+  send,
+  StageStopped,
+  type CheckResult,
+  type ExampleName,
+  type Profile,
+  type Stage,
+  type SuiteContext,
+} from './stage-runtime.ts';
 import type { OperationId } from '../core/meta.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
 
 const shell = promisify(exec);
 
-export const stages: Stage[] = [dreddStage, examplesStage, statefulStage, boundariesStage, generatedStage, badInputStage];
+export const stages: Stage[] = [
+  dreddStage,
+  examplesStage,
+  statefulStage,
+  boundariesStage,
+  generatedStage,
+  badInputStage,
+];
 
 export class UnreachableError extends Error {}
 
@@ -32,7 +51,9 @@ export interface SuiteReport {
   /** False when the run could not finish (its deadline passed); `unfinished` says why. */
   finished: boolean;
   unfinished?: string;
-  /** The credentials the server answered 401 to on requests that are otherwise right: the run stopped before any stage. */
+  /**
+   * The credentials the server answered 401 to on requests that are otherwise right: the run stopped before any stage.
+   */
   rejectedCredentials?: CredentialName[];
   /** True only when the run finished and every check of every selected stage ran and passed. */
   ok: boolean;
@@ -42,7 +63,17 @@ export interface SuiteReport {
 export function failedRun(reason: string, profile: Profile = 'described'): SuiteReport {
   return {
     profile,
-    results: [{ stage: 'run', name: 'the run could not finish', kind: 'described', ok: false, ms: 0, expected: 'the run to finish', actual: reason }],
+    results: [
+      {
+        stage: 'run',
+        name: 'the run could not finish',
+        kind: 'described',
+        ok: false,
+        ms: 0,
+        expected: 'the run to finish',
+        actual: reason,
+      },
+    ],
     stageMs: {},
     finished: false,
     unfinished: reason,
@@ -55,11 +86,15 @@ export function selectStages(only: string[] = [], skip: string[] = [], withCallb
   const available = withCallbacks ? [...stages, callbacksStage] : stages;
   const names = available.map((s) => s.name);
   for (const name of [...only, ...skip]) {
-    if (name === callbacksStage.name && !withCallbacks) throw new Error('stage "callbacks" needs --callbacks and --callback-listen HOST:PORT (runConformance: callbacks)');
+    if (name === callbacksStage.name && !withCallbacks)
+      throw new Error(
+        'stage "callbacks" needs --callbacks and --callback-listen HOST:PORT (runConformance: callbacks)',
+      );
     if (!names.includes(name)) throw new Error(`unknown stage "${name}"; the stages are ${names.join(', ')}`);
   }
   const selected = available.filter((s) => (only.length === 0 || only.includes(s.name)) && !skip.includes(s.name));
-  if (selected.length === 0) throw new Error(`no stage is left to run: --only ${only.join(',') || '(all)'} and --skip ${skip.join(',')}`);
+  if (selected.length === 0)
+    throw new Error(`no stage is left to run: --only ${only.join(',') || '(all)'} and --skip ${skip.join(',')}`);
   return selected;
 }
 
@@ -73,7 +108,10 @@ export interface ResetHook {
   command?: string;
 }
 
-/** Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s, within the run's deadline. */
+/**
+ * Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s,
+ * within the run's deadline.
+ */
 async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undefined> {
   const ms = Math.max(ctx.timeoutMs, 30_000);
   if (hook.url) {
@@ -106,7 +144,10 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
   return undefined;
 }
 
-/** The requests that tell whether each credential is accepted: examples that change nothing (an unknown thread, an unknown cascade). */
+/**
+ * The requests that tell whether each credential is accepted: examples that change nothing (an unknown thread, an
+ * unknown cascade).
+ */
 const probes: Array<{ credential: CredentialName; operationId: OperationId; example: string }> = [
   { credential: 'integratorToken', operationId: 'closeThreads', example: 'notExisting' },
   { credential: 'apiKey', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
@@ -116,18 +157,26 @@ const probes: Array<{ credential: CredentialName; operationId: OperationId; exam
 export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
 
 /** The named examples the stages and the credential probes take by name that `pairs` lacks, each with who takes it. */
-export function missingExamples(pairs: ReadonlyArray<{ operation: { operationId: string }; name: string }>, taking: ReadonlyArray<Stage> = [...stages, callbacksStage]): string[] {
+export function missingExamples(
+  pairs: ReadonlyArray<{ operation: { operationId: string }; name: string }>,
+  taking: ReadonlyArray<Stage> = [...stages, callbacksStage],
+): string[] {
   const named = new Set(pairs.map((p) => `${p.operation.operationId}/${p.name}`));
   const needs: Array<[string, ExampleName]> = [
-    ...taking.flatMap((stage) => (stage.needs ?? []).map((need): [string, ExampleName] => [`stage ${stage.name}`, need])),
+    ...taking.flatMap((stage) =>
+      (stage.needs ?? []).map((need): [string, ExampleName] => [`stage ${stage.name}`, need]),
+    ),
     ...probes.map((p): [string, ExampleName] => ['the credential probes', [p.operationId, p.example]]),
   ];
-  return needs.filter(([, [op, name]]) => !named.has(`${op}/${name}`)).map(([who, [op, name]]) => `${op}/${name} (${who})`);
+  return needs
+    .filter(([, [op, name]]) => !named.has(`${op}/${name}`))
+    .map(([who, [op, name]]) => `${op}/${name} (${who})`);
 }
 
 // Checked when the suite loads: a renamed example fails at once, not in the middle of a run.
 const missing = missingExamples(examplePairs());
-if (missing.length > 0) throw new Error(`the document lacks named examples the conformance suite takes: ${missing.join(', ')}`);
+if (missing.length > 0)
+  throw new Error(`the document lacks named examples the conformance suite takes: ${missing.join(', ')}`);
 
 /** The credentials the server answers 401 to on a request that is otherwise right. */
 async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]> {
@@ -137,7 +186,12 @@ async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]>
       const value = credentials[credential];
       if (!value) return undefined;
       const pair = examplePair(operationId, example);
-      const request = pairRequest(ctx.server, pair, { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey }, () => prepare(pair, ctx.values).body);
+      const request = pairRequest(
+        ctx.server,
+        pair,
+        { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey },
+        () => prepare(pair, ctx.values).body,
+      );
       const { response } = await send(ctx, request);
       await response?.body?.cancel();
       return response?.status === 401 ? credential : undefined;
@@ -146,7 +200,10 @@ async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]>
   return answers.filter((c) => c !== undefined);
 }
 
-export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated'> & {
+export type SuiteOptions = Omit<
+  SuiteContext,
+  'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated'
+> & {
   /** Generated requests per operation and kind in the generated stage (default 25). */
   generated?: number;
   /** `described` (default) or `strict` (the contract's decisions too). */
@@ -167,7 +224,9 @@ export type SuiteOptions = Omit<SuiteContext, 'timeoutMs' | 'deadline' | 'deadli
  * garble the text.
  */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
-  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4))].sort((a, b) => b.length - a.length);
+  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4))].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text) => list.reduce((t, secret) => t.split(secret).join('***'), text);
 }
 
@@ -189,14 +248,23 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
 
 export async function runSuite(options: SuiteOptions, selected: Stage[] = stages): Promise<SuiteReport> {
   const ctx = suiteContext(options);
-  const redact = redactor([...(options.secrets ?? []), options.credentials.apiKey, options.credentials.apiKeyNoBalance, options.credentials.integratorToken]);
+  const redact = redactor([
+    ...(options.secrets ?? []),
+    options.credentials.apiKey,
+    options.credentials.apiKeyNoBalance,
+    options.credentials.integratorToken,
+  ]);
   const log = ctx.log;
   ctx.log = (line) => log(redact(line));
   try {
     const res = await fetch(ctx.server, { signal: requestSignal(ctx) });
     await res.body?.cancel();
   } catch (error) {
-    throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`));
+    throw new UnreachableError(
+      redact(
+        `the server ${ctx.server} does not answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`,
+      ),
+    );
   }
   const results: CheckResult[] = [];
   const stageMs: Record<string, number> = {};
@@ -204,13 +272,32 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   const rejected = ctx.mock ? [] : await rejectedCredentials(ctx);
   if (rejected.length > 0) {
     unfinished = `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`;
-    results.push(...rejected.map((credential) => ({ stage: 'credentials', name: `the server accepts ${credential}`, kind: 'described' as const, ok: false, ms: 0, expected: 'an answer other than 401', actual: '401', answer: '401' })));
+    results.push(
+      ...rejected.map((credential) => ({
+        stage: 'credentials',
+        name: `the server accepts ${credential}`,
+        kind: 'described' as const,
+        ok: false,
+        ms: 0,
+        expected: 'an answer other than 401',
+        actual: '401',
+        answer: '401',
+      })),
+    );
   }
   for (const stage of rejected.length > 0 ? [] : selected) {
     if (deadlinePassed(ctx)) {
       const reason = `the run's deadline passed before stage ${stage.name}`;
       unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
-      results.push({ stage: stage.name, name: 'stage ran', kind: 'described', ok: false, ms: 0, expected: 'the stage to run', actual: reason });
+      results.push({
+        stage: stage.name,
+        name: 'stage ran',
+        kind: 'described',
+        ok: false,
+        ms: 0,
+        expected: 'the stage to run',
+        actual: reason,
+      });
       continue;
     }
     ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
@@ -219,7 +306,15 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       const failed = await reset(ctx, options.reset);
       if (failed) {
         unfinished = `the reset hook failed before stage ${stage.name}: ${failed}`;
-        results.push({ stage: stage.name, name: 'reset before the stage', kind: 'described', ok: false, ms: 0, expected: 'the reset hook to succeed', actual: failed });
+        results.push({
+          stage: stage.name,
+          name: 'reset before the stage',
+          kind: 'described',
+          ok: false,
+          ms: 0,
+          expected: 'the reset hook to succeed',
+          actual: failed,
+        });
         break;
       }
       ctx.stateKnown = true;
@@ -231,13 +326,29 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       if (stageResults.length === 0) throw new StageStopped('the stage ran no check', false);
     } catch (error) {
       // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
-      const reason = error instanceof StageStopped ? error.message : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
+      const reason =
+        error instanceof StageStopped
+          ? error.message
+          : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
       if (error instanceof StageStopped && error.runOver) unfinished ??= reason;
-      stageResults = [...ctx.stage.checks, { stage: stage.name, name: 'stage ran to the end', kind: 'described', ok: false, ms: 0, expected: 'every check of the stage to run', actual: reason }];
+      stageResults = [
+        ...ctx.stage.checks,
+        {
+          stage: stage.name,
+          name: 'stage ran to the end',
+          kind: 'described',
+          ok: false,
+          ms: 0,
+          expected: 'every check of the stage to run',
+          actual: reason,
+        },
+      ];
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
-    ctx.log(`  ${stageResults.length - failed} passed, ${failed} failed (${(stageMs[stage.name]! / 1000).toFixed(1)} s)`);
+    ctx.log(
+      `  ${stageResults.length - failed} passed, ${failed} failed (${(stageMs[stage.name]! / 1000).toFixed(1)} s)`,
+    );
     results.push(...stageResults);
   }
   const redacted = results.map((r) => ({
@@ -266,7 +377,10 @@ export interface CoverageRow {
   statuses: { covered: number; of: number };
   codes: { covered: number; of: number };
   examples: { covered: number; of: number };
-  /** Breadth: the schema limits met (`at`) and passed by one (`past`) and how many distinct limits, the requests generated. */
+  /**
+   * Breadth: the schema limits met (`at`) and passed by one (`past`) and how many distinct limits, the requests
+   * generated.
+   */
   breadth: { limits: number; at: number; past: number; generated: number };
   /** What no check reached, and why. */
   missed: Array<{ what: string; why: string }>;
@@ -282,14 +396,22 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
     const mine = covered.filter((c) => c.operationId === op.operationId);
     const missed: CoverageRow['missed'] = [];
-    const loose = mine.filter((c) => c.needsReset !== undefined).map((c) => ({ what: `example ${c.status} ${c.example}`, why: c.needsReset! }));
+    const loose = mine
+      .filter((c) => c.needsReset !== undefined)
+      .map((c) => ({ what: `example ${c.status} ${c.example}`, why: c.needsReset! }));
     /** Why the pairs behind an item ran no check. */
     const why = (behind: typeof pairs) => {
       if (!ran.has('examples') && !ran.has('dredd')) return 'the examples and dredd stages were not selected';
-      if (profile === 'described' && behind.length > 0 && behind.every((p) => p.kind === 'decision')) return 'a decision of this contract: --profile strict runs it';
+      if (profile === 'described' && behind.length > 0 && behind.every((p) => p.kind === 'decision'))
+        return 'a decision of this contract: --profile strict runs it';
       return 'no check reached it';
     };
-    const tally = <T>(items: T[], isCovered: (item: T) => boolean, label: (item: T) => string, behind: (item: T) => typeof pairs) => {
+    const tally = <T>(
+      items: T[],
+      isCovered: (item: T) => boolean,
+      label: (item: T) => string,
+      behind: (item: T) => typeof pairs,
+    ) => {
       let count = 0;
       for (const item of items) {
         if (isCovered(item)) count++;
@@ -297,13 +419,36 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
       }
       return { covered: count, of: items.length };
     };
-    const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses).filter((s) => /^\d{3}$/.test(s)).map(Number);
-    const codes = [...new Set(pairs.map((p) => (p.response as { title?: string } | undefined)?.title).filter((t): t is string => typeof t === 'string'))];
+    const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses)
+      .filter((s) => /^\d{3}$/.test(s))
+      .map(Number);
+    const codes = [
+      ...new Set(
+        pairs
+          .map((p) => (p.response as { title?: string } | undefined)?.title)
+          .filter((t): t is string => typeof t === 'string'),
+      ),
+    ];
     return {
       operationId: op.operationId,
-      statuses: tally(statuses, (s) => mine.some((c) => c.status === s), (s) => `status ${s}`, (s) => pairs.filter((p) => p.status === s)),
-      codes: tally(codes, (code) => mine.some((c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code)), (code) => `code ${code}`, (code) => pairs.filter((p) => (p.response as { title?: string }).title === code)),
-      examples: tally(pairs, (p) => mine.some((c) => c.example === p.name && c.status === p.status), (p) => `example ${p.status} ${p.name}`, (p) => [p]),
+      statuses: tally(
+        statuses,
+        (s) => mine.some((c) => c.status === s),
+        (s) => `status ${s}`,
+        (s) => pairs.filter((p) => p.status === s),
+      ),
+      codes: tally(
+        codes,
+        (code) => mine.some((c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code)),
+        (code) => `code ${code}`,
+        (code) => pairs.filter((p) => (p.response as { title?: string }).title === code),
+      ),
+      examples: tally(
+        pairs,
+        (p) => mine.some((c) => c.example === p.name && c.status === p.status),
+        (p) => `example ${p.status} ${p.name}`,
+        (p) => [p],
+      ),
       breadth: {
         limits: new Set(mine.map((c) => c.limit).filter(Boolean)).size,
         at: mine.filter((c) => c.side === 'at').length,

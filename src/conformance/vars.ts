@@ -17,16 +17,19 @@ export class VarsError extends Error {}
 
 export function loadVars(path: string): Vars {
   const value = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message));
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new VarsError(`--vars ${path}: expected a JSON object`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new VarsError(`--vars ${path}: expected a JSON object`);
   const vars = value as Record<string, unknown>;
   for (const key of ['apiKey', 'apiKeyNoBalance', 'integratorToken']) {
-    if (key in vars && typeof vars[key] !== 'string') throw new VarsError(`--vars ${path}: "${key}" must be a string, got ${JSON.stringify(vars[key])}`);
+    if (key in vars && typeof vars[key] !== 'string')
+      throw new VarsError(`--vars ${path}: "${key}" must be a string, got ${JSON.stringify(vars[key])}`);
   }
   if ('values' in vars && (vars.values === null || typeof vars.values !== 'object' || Array.isArray(vars.values))) {
     throw new VarsError(`--vars ${path}: "values" must be an object of example value -> deployment value`);
   }
   for (const key of Object.keys(vars)) {
-    if (!['apiKey', 'apiKeyNoBalance', 'integratorToken', 'values'].includes(key)) throw new VarsError(`--vars ${path}: unknown key "${key}"`);
+    if (!['apiKey', 'apiKeyNoBalance', 'integratorToken', 'values'].includes(key))
+      throw new VarsError(`--vars ${path}: unknown key "${key}"`);
   }
   return vars as Vars;
 }
@@ -52,15 +55,22 @@ export function prepare(pair: ExamplePair, values: Record<string, unknown> = {})
   // Identifiers inside a validation error's detail are substituted too.
   const detail = (expected as { detail?: unknown } | undefined)?.detail;
   if (typeof detail === 'string') {
-    const replaced = detail.replace(/\[([^\]]*)\]/g, (_all, inner: string) =>
-      `[${inner.split(';').map((pair) => {
-        const at = pair.indexOf(':');
-        if (at < 0) return pair;
-        const raw = pair.slice(at + 1);
-        const number = Number(raw.replace(/,/g, ''));
-        const key = Number.isSafeInteger(number) && /^[\d,]+$/.test(raw) ? JSON.stringify(number) : JSON.stringify(raw);
-        return key in values ? `${pair.slice(0, at + 1)}${String(values[key])}` : pair;
-      }).join(';')}]`);
+    const replaced = detail.replace(
+      /\[([^\]]*)\]/g,
+      (_all, inner: string) =>
+        `[${inner
+          .split(';')
+          .map((pair) => {
+            const at = pair.indexOf(':');
+            if (at < 0) return pair;
+            const raw = pair.slice(at + 1);
+            const number = Number(raw.replace(/,/g, ''));
+            const key =
+              Number.isSafeInteger(number) && /^[\d,]+$/.test(raw) ? JSON.stringify(number) : JSON.stringify(raw);
+            return key in values ? `${pair.slice(0, at + 1)}${String(values[key])}` : pair;
+          })
+          .join(';')}]`,
+    );
     expected = { ...(expected as object), detail: replaced };
   }
   const title = (pair.response as { title?: string } | undefined)?.title;
@@ -91,20 +101,37 @@ const identifierRules: Record<OperationId, IdentifierRules> = {
     // The EXT_USER_ID address of a subscriber the send creates (an answer of 200 expected).
     fresh: (fields, expected) =>
       expected.status === 200 && Array.isArray(fields.addresses)
-        ? { ...fields, addresses: fields.addresses.map((a: { type?: unknown }) => (a?.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a)) }
+        ? {
+            ...fields,
+            addresses: fields.addresses.map((a: { type?: unknown }) =>
+              a?.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a,
+            ),
+          }
         : undefined,
   },
   scheduleCascade: {
-    // The requestId, unless the answer expected is requestId-is-not-unique, or the example's value is what the request is about.
+    // The requestId, unless the answer expected is requestId-is-not-unique, or the example's value is what the request
+    // is about.
     fresh: (fields, expected) =>
-      expected.code !== 'requestId-is-not-unique' && typeof fields.requestId === 'string' && uuidShaped.test(fields.requestId) ? { ...fields, requestId: randomUUID() } : undefined,
+      expected.code !== 'requestId-is-not-unique' &&
+      typeof fields.requestId === 'string' &&
+      uuidShaped.test(fields.requestId)
+        ? { ...fields, requestId: randomUUID() }
+        : undefined,
     echoed: ['requestId'],
   },
 };
 
-/** The body with fresh identifiers (see identifierRules); a body that is no object, or an unknown operation, as given. */
-export function withFreshIdentifiers(operationId: string, body: unknown, expected: { status: number; code?: string }): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(identifierRules, operationId)) return body;
+/**
+ * The body with fresh identifiers (see identifierRules); a body that is no object, or an unknown operation, as given.
+ */
+export function withFreshIdentifiers(
+  operationId: string,
+  body: unknown,
+  expected: { status: number; code?: string },
+): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(identifierRules, operationId))
+    return body;
   return identifierRules[operationId as OperationId].fresh?.(body as Fields, expected) ?? body;
 }
 

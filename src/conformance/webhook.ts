@@ -20,29 +20,65 @@ const enumOf = (name: string) => (resolvePointer(`#/components/schemas/${name}`)
 
 /** The posts to make, in order. */
 export function webhookCases(): Case[] {
-  const examples = (((openapi.webhooks as Obj).messageStatus as Obj).post as { requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> } }).requestBody.content['application/json']!.examples;
+  const examples = (
+    ((openapi.webhooks as Obj).messageStatus as Obj).post as {
+      requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> };
+    }
+  ).requestBody.content['application/json']!.examples;
   const base = { ...examples.delivered!.value };
-  const json = (name: string, value: unknown): Case => ({ name, body: JSON.stringify(value), contentType: 'application/json', wellFormed: true });
+  const json = (name: string, value: unknown): Case => ({
+    name,
+    body: JSON.stringify(value),
+    contentType: 'application/json',
+    wellFormed: true,
+  });
   let messageId = 900_000_000;
   const fresh = (extra: Obj) => ({ ...base, messageId: ++messageId, ...extra });
   const duplicate = fresh({ status: 'DELIVERED' });
   const later = fresh({ status: 'READ', statusAt: '2030-01-15T09:40:00Z' });
   return [
     ...Object.entries(examples).map(([name, { value }]) => json(`the document's example ${name}`, value)),
-    ...enumOf('KnownDeliveryStatus').map((status) => json(`status ${status}`, fresh(status === 'UNDELIVERED' ? { status, error: 'error-address-format', comment: 'x' } : { status }))),
-    ...enumOf('KnownDeliveryErrorCode').map((error) => json(`UNDELIVERED with ${error}`, fresh({ status: 'UNDELIVERED', error, comment: null }))),
+    ...enumOf('KnownDeliveryStatus').map((status) =>
+      json(
+        `status ${status}`,
+        fresh(status === 'UNDELIVERED' ? { status, error: 'error-address-format', comment: 'x' } : { status }),
+      ),
+    ),
+    ...enumOf('KnownDeliveryErrorCode').map((error) =>
+      json(`UNDELIVERED with ${error}`, fresh({ status: 'UNDELIVERED', error, comment: null })),
+    ),
     json('a status this contract does not know yet', fresh({ status: 'PAUSED' })),
-    json('a delivery error code this contract does not know yet', fresh({ status: 'UNDELIVERED', error: 'a-code-added-later' })),
-    json('fields this contract does not know yet', fresh({ status: 'DELIVERED', paymentData: { amount: 1 }, somethingNew: { nested: true } })),
+    json(
+      'a delivery error code this contract does not know yet',
+      fresh({ status: 'UNDELIVERED', error: 'a-code-added-later' }),
+    ),
+    json(
+      'fields this contract does not know yet',
+      fresh({ status: 'DELIVERED', paymentData: { amount: 1 }, somethingNew: { nested: true } }),
+    ),
     json('a message not sent by this API (requestId null)', fresh({ status: 'READ', requestId: null })),
     json('a callback, once', duplicate),
     json('the same callback again (the service retries)', duplicate),
     json('a later status first', later),
-    json('then an earlier status of the same message (out of order)', { ...later, status: 'DELIVERED', statusAt: '2030-01-15T09:30:00Z' }),
+    json('then an earlier status of the same message (out of order)', {
+      ...later,
+      status: 'DELIVERED',
+      statusAt: '2030-01-15T09:30:00Z',
+    }),
     { name: 'malformed JSON', body: '{"messageId": 1, "status": ', contentType: 'application/json', wellFormed: false },
     { name: 'a JSON array', body: '[]', contentType: 'application/json', wellFormed: false },
-    { name: 'a wrong content type', body: 'status=DELIVERED', contentType: 'application/x-www-form-urlencoded', wellFormed: false },
-    { name: 'an oversized body (2 MiB)', body: JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) }), contentType: 'application/json', wellFormed: false },
+    {
+      name: 'a wrong content type',
+      body: 'status=DELIVERED',
+      contentType: 'application/x-www-form-urlencoded',
+      wellFormed: false,
+    },
+    {
+      name: 'an oversized body (2 MiB)',
+      body: JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) }),
+      contentType: 'application/json',
+      wellFormed: false,
+    },
   ];
 }
 
@@ -53,8 +89,11 @@ export interface WebhookOptions {
 }
 
 /** The contract's sentence on the receiver's answer (the webhook's description). */
-const answerRule = /The receiver must answer 200[^.]*\./.exec(((openapi.webhooks as Obj).messageStatus as { post: { description: string } }).post.description.replace(/\s+/g, ' '))?.[0];
-if (!answerRule) throw new Error('the document no longer says what the receiver must answer: webhook.ts reads that sentence');
+const answerRule = /The receiver must answer 200[^.]*\./.exec(
+  ((openapi.webhooks as Obj).messageStatus as { post: { description: string } }).post.description.replace(/\s+/g, ' '),
+)?.[0];
+if (!answerRule)
+  throw new Error('the document no longer says what the receiver must answer: webhook.ts reads that sentence');
 
 /** Posts every case to the receiver and judges each answer. */
 export async function checkWebhookReceiver(options: WebhookOptions): Promise<SuiteReport> {
@@ -68,13 +107,21 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     let actual: string;
     let ok: boolean;
     try {
-      const res = await fetch(options.url, { method: 'POST', headers: { 'content-type': c.contentType }, body: c.body, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(options.url, {
+        method: 'POST',
+        headers: { 'content-type': c.contentType },
+        body: c.body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       const text = (await res.text()).slice(0, 200);
       actual = `${res.status}${text ? ` ${text}` : ''}`;
       ok = c.wellFormed ? res.status === 200 : res.status < 500;
       if (!ok && c.wellFormed) actual = `${actual}: the contract says "${answerRule}"`;
     } catch (error) {
-      actual = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
+      actual =
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : `no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
       ok = false;
     }
     results.push({
@@ -93,5 +140,11 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
   }
   const failed = results.filter((r) => !r.ok).length;
   log(`  ${results.length - failed} passed, ${failed} failed`);
-  return { profile: 'strict', results, stageMs: { webhook: performance.now() - start }, finished: true, ok: failed === 0 };
+  return {
+    profile: 'strict',
+    results,
+    stageMs: { webhook: performance.now() - start },
+    finished: true,
+    ok: failed === 0,
+  };
 }

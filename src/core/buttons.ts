@@ -6,7 +6,8 @@ const keyboardButtons = validator('#/components/schemas/KeyboardButtons');
 
 /** Field errors of the buttons of all rows together; empty when they keep the limits. */
 export function allRowsButtonErrors(body: unknown): string[] {
-  const rows = (body as { content?: { whatsappContent?: { keyboard?: { rows?: unknown } } } } | null)?.content?.whatsappContent?.keyboard?.rows;
+  const rows = (body as { content?: { whatsappContent?: { keyboard?: { rows?: unknown } } } } | null)?.content
+    ?.whatsappContent?.keyboard?.rows;
   if (!Array.isArray(rows)) return [];
   const all = rows.flatMap((row: { buttons?: unknown }) => (Array.isArray(row?.buttons) ? row.buttons : []));
   return keyboardButtons(all).errors.map((e) => e.replace(/^\(body\)/, 'content.whatsappContent.keyboard (all rows)'));

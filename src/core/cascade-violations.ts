@@ -9,7 +9,13 @@ import type { ChannelType } from './types.ts';
 
 export type CascadeViolation =
   | { kind: 'no-stage-for-content'; cascadeTemplateId: number | string; channel: ChannelType; text: string }
-  | { kind: 'no-content-for-stage'; cascadeTemplateId: number | string; stageId: string; channel: ChannelType; text: string }
+  | {
+      kind: 'no-content-for-stage';
+      cascadeTemplateId: number | string;
+      stageId: string;
+      channel: ChannelType;
+      text: string;
+    }
   | { kind: 'unknown'; text: string };
 
 /** Splits on `;` and newlines that are outside brackets. */
@@ -78,7 +84,10 @@ export function parseCascadeViolations(detail: string | null | undefined): Casca
   return splitOutsideBrackets(list).flatMap((segment) => {
     const groups = [...segment.matchAll(/\[([^\]]*)\]/g)].map((m) => m[1]!);
     if (groups.length === 0) return [{ kind: 'unknown' as const, text: segment }];
-    const sentence = segment.replace(/\[[^\]]*\]/g, ' ').replace(/\s+/g, ' ').trim();
+    const sentence = segment
+      .replace(/\[[^\]]*\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim();
     return groups.map((group) => violation(sentence, group));
   });
 }

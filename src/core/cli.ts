@@ -5,7 +5,10 @@ import { isHttpUrl } from './http-url.ts';
 
 export class UsageError extends Error {}
 
-/** A run that cannot go on (a server that does not answer, credentials it rejects): exit 2 with the message, no usage text. */
+/**
+ * A run that cannot go on (a server that does not answer, credentials it rejects): exit 2 with the message, no usage
+ * text.
+ */
 export class CannotRunError extends Error {}
 
 export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
@@ -19,7 +22,8 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: s
 export function port(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
   return n;
 }
 
@@ -30,7 +34,10 @@ export function httpUrl(flag: string, value: string): string {
 
 export const serverOptions = { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string' } } as const;
 
-/** The parent at start, read when this module loads: a parent gone before a server is up (npm killed while Prism starts) still counts. */
+/**
+ * The parent at start, read when this module loads: a parent gone before a server is up (npm killed while Prism starts)
+ * still counts.
+ */
 const startedBy = process.ppid;
 
 /**
@@ -54,10 +61,16 @@ export function stopOnSignal(stop: () => Promise<void>): void {
 
 /**
  * Runs a command's main: `--help` prints usage (exit 0); a usage error prints it with the message
- * (exit 2), a CannotRunError the message alone (exit 2); anything else, an unhandled rejection or exception included, prints the message (exit
+ * (exit 2), a CannotRunError the message alone (exit 2); anything else, an unhandled rejection or exception included,
+ * prints the message (exit
  * 1), passed through `clean` (which hides secrets), never a stack trace.
  */
-export function runCli(name: string, usage: string, main: (args: string[]) => Promise<void>, clean: (message: string) => string = (m) => m): void {
+export function runCli(
+  name: string,
+  usage: string,
+  main: (args: string[]) => Promise<void>,
+  clean: (message: string) => string = (m) => m,
+): void {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(usage);

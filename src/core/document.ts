@@ -9,9 +9,14 @@ export const openapi = bundled as unknown as Record<string, unknown>;
 /** The `$id` the document has inside the generated validators: `${documentId}#/components/...`. */
 export const documentId = 'urn:messaging-contract:openapi';
 
-/** The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document, or of a copy of it (`root`). */
+/**
+ * The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document, or of a copy of it (`root`).
+ */
 export function resolvePointer(pointer: string, root: unknown = openapi): unknown {
-  const parts = pointer.replace(/^#\/?/, '').split('/').filter((p) => p !== '');
+  const parts = pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((p) => p !== '');
   let node: unknown = root;
   for (const raw of parts) {
     const key = unescapePointer(raw);
@@ -28,7 +33,8 @@ type Schema = Record<string, any>;
 /** A node of the document with its `$ref`s followed (at most 50 hops: a cycle of refs ends there). */
 export function deref<T = Schema>(node: unknown, root: unknown = openapi): T {
   let current = node as Schema;
-  for (let hops = 0; typeof current?.$ref === 'string' && hops < 50; hops++) current = resolvePointer(current.$ref, root) as Schema;
+  for (let hops = 0; typeof current?.$ref === 'string' && hops < 50; hops++)
+    current = resolvePointer(current.$ref, root) as Schema;
   return current as T;
 }
 

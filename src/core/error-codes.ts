@@ -6,7 +6,10 @@ import { errorCodeAliases as aliases } from './meta.ts';
 import type { ErrorCode } from './types.ts';
 
 /** Codes whose `detail` lists cascade violations. */
-const violationCodes = new Set(['cascade-scheduling-request-is-not-valid', 'request-doesn’t-contain-content-for-all-cascade-stages']);
+const violationCodes = new Set([
+  'cascade-scheduling-request-is-not-valid',
+  'request-doesn’t-contain-content-for-all-cascade-stages',
+]);
 
 /** The canonical form of a code: another spelling of a known code becomes that code. */
 export function normalizeErrorCode(code: string): ErrorCode {

@@ -50,7 +50,8 @@ export interface ExamplePair {
 export type ExpectationKind = 'described' | 'decision';
 
 const decisionMark = '[contract decision]';
-const marked = (node: Obj | undefined) => [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));
+const marked = (node: Obj | undefined) =>
+  [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));
 
 /** Whether the document marks the operation's response of `status` as a decision of this contract. */
 export function responseKind(op: Operation, status: number | string): ExpectationKind {
@@ -61,7 +62,6 @@ export function responseKind(op: Operation, status: number | string): Expectatio
 type Obj = Record<string, unknown>;
 const deref = (node: unknown) => derefNode<Obj>(node);
 
-
 export function documentOperations(): Operation[] {
   const result: Operation[] = [];
   for (const [path, item] of Object.entries(openapi.paths as Obj)) {
@@ -71,7 +71,8 @@ export function documentOperations(): Operation[] {
       const pointer = operationPointer(path, method);
       const media = deref(op.requestBody)?.content as Obj | undefined;
       result.push({
-        operationId: String(op.operationId) as OperationId, // the same list as generated/client-meta.json (both from this document)
+        // The same list as generated/client-meta.json (both from this document).
+        operationId: String(op.operationId) as OperationId,
         method: method.toUpperCase(),
         path,
         security: ((op.security ?? openapi.security ?? []) as Obj[]).flatMap((s) => Object.keys(s)),

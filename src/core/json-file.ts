@@ -2,7 +2,11 @@
 // JSON, is one error that starts with the label (the flag or the option, and the path).
 import { readFileSync } from 'node:fs';
 
-export function readJsonFile(path: string | URL, label: string, toError: (message: string) => Error = (m) => new Error(m)): unknown {
+export function readJsonFile(
+  path: string | URL,
+  label: string,
+  toError: (message: string) => Error = (m) => new Error(m),
+): unknown {
   try {
     return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {

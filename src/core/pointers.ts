@@ -7,7 +7,9 @@ export const escapePointer = (segment: string) => segment.replace(/~/g, '~0').re
 export const unescapePointer = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** The operation object of `method` (any case) on `path`. */
-export const operationPointer = (path: string, method: string) => `#/paths/${escapePointer(path)}/${method.toLowerCase()}`;
+export const operationPointer = (path: string, method: string) =>
+  `#/paths/${escapePointer(path)}/${method.toLowerCase()}`;
 
 /** The JSON request body schema of an operation. */
-export const requestSchemaPointer = (path: string, method: string) => `${operationPointer(path, method)}/requestBody/content/application~1json/schema`;
+export const requestSchemaPointer = (path: string, method: string) =>
+  `${operationPointer(path, method)}/requestBody/content/application~1json/schema`;

@@ -15,7 +15,10 @@ interface Violation {
 }
 
 type Rule = (v: Violation) => boolean;
-const at = (pattern: RegExp, ...keywords: string[]): Rule => (v) => pattern.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
+const at =
+  (pattern: RegExp, ...keywords: string[]): Rule =>
+  (v) =>
+    pattern.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
 
 const content = '^/content/(viber|whatsapp|sms)Content';
 /** Per operation (a new one makes `tsc` ask for its entry), the code each field's violations stand for. */
@@ -32,7 +35,9 @@ const rules: Record<OperationId, Record<string, Rule[]>> = {
     'latitude-not-specified': [at(/\/location\/latitude$/, 'required')],
     'longitude-not-specified': [at(/\/location\/longitude$/, 'required')],
     'template-parameter-is-not-valid': [at(/\/listPicker\/sections\/\d+\/items\/\d+\/(title|subtitle)$/, 'maxLength')],
-    'button-validation-error': [at(/\/keyboard\/rows\/\d+\/buttons(\/\d+\/payload)?$/, 'maxItems', 'contains', 'maxLength')],
+    'button-validation-error': [
+      at(/\/keyboard\/rows\/\d+\/buttons(\/\d+\/payload)?$/, 'maxItems', 'contains', 'maxLength'),
+    ],
     'mm-api-options-invalid-combination': [at(/^\/content\/whatsappContent$/, 'not')],
   },
   createSubscriber: {
@@ -79,7 +84,9 @@ export function schemaViolation(operationId: OperationId, body: unknown): Schema
   const schemaPointer = requestSchemas.get(operationId);
   if (!schemaPointer) throw new Error(`unknown operation ${operationId}`);
   // Errors of items that merely do not match a `contains` pattern, and of `if`, are not violations.
-  const errors = rawErrors(schemaPointer, body).filter((e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'));
+  const errors = rawErrors(schemaPointer, body).filter(
+    (e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'),
+  );
   if (errors.length === 0) return null;
   const byCode = new Map<string, SchemaError[]>();
   const codes = rulesOf.get(operationId) ?? [];
@@ -90,7 +97,9 @@ export function schemaViolation(operationId: OperationId, body: unknown): Schema
     if (group) group.push(e);
     else byCode.set(code, [e]);
   }
-  const specific = [...byCode.keys()].filter((c) => c !== 'system-error').sort((a, b) => precedence.indexOf(a) - precedence.indexOf(b));
+  const specific = [...byCode.keys()]
+    .filter((c) => c !== 'system-error')
+    .sort((a, b) => precedence.indexOf(a) - precedence.indexOf(b));
   const code = specific[0] ?? 'system-error';
   // Only the first problems are described: a request with a million bad identifiers gets a
   // readable answer, in time linear in its size.

@@ -5,7 +5,10 @@ export type { paths };
 type Schemas = components['schemas'];
 
 export type CloseThreadsRequest = Schemas['CloseThreadsRequest'];
-/** The result of closeThreads (component `ThreadsCloseResult`: no component name starts with an operationId, which generators use for their own names). */
+/**
+ * The result of closeThreads (component `ThreadsCloseResult`: no component name starts with an operationId, which
+ * generators use for their own names).
+ */
 export type CloseThreadsResult = Schemas['ThreadsCloseResult'];
 export type CreateSubscriberRequest = Schemas['CreateSubscriberRequest'];
 /** The result of createSubscriber (component `SubscriberCreateResult`). */

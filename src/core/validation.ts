@@ -37,7 +37,8 @@ export interface ValidationResult {
 /** A validator keyed by JSON Pointer (or id) out of one generated module; unknown keys throw. */
 export function lookup(validators: Record<string, CompiledValidator>) {
   const compiled = (pointer: string): CompiledValidator => {
-    if (!Object.hasOwn(validators, pointer)) throw new Error(`no precompiled validator for ${pointer}: add it in src/build/generate.ts`);
+    if (!Object.hasOwn(validators, pointer))
+      throw new Error(`no precompiled validator for ${pointer}: add it in src/build/generate.ts`);
     return validators[pointer]!;
   };
   return {
@@ -97,10 +98,17 @@ export function describeErrors(errors: SchemaError[], root: unknown): string[] {
     let path = e.instancePath;
     if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
     if (e.keyword === 'dependentRequired') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
-    if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
-    if (e.keyword === 'unevaluatedProperties') path += `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`;
+    if (e.keyword === 'additionalProperties')
+      path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
+    if (e.keyword === 'unevaluatedProperties')
+      path += `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`;
     const field = fieldPath(path);
-    const value = e.keyword === 'required' || e.keyword === 'dependentRequired' ? 'missing' : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties' ? 'present' : `got ${shown(valueAt(root, e.instancePath))}`;
+    const value =
+      e.keyword === 'required' || e.keyword === 'dependentRequired'
+        ? 'missing'
+        : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties'
+          ? 'present'
+          : `got ${shown(valueAt(root, e.instancePath))}`;
     lines.add(`${field}: ${value}; expected it ${expectation(e)}`);
   }
   return [...lines];
@@ -109,30 +117,48 @@ export function describeErrors(errors: SchemaError[], root: unknown): string[] {
 function expectation(e: SchemaError): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'required': return 'to be present';
+    case 'required':
+      return 'to be present';
     case 'additionalProperties':
-    case 'unevaluatedProperties': return 'not to be there (unknown field)';
-    case 'dependentRequired': return `to be present together with ${String(p.property)}`;
-    case 'type': return `to be of type ${String(p.type)}`;
-    case 'enum': return `to be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const': return `to be ${JSON.stringify(p.allowedValue)}`;
-    case 'maxLength': return `to have at most ${String(p.limit)} characters`;
-    case 'minLength': return `to have at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`;
-    case 'maxItems': return `to have at most ${String(p.limit)} items`;
-    case 'minItems': return `to have at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`;
-    case 'minProperties': return `to have at least ${String(p.limit)} propert${p.limit === 1 ? 'y' : 'ies'}`;
-    case 'format': return `to match format "${String(p.format)}"`;
+    case 'unevaluatedProperties':
+      return 'not to be there (unknown field)';
+    case 'dependentRequired':
+      return `to be present together with ${String(p.property)}`;
+    case 'type':
+      return `to be of type ${String(p.type)}`;
+    case 'enum':
+      return `to be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `to be ${JSON.stringify(p.allowedValue)}`;
+    case 'maxLength':
+      return `to have at most ${String(p.limit)} characters`;
+    case 'minLength':
+      return `to have at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`;
+    case 'maxItems':
+      return `to have at most ${String(p.limit)} items`;
+    case 'minItems':
+      return `to have at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}`;
+    case 'minProperties':
+      return `to have at least ${String(p.limit)} propert${p.limit === 1 ? 'y' : 'ies'}`;
+    case 'format':
+      return `to match format "${String(p.format)}"`;
     case 'contains': {
       const { minContains = 1, maxContains } = (e.parentSchema ?? {}) as { minContains?: number; maxContains?: number };
       // `maxContains` is the limit; a `minContains` of 1 only comes with the `if contains then` form.
-      const count = maxContains === undefined ? `at least ${minContains}` : minContains === maxContains ? `exactly ${minContains}` : `at most ${maxContains}`;
+      const count =
+        maxContains === undefined
+          ? `at least ${minContains}`
+          : minContains === maxContains
+            ? `exactly ${minContains}`
+            : `at most ${maxContains}`;
       return `to contain ${count} item(s) with ${constants((e.parentSchema as { contains?: unknown } | undefined)?.contains)}`;
     }
     case 'not': {
       const description = (e.parentSchema as { description?: string } | undefined)?.description;
       return description ? `to follow the rule: ${description}` : `not to match ${JSON.stringify(e.schema)}`;
     }
-    default: return e.message ?? `to satisfy ${e.keyword}`;
+    default:
+      return e.message ?? `to satisfy ${e.keyword}`;
   }
 }
 
@@ -140,5 +166,7 @@ function expectation(e: SchemaError): string {
 function constants(schema: unknown): string {
   const properties = (schema as { properties?: Record<string, { const?: unknown }> } | undefined)?.properties ?? {};
   const pinned = Object.entries(properties).filter(([, s]) => s.const !== undefined);
-  return pinned.length ? pinned.map(([k, s]) => `${k} = ${JSON.stringify(s.const)}`).join(' and ') : JSON.stringify(schema);
+  return pinned.length
+    ? pinned.map(([k, s]) => `${k} = ${JSON.stringify(s.const)}`).join(' and ')
+    : JSON.stringify(schema);
 }

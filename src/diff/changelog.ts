@@ -11,16 +11,21 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The newest committed release whose version differs from `version`, if any. */
 export function previousRelease(version: string, repo = root): { version: string; doc: Doc } | undefined {
-  const newest = releasedVersions(repo).filter((v) => v !== version).at(-1);
+  const newest = releasedVersions(repo)
+    .filter((v) => v !== version)
+    .at(-1);
   return newest ? { version: newest, doc: readRelease(repo, newest) } : undefined;
 }
 
-export const changeLine = (c: Change) => `- **${c.class}**: ${c.sentence}${c.why ? ` (breaking, accepted: ${c.why})` : ''}`;
+export const changeLine = (c: Change) =>
+  `- **${c.class}**: ${c.sentence}${c.why ? ` (breaking, accepted: ${c.why})` : ''}`;
 
 /** The changes a version's section must list: against the previous release, or none for the first. */
 export function expectedLines(current: Doc, repo = root): string[] {
   const previous = previousRelease(current.info.version, repo);
-  return previous ? compareDocuments(previous.doc, current, correctionsFor(repo, current.info.version)).map(changeLine) : [];
+  return previous
+    ? compareDocuments(previous.doc, current, correctionsFor(repo, current.info.version)).map(changeLine)
+    : [];
 }
 
 /** The section of `version` in a changelog's text. */
@@ -46,7 +51,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const body = `## ${current.info.version}\n\nChanges since ${previous?.version ?? 'nothing (the first release)'}:\n\n${expectedLines(current).join('\n') || '- none'}\n`;
   const old = section(changelog, current.info.version);
   const firstSection = changelog.indexOf('\n## ');
-  const next = old !== undefined ? changelog.replace(old, body) : `${changelog.slice(0, firstSection + 1)}${body}\n${changelog.slice(firstSection + 1)}`;
+  const next =
+    old !== undefined
+      ? changelog.replace(old, body)
+      : `${changelog.slice(0, firstSection + 1)}${body}\n${changelog.slice(firstSection + 1)}`;
   writeFileSync(path, next);
   console.log(`CHANGELOG.md: section ${current.info.version} written (${expectedLines(current).length} changes)`);
 }

@@ -31,7 +31,8 @@ type Doc = Record<string, any>;
 type Path = Array<string | number>;
 
 const toPointer = (path: Path) => `#/${path.map((s) => escapePointer(String(s))).join('/')}`;
-const show = (v: unknown) => (v === undefined ? 'none' : typeof v === 'object' ? JSON.stringify(v).slice(0, 60) : JSON.stringify(v));
+const show = (v: unknown) =>
+  v === undefined ? 'none' : typeof v === 'object' ? JSON.stringify(v).slice(0, 60) : JSON.stringify(v);
 
 /** Is the node at `path` (in `doc`) inside an open set: an `anyOf` with a plain string member? */
 function inOpenSet(doc: Doc, path: Path): boolean {
@@ -40,14 +41,23 @@ function inOpenSet(doc: Doc, path: Path): boolean {
     // The library walks the document with its references resolved: so does this.
     for (let hops = 0; typeof node?.$ref === 'string' && hops < 20; hops++) node = resolve(doc, node.$ref);
     if (node === null || typeof node !== 'object') return false;
-    if (Array.isArray(node.anyOf) && path[i] === 'anyOf' && node.anyOf.some((m: any) => m?.type === 'string' && !m.enum)) return true;
+    if (
+      Array.isArray(node.anyOf) &&
+      path[i] === 'anyOf' &&
+      node.anyOf.some((m: any) => m?.type === 'string' && !m.enum)
+    )
+      return true;
     node = node[path[i]!];
   }
   return false;
 }
 
 const resolve = (doc: Doc, ref: string): unknown =>
-  ref.replace(/^#\//, '').split('/').map(unescapePointer).reduce((node: any, key) => node?.[key], doc);
+  ref
+    .replace(/^#\//, '')
+    .split('/')
+    .map(unescapePointer)
+    .reduce((node: any, key) => node?.[key], doc);
 
 /** "request body of closeThreads" or "response 200 of closeThreads", and the field path inside it. */
 function place(doc: Doc, path: Path): { where: string; field: string; rest: Path } {
@@ -55,7 +65,14 @@ function place(doc: Doc, path: Path): { where: string; field: string; rest: Path
     const op = doc[path[0]]?.[path[1]!]?.[path[2]!];
     const name = op?.operationId ?? `${String(path[2]).toUpperCase()} ${path[1]}`;
     const schemaAt = path.indexOf('schema');
-    const part = path[3] === 'requestBody' ? 'request body' : path[3] === 'responses' ? `response ${path[4]}` : path[3] === undefined ? 'operation' : String(path[3]);
+    const part =
+      path[3] === 'requestBody'
+        ? 'request body'
+        : path[3] === 'responses'
+          ? `response ${path[4]}`
+          : path[3] === undefined
+            ? 'operation'
+            : String(path[3]);
     const inner = schemaAt >= 0 ? path.slice(schemaAt + 1) : path.slice(path[3] === 'responses' ? 5 : 4);
     return { where: `${part} of ${name}`, ...fieldOf(inner) };
   }
@@ -77,14 +94,27 @@ function fieldOf(inner: Path): { field: string; rest: Path } {
 
 function describe(doc: Doc, d: { action: string; path: Path; before?: unknown; after?: unknown }): string {
   const { where, field, rest } = place(doc, d.path);
-  const subject = field ? `\`${field}\`` : where.startsWith('response') || where.startsWith('request') ? 'the body' : 'it';
+  const subject = field
+    ? `\`${field}\``
+    : where.startsWith('response') || where.startsWith('request')
+      ? 'the body'
+      : 'it';
   const [keyword, index] = rest;
   let what: string;
-  if (rest.length === 0 && field) what = d.action === 'remove' ? `property \`${field}\` removed` : d.action === 'add' ? `property \`${field}\` added` : `${subject} changed`;
+  if (rest.length === 0 && field)
+    what =
+      d.action === 'remove'
+        ? `property \`${field}\` removed`
+        : d.action === 'add'
+          ? `property \`${field}\` added`
+          : `${subject} changed`;
   else if (rest.length === 0) what = d.action === 'remove' ? 'removed' : d.action === 'add' ? 'added' : 'changed';
-  else if (keyword === 'required' && index !== undefined) what = `\`${[field, d.after ?? d.before].filter(Boolean).join('.')}\` ${d.action === 'add' ? 'became required' : 'is no longer required'}`;
-  else if (keyword === 'enum' && index !== undefined) what = `${subject}: value ${show(d.after ?? d.before)} ${d.action === 'add' ? 'added' : d.action === 'remove' ? 'removed' : 'changed'}`;
-  else what = `${subject}: ${rest.join('.')} ${d.action === 'replace' ? `${show(d.before)} -> ${show(d.after)}` : d.action === 'add' ? `${show(d.after)} added` : `${show(d.before)} removed`}`;
+  else if (keyword === 'required' && index !== undefined)
+    what = `\`${[field, d.after ?? d.before].filter(Boolean).join('.')}\` ${d.action === 'add' ? 'became required' : 'is no longer required'}`;
+  else if (keyword === 'enum' && index !== undefined)
+    what = `${subject}: value ${show(d.after ?? d.before)} ${d.action === 'add' ? 'added' : d.action === 'remove' ? 'removed' : 'changed'}`;
+  else
+    what = `${subject}: ${rest.join('.')} ${d.action === 'replace' ? `${show(d.before)} -> ${show(d.after)}` : d.action === 'add' ? `${show(d.after)} added` : `${show(d.before)} removed`}`;
   return `${where}: ${what}`;
 }
 
@@ -100,7 +130,8 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
   });
   // A change inside a component shows under every operation that uses it: one line per change
   // with the places listed, and a component's own line only when no operation shows it.
-  const key = (d: (typeof classed)[number]) => JSON.stringify([d.action, d.before ?? null, d.after ?? null, place(d.doc, d.path).rest.at(-2) ?? null]);
+  const key = (d: (typeof classed)[number]) =>
+    JSON.stringify([d.action, d.before ?? null, d.after ?? null, place(d.doc, d.path).rest.at(-2) ?? null]);
   const shown = new Set(classed.filter((d) => d.path[0] !== 'components').map(key));
   const groups = new Map<string, (typeof classed)[number][]>();
   for (const d of classed) {
@@ -117,7 +148,9 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
       const sentence = places.length > 1 ? `${described} (also ${places.slice(1).join(', ')})` : described;
       const pointer = toPointer(first.path);
       const correction = first.class === 'breaking' ? corrections.find((c) => c.at === pointer) : undefined;
-      return correction ? { class: 'correction', pointer, sentence, why: correction.why } : { class: first.class, pointer, sentence };
+      return correction
+        ? { class: 'correction', pointer, sentence, why: correction.why }
+        : { class: first.class, pointer, sentence };
     })
     .sort((a, b) => order.indexOf(a.class) - order.indexOf(b.class));
 }

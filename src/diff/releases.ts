@@ -25,7 +25,8 @@ export function releasedVersions(repo: string): string[] {
 }
 
 export const releasePath = (repo: string, version: string) => join(repo, 'releases', `openapi-${version}.json`);
-export const readRelease = (repo: string, version: string): Doc => JSON.parse(readFileSync(releasePath(repo, version), 'utf8'));
+export const readRelease = (repo: string, version: string): Doc =>
+  JSON.parse(readFileSync(releasePath(repo, version), 'utf8'));
 
 /**
  * The corrections accepted for `version`: breaking changes that need no new major version because
@@ -38,14 +39,17 @@ export function correctionsFor(repo: string, version: string): Correction[] {
   const fail = (what: string): never => {
     throw new UsageError(`releases/corrections.json: ${what}`);
   };
-  if (file === null || typeof file !== 'object' || Array.isArray(file)) fail('expected an object mapping a version to a list of {at, why}');
+  if (file === null || typeof file !== 'object' || Array.isArray(file))
+    fail('expected an object mapping a version to a list of {at, why}');
   if (!Object.hasOwn(file as object, version)) return [];
   const list = (file as Record<string, unknown>)[version];
   if (!Array.isArray(list)) return fail(`"${version}": expected a list of {at, why}`);
   return list.map((entry, i) => {
     const { at, why } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof at !== 'string' || !at.startsWith('#/')) fail(`"${version}"[${i}].at: expected the JSON pointer npm run diff prints ("#/...")`);
-    if (typeof why !== 'string' || !why.trim()) fail(`"${version}"[${i}].why: expected a sentence saying what the service always did`);
+    if (typeof at !== 'string' || !at.startsWith('#/'))
+      fail(`"${version}"[${i}].at: expected the JSON pointer npm run diff prints ("#/...")`);
+    if (typeof why !== 'string' || !why.trim())
+      fail(`"${version}"[${i}].why: expected a sentence saying what the service always did`);
     return { at, why } as Correction;
   });
 }

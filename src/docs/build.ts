@@ -21,7 +21,11 @@ const cdnAssets: Record<string, string> = {
 };
 
 type Obj = Record<string, unknown>;
-type PageDocument = { info: { version: string }; tags: Array<{ name: string; description: string }>; paths: Record<string, Obj> };
+type PageDocument = {
+  info: { version: string };
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Obj>;
+};
 
 /**
  * The page's copy of the document gets what only a reader needs: each operation's code samples
@@ -31,9 +35,11 @@ type PageDocument = { info: { version: string }; tags: Array<{ name: string; des
 function withSamplesAndKeys(page: PageDocument): void {
   const samples = allCodeSamples();
   const keyed = new Set<Obj>();
-  const resolve = (node: Obj): Obj => (typeof node.$ref === 'string' ? resolve(resolvePointer(node.$ref, page) as Obj) : node);
+  const resolve = (node: Obj): Obj =>
+    typeof node.$ref === 'string' ? resolve(resolvePointer(node.$ref, page) as Obj) : node;
   const keyExamples = (content: unknown) => {
-    const examples = (((content as Obj | undefined)?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<string, Obj>;
+    const examples = (((content as Obj | undefined)?.['application/json'] as Obj | undefined)?.examples ??
+      {}) as Record<string, Obj>;
     for (const [key, ref] of Object.entries(examples)) {
       const example = resolve(ref); // a shared example is keyed once, by its own name
       if (keyed.has(example)) continue;
@@ -45,7 +51,8 @@ function withSamplesAndKeys(page: PageDocument): void {
     const operation = page.paths[op.path]![op.method.toLowerCase()] as Obj;
     operation['x-codeSamples'] = samples.get(op.operationId);
     keyExamples(resolve((operation.requestBody as Obj | undefined) ?? {}).content);
-    for (const response of Object.values((operation.responses as Record<string, Obj>) ?? {})) keyExamples(resolve(response).content);
+    for (const response of Object.values((operation.responses as Record<string, Obj>) ?? {}))
+      keyExamples(resolve(response).content);
   }
 }
 
@@ -58,7 +65,10 @@ export function buildDocs(): void {
   const versioned = `openapi-${bundled.info.version}.json`;
   const text = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8');
   const changelog = text.slice(Math.max(0, text.search(/^## /m)));
-  bundled.tags.push({ name: 'Changes', description: `Download the document of this version: [${versioned}](${versioned}).\n\n${changelog}` });
+  bundled.tags.push({
+    name: 'Changes',
+    description: `Download the document of this version: [${versioned}](${versioned}).\n\n${changelog}`,
+  });
   const pageSource = join(mkdtempSync(join(tmpdir(), 'mc-docs-')), 'openapi.json');
   writeFileSync(pageSource, JSON.stringify(bundled));
 

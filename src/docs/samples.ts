@@ -28,25 +28,30 @@ export function codeSamples(op: Operation): CodeSample[] {
   const pair = sampleExample(op);
   const body = pair.requestBody as Record<string, unknown>;
   const usesKey = op.security.includes('apiKey');
-  const credential = usesKey ? `${apiKeyHeader}: $${sampleEnv.apiKey}` : `authorization: Bearer $${sampleEnv.integratorToken}`;
+  const credential = usesKey
+    ? `${apiKeyHeader}: $${sampleEnv.apiKey}`
+    : `authorization: Bearer $${sampleEnv.integratorToken}`;
   // A requestId is taken once: the client fills a new one in itself, and curl and fetch make their own.
   const freshId = typeof body.requestId === 'string';
   const { requestId: _drop, ...clientBody } = body;
   const forClient = freshId ? clientBody : body;
   const json = JSON.stringify(body);
   const idField = `"requestId":${JSON.stringify(body.requestId)}`;
-  const curlData =
-    freshId
-      ? `${shellQuote(`${json.slice(0, json.indexOf(idField))}"requestId":"`)}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
-      : shellQuote(json);
+  const curlData = freshId
+    ? `${shellQuote(`${json.slice(0, json.indexOf(idField))}"requestId":"`)}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
+    : shellQuote(json);
   const fetchBody = freshId ? `{ ...${JSON.stringify(clientBody)}, requestId: crypto.randomUUID() }` : json;
-  const headerJs = usesKey ? `'${apiKeyHeader}': process.env.${sampleEnv.apiKey}` : `authorization: \`Bearer \${process.env.${sampleEnv.integratorToken}}\``;
+  const headerJs = usesKey
+    ? `'${apiKeyHeader}': process.env.${sampleEnv.apiKey}`
+    : `authorization: \`Bearer \${process.env.${sampleEnv.integratorToken}}\``;
   return [
     {
       lang: 'Shell',
       label: 'curl',
       source: [
-        ...(freshId ? ['REQUEST_ID=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)  # a new one for each message'] : []),
+        ...(freshId
+          ? ['REQUEST_ID=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)  # a new one for each message']
+          : []),
         `curl -sS -X ${op.method} "$${sampleEnv.baseUrl}${op.path}" \\`,
         `  -H 'content-type: application/json' -H "${credential}" \\`,
         `  --data-raw ${curlData}`,

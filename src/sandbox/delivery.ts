@@ -48,8 +48,12 @@ export interface CallbackRecord {
 }
 
 const duplicateWindowMs =
-  (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })['x-duplicate-window-seconds'] * 1000;
-export const documentedRetryDelaysMs = (resolvePointer('#/webhooks/messageStatus/post') as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'].map((s) => s * 1000);
+  (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })[
+    'x-duplicate-window-seconds'
+  ] * 1000;
+export const documentedRetryDelaysMs = (
+  resolvePointer('#/webhooks/messageStatus/post') as { 'x-retry-delays-seconds': number[] }
+)['x-retry-delays-seconds'].map((s) => s * 1000);
 
 export interface DeliveryOptions {
   callbackUrl?: string;
@@ -75,7 +79,11 @@ export class DeliverySimulator {
   /** The last isoTime: its input and its text. */
   private lastTime: [number, string] = [Number.NaN, ''];
 
-  constructor(private readonly state: SandboxState, private readonly delivery: Fixtures['delivery'], private readonly options: DeliveryOptions = {}) {
+  constructor(
+    private readonly state: SandboxState,
+    private readonly delivery: Fixtures['delivery'],
+    private readonly options: DeliveryOptions = {},
+  ) {
     this.clock = options.clock ?? realClock;
     this.retryDelaysMs = options.callbackRetryDelaysMs ?? documentedRetryDelaysMs;
     this.phone = new RegExp(delivery.phonePattern);
@@ -95,23 +103,31 @@ export class DeliverySimulator {
   accept = ({ request, acceptedAt }: Accepted): void => {
     const start = request.startTime ? Date.parse(request.startTime) : acceptedAt;
     this.track(1);
-    this.clock.setTimeout(() => {
-      try {
-        this.deliver(request);
-      } catch (error) {
-        // A simulation fault must not take the sandbox down; the message simply gets no callback.
-        process.stderr.write(`sandbox delivery: ${(error as Error).message}\n`);
-      } finally {
-        this.track(-1);
-      }
-    }, Math.max(0, start - acceptedAt));
+    this.clock.setTimeout(
+      () => {
+        try {
+          this.deliver(request);
+        } catch (error) {
+          // A simulation fault must not take the sandbox down; the message simply gets no callback.
+          process.stderr.write(`sandbox delivery: ${(error as Error).message}\n`);
+        } finally {
+          this.track(-1);
+        }
+      },
+      Math.max(0, start - acceptedAt),
+    );
   };
 
   private deliver(request: CascadeScheduleRequest): void {
     const cascade = this.state.cascades.get(request.cascadeId);
     if (!cascade) return;
     const messageId = this.nextMessageId++;
-    const fingerprint = JSON.stringify([request.cascadeId, request.subscriberFilter.type, request.subscriberFilter.address, request.content]);
+    const fingerprint = JSON.stringify([
+      request.cascadeId,
+      request.subscriberFilter.type,
+      request.subscriberFilter.address,
+      request.content,
+    ]);
     const now = this.clock.now();
     const duplicate = this.recent.seenOrAdd(fingerprint, now);
     const statusAt = this.isoTime(now);
@@ -145,7 +161,8 @@ export class DeliverySimulator {
     if (url && this.delivery.unreachableMediaHostSuffixes.some((s) => host.endsWith(s))) return 'media-request-failed';
     const max = this.delivery.maxTextLength[stage.channel];
     if (max !== undefined && codePointLength(entry?.text ?? '') > max) return 'too-long-message';
-    if (stage.templates && !stage.templates.some((t) => templatePattern(t).test(entry?.text ?? ''))) return 'not-template-match';
+    if (stage.templates && !stage.templates.some((t) => templatePattern(t).test(entry?.text ?? '')))
+      return 'not-template-match';
     return null;
   }
 
@@ -156,7 +173,11 @@ export class DeliverySimulator {
   }
 
   private post(payload: StatusCallback): void {
-    const record: CallbackRecord = { payload, attempts: [], state: this.options.callbackUrl ? 'pending' : 'no-callback-url' };
+    const record: CallbackRecord = {
+      payload,
+      attempts: [],
+      state: this.options.callbackUrl ? 'pending' : 'no-callback-url',
+    };
     this.callbacks.push(record);
     if (this.callbacks.length > (this.options.callbackLogSize ?? 10_000)) this.callbacks.shift();
     if (this.options.callbackUrl) this.attempt(record, this.options.callbackUrl, 0);
@@ -166,7 +187,12 @@ export class DeliverySimulator {
     this.track(1);
     const at = new Date(this.clock.now()).toISOString();
     const post = this.options.fetch ?? fetch;
-    post(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(record.payload), signal: AbortSignal.timeout(5_000) })
+    post(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(record.payload),
+      signal: AbortSignal.timeout(5_000),
+    })
       .then(
         async (res) => {
           await res.body?.cancel();

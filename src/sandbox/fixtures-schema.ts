@@ -13,11 +13,27 @@ const strings = { type: 'array', items: { type: 'string', minLength: 1 } };
 export const fixturesSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['apiKeys', 'integratorTokens', 'cascades', 'threads', 'parameters', 'tags', 'subscribers', 'usedRequestIds', 'templates', 'delivery'],
+  required: [
+    'apiKeys',
+    'integratorTokens',
+    'cascades',
+    'threads',
+    'parameters',
+    'tags',
+    'subscribers',
+    'usedRequestIds',
+    'templates',
+    'delivery',
+  ],
   properties: {
     apiKeys: {
       type: 'array',
-      items: { type: 'object', additionalProperties: false, required: ['key', 'balance'], properties: { key: { type: 'string', minLength: 1 }, balance: { type: 'number' } } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['key', 'balance'],
+        properties: { key: { type: 'string', minLength: 1 }, balance: { type: 'number' } },
+      },
     },
     integratorTokens: strings,
     cascades: {
@@ -31,7 +47,12 @@ export const fixturesSchema = {
             items: {
               type: 'object',
               required: ['subject', 'subjectId'],
-              properties: { subject: { type: 'string' }, subjectId: { type: 'integer' }, subjectActive: { type: 'boolean' }, templates: strings },
+              properties: {
+                subject: { type: 'string' },
+                subjectId: { type: 'integer' },
+                subjectActive: { type: 'boolean' },
+                templates: strings,
+              },
             },
           },
         },
@@ -43,7 +64,11 @@ export const fixturesSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['id', 'state'],
-        properties: { id: { $ref: documentRef('#/components/schemas/ThreadId') }, state: { enum: ['open', 'closed'] }, failOnClose: { type: 'boolean' } },
+        properties: {
+          id: { $ref: documentRef('#/components/schemas/ThreadId') },
+          state: { enum: ['open', 'closed'] },
+          failOnClose: { type: 'boolean' },
+        },
       },
     },
     parameters: {
@@ -52,7 +77,11 @@ export const fixturesSchema = {
         type: 'object',
         additionalProperties: false,
         required: ['name', 'type'],
-        properties: { name: { type: 'string', minLength: 1 }, type: { enum: ['STRING', 'ENUM', 'DATE'] }, values: strings },
+        properties: {
+          name: { type: 'string', minLength: 1 },
+          type: { enum: ['STRING', 'ENUM', 'DATE'] },
+          values: strings,
+        },
         if: { properties: { type: { const: 'ENUM' } } },
         then: { required: ['values'] },
       },
@@ -68,7 +97,11 @@ export const fixturesSchema = {
       properties: {
         phonePattern: { type: 'string', format: 'regex' },
         unreachableMediaHostSuffixes: strings,
-        maxTextLength: { type: 'object', propertyNames: channel, additionalProperties: { type: 'integer', minimum: 1 } },
+        maxTextLength: {
+          type: 'object',
+          propertyNames: channel,
+          additionalProperties: { type: 'integer', minimum: 1 },
+        },
       },
     },
   },

@@ -47,7 +47,8 @@ export interface Sandbox {
 }
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const fixtures = options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
+  const fixtures =
+    options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
   const state = new SandboxState(fixtures, options.limits);
   const delivery = new DeliverySimulator(state, fixtures.delivery, options);
   const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
@@ -80,7 +81,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   function snapshot(): SandboxSnapshot {
-    return { threads: [...state.threads.values()], subscribers: [...state.subscribers.keys()], usedRequestIds: state.usedRequestIds };
+    return {
+      threads: [...state.threads.values()],
+      subscribers: [...state.subscribers.keys()],
+      usedRequestIds: state.usedRequestIds,
+    };
   }
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
@@ -99,18 +104,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
-  const server = createServer({ headersTimeout, requestTimeout: options.requestTimeoutMs ?? 30_000, connectionsCheckingInterval: Math.min(1_000, headersTimeout) }, (req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof Refusal) {
-        if (error.drainLimit !== undefined) return refuseBody(req, res, error.reply, error.drainLimit);
-        req.resume(); // the body is not read: let it flow past
-        return writeReply(res, error.reply, error.headers);
-      }
-      // Never crash and never echo headers (they hold credentials): one log line, and the documented catch-all.
-      process.stderr.write(`sandbox: ${req.method} ${JSON.stringify(req.url?.split('?')[0]?.slice(0, 200))}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`);
-      writeReply(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
-    });
-  });
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: options.requestTimeoutMs ?? 30_000,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        if (error instanceof Refusal) {
+          if (error.drainLimit !== undefined) return refuseBody(req, res, error.reply, error.drainLimit);
+          req.resume(); // the body is not read: let it flow past
+          return writeReply(res, error.reply, error.headers);
+        }
+        // Never crash and never echo headers (they hold credentials): one log line, and the documented catch-all.
+        process.stderr.write(
+          `sandbox: ${req.method} ${JSON.stringify(req.url?.split('?')[0]?.slice(0, 200))}: ${String((error as Error)?.message ?? error).split('\n')[0]}\n`,
+        );
+        writeReply(res, problem(500, 'system-error', 'The sandbox failed to handle the request.'));
+      });
+    },
+  );
   server.keepAliveTimeout = 5_000;
 
   return {

@@ -48,8 +48,14 @@ export class SandboxState {
   tags = new Set<string>();
   templates: Array<{ channel: string; pattern: RegExp }> = [];
 
-  constructor(readonly fixtures: Fixtures, limits: SandboxLimits = {}) {
-    this.requestIds = new RecentKeys({ windowMs: limits.requestIdWindowMs ?? defaultRequestIdWindow.windowMs, limit: limits.requestIds ?? defaultRequestIdWindow.limit });
+  constructor(
+    readonly fixtures: Fixtures,
+    limits: SandboxLimits = {},
+  ) {
+    this.requestIds = new RecentKeys({
+      windowMs: limits.requestIdWindowMs ?? defaultRequestIdWindow.windowMs,
+      limit: limits.requestIds ?? defaultRequestIdWindow.limit,
+    });
     this.reset();
   }
 
@@ -72,7 +78,9 @@ export class SandboxState {
 
   reset(): void {
     const f = this.fixtures;
-    this.threads = new Map(f.threads.map((t) => [t.id, { id: t.id, state: t.state, failOnClose: t.failOnClose ?? false }]));
+    this.threads = new Map(
+      f.threads.map((t) => [t.id, { id: t.id, state: t.state, failOnClose: t.failOnClose ?? false }]),
+    );
     this.subscribers = new Map(f.subscribers.map((id) => [id, { extUserId: id, request: null }]));
     this.fixtureRequestIds = new Set(f.usedRequestIds);
     this.requestIds.clear();
@@ -80,7 +88,9 @@ export class SandboxState {
     this.apiKeys = new Map(f.apiKeys.map((k) => [k.key, { balance: k.balance }]));
     this.parameters = new Map(f.parameters.map((p) => [p.name, p]));
     this.tags = new Set(f.tags);
-    this.templates = Object.entries(f.templates).flatMap(([channel, list]) => (list ?? []).map((t) => ({ channel, pattern: templatePattern(t) })));
+    this.templates = Object.entries(f.templates).flatMap(([channel, list]) =>
+      (list ?? []).map((t) => ({ channel, pattern: templatePattern(t) })),
+    );
   }
 
   /** Whether `text` matches one of the account's templates for `channel` (true when it has none). */
@@ -97,7 +107,10 @@ export class SandboxState {
 
 const patterns = new Map<string, RegExp>();
 
-/** "Your order {{1}} is ready." -> /^Your order .+ is ready\.$/s, compiled once per template (they come from the fixtures, so this stays small). */
+/**
+ * "Your order {{1}} is ready." -> /^Your order .+ is ready\.$/s, compiled once per template (they come from the
+ * fixtures, so this stays small).
+ */
 export function templatePattern(template: string): RegExp {
   const known = patterns.get(template);
   if (known) return known;

@@ -11,14 +11,25 @@ type Obj = Record<string, unknown>;
 function consoleData() {
   return documentOperations().map((op) => {
     const media = ((resolvePointer(op.pointer) as Obj).requestBody as Obj | undefined)?.content as Obj | undefined;
-    const examples = ((media?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<string, { value?: unknown; $ref?: string }>;
+    const examples = ((media?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<
+      string,
+      { value?: unknown; $ref?: string }
+    >;
     return {
       id: op.operationId,
       method: op.method,
       path: op.path,
       // Which credential field the request needs: the security scheme's kind, read from the document.
-      auth: op.security.map((name) => ((openapi.components as Obj).securitySchemes as Record<string, { type: string; name?: string }>)[name]!),
-      examples: Object.fromEntries(Object.entries(examples).map(([name, ex]) => [name, (ex.$ref ? resolvePointer(ex.$ref) as { value: unknown } : ex).value])),
+      auth: op.security.map(
+        (name) =>
+          ((openapi.components as Obj).securitySchemes as Record<string, { type: string; name?: string }>)[name]!,
+      ),
+      examples: Object.fromEntries(
+        Object.entries(examples).map(([name, ex]) => [
+          name,
+          (ex.$ref ? (resolvePointer(ex.$ref) as { value: unknown }) : ex).value,
+        ]),
+      ),
     };
   });
 }

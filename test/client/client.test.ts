@@ -1,11 +1,28 @@
 // The client against a local node:http stub: headers, results, errors, timeouts and retry rules.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiError, MissingCredentialError, NetworkError, TimeoutError, createMessagingClient, isKnownErrorCode, type MessagingClientOptions } from '../../src/client/index.ts';
+import {
+  ApiError,
+  MissingCredentialError,
+  NetworkError,
+  TimeoutError,
+  createMessagingClient,
+  isKnownErrorCode,
+  type MessagingClientOptions,
+} from '../../src/client/index.ts';
 import { freePort } from '../../src/util/wait.ts';
 import { json, problem, startStub, type Handler, type Stub } from '../helpers/stub.ts';
 
-const emptyResult = { resolved_threads: [], not_existing_threads: [], already_resolved_threads: [], not_resolved_due_to_system_error: [] };
-const schedule = { cascadeId: 1003, subscriberFilter: { address: '79001234567', type: 'PHONE' as const }, content: { smsContent: { contentType: 'TEXT' as const, text: 'Hi' } } };
+const emptyResult = {
+  resolved_threads: [],
+  not_existing_threads: [],
+  already_resolved_threads: [],
+  not_resolved_due_to_system_error: [],
+};
+const schedule = {
+  cascadeId: 1003,
+  subscriberFilter: { address: '79001234567', type: 'PHONE' as const },
+  content: { smsContent: { contentType: 'TEXT' as const, text: 'Hi' } },
+};
 const subscriber = { addresses: [{ address: 'crm-1', type: 'EXT_USER_ID' as const }] };
 
 let stub: Stub | undefined;
@@ -23,7 +40,13 @@ async function setup(handler: Handler, options: Partial<MessagingClientOptions> 
     apiKey: 'key-1',
     integratorToken: 'token-1',
     timeoutMs: 2_000,
-    retry: { retries: 2, baseDelayMs: 100, maxDelayMs: 1_000, jitter: false, sleep: async (ms) => void sleeps.push(ms) },
+    retry: {
+      retries: 2,
+      baseDelayMs: 100,
+      maxDelayMs: 1_000,
+      jitter: false,
+      sleep: async (ms) => void sleeps.push(ms),
+    },
     ...options,
   });
   return { client, requests: stub.requests, sleeps };
@@ -32,7 +55,11 @@ async function setup(handler: Handler, options: Partial<MessagingClientOptions> 
 describe('requests', () => {
   it('sends x-api-key for subscribers and cascades, a bearer token for threads, JSON bodies', async () => {
     const { client, requests } = await setup((req, res) =>
-      req.url.includes('threads') ? json(res, 200, emptyResult) : req.url.includes('cascade') ? json(res, 200, { requestId: JSON.parse(req.body).requestId }) : json(res, 200, {}),
+      req.url.includes('threads')
+        ? json(res, 200, emptyResult)
+        : req.url.includes('cascade')
+          ? json(res, 200, { requestId: JSON.parse(req.body).requestId })
+          : json(res, 200, {}),
     );
     await client.closeThreads({ threadIds: [1] });
     await client.createSubscriber(subscriber);
@@ -52,15 +79,22 @@ describe('requests', () => {
   });
 
   it('rejects before sending when the operation needs a credential it was not given', async () => {
-    const { client, requests } = await setup((_req, res) => json(res, 200, emptyResult), { integratorToken: undefined, apiKey: undefined });
+    const { client, requests } = await setup((_req, res) => json(res, 200, emptyResult), {
+      integratorToken: undefined,
+      apiKey: undefined,
+    });
     await expect(client.closeThreads({ threadIds: [1] })).rejects.toBeInstanceOf(MissingCredentialError);
     await expect(client.scheduleCascade(schedule)).rejects.toThrow(/needs the "apiKey" option/);
-    await expect(client.raw.POST('/api/subscribers/create', { body: subscriber })).rejects.toBeInstanceOf(MissingCredentialError);
+    await expect(client.raw.POST('/api/subscribers/create', { body: subscriber })).rejects.toBeInstanceOf(
+      MissingCredentialError,
+    );
     expect(requests).toHaveLength(0);
   });
 
   it('fills a fresh requestId when none is given and keeps a given one', async () => {
-    const { client, requests } = await setup((req, res) => json(res, 200, { requestId: JSON.parse(req.body).requestId }));
+    const { client, requests } = await setup((req, res) =>
+      json(res, 200, { requestId: JSON.parse(req.body).requestId }),
+    );
     const first = await client.scheduleCascade(schedule);
     const second = await client.scheduleCascade(schedule);
     expect(first.requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -71,7 +105,9 @@ describe('requests', () => {
   });
 
   it('rejects a baseUrl that is not an http(s) URL', () => {
-    expect(() => createMessagingClient({ baseUrl: 'app.edna.io' })).toThrow(/baseUrl must be an http\(s\) URL, got "app.edna.io"/);
+    expect(() => createMessagingClient({ baseUrl: 'app.edna.io' })).toThrow(
+      /baseUrl must be an http\(s\) URL, got "app.edna.io"/,
+    );
   });
 });
 
@@ -80,7 +116,13 @@ describe('errors', () => {
     const { client } = await setup((_req, res) => problem(res, 401, 'auth-error', 'The API key is wrong.'));
     const error = await client.createSubscriber(subscriber).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'auth-error', title: 'auth-error', status: 401, detail: 'The API key is wrong.', operation: 'createSubscriber' });
+    expect(error).toMatchObject({
+      code: 'auth-error',
+      title: 'auth-error',
+      status: 401,
+      detail: 'The API key is wrong.',
+      operation: 'createSubscriber',
+    });
     expect((error as ApiError).message).toBe('createSubscriber: 401 auth-error: The API key is wrong.');
     expect((error as ApiError).response.status).toBe(401);
   });
@@ -97,28 +139,55 @@ describe('errors', () => {
   it.each(['cascade-scheduling-request-is-not-valid', 'cascade-scheduling-request-not-valid'])(
     'reads the spelling %s as the one validation code, with its violations',
     async (title) => {
-      const detail = 'Cascade scheduling request is not valid. Violations: Cascade has no stage for the content channel [cascadeTemplateId:1,001;contentChannelType:WHATSAPP]; Content is missing for the cascade stage [cascadeTemplateId:1,001;stageUUID:6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02;channelType:SMS]';
+      const detail =
+        'Cascade scheduling request is not valid. Violations: Cascade has no stage for the content channel [cascadeTemplateId:1,001;contentChannelType:WHATSAPP]; Content is missing for the cascade stage [cascadeTemplateId:1,001;stageUUID:6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02;channelType:SMS]';
       const { client } = await setup((_req, res) => problem(res, 400, title, detail));
       const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
       expect(error.code).toBe('cascade-scheduling-request-is-not-valid');
       expect(error.title).toBe(title);
       expect(error.violations).toMatchObject([
         { kind: 'no-stage-for-content', cascadeTemplateId: 1001, channel: 'WHATSAPP' },
-        { kind: 'no-content-for-stage', cascadeTemplateId: 1001, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02', channel: 'SMS' },
+        {
+          kind: 'no-content-for-stage',
+          cascadeTemplateId: 1001,
+          stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02',
+          channel: 'SMS',
+        },
       ]);
     },
   );
 
   it.each([
-    ['an HTML page from a proxy', 502, 'text/html', '<html><body>Bad gateway</body></html>', /502 with a body that is not a problem: "<html><body>Bad gateway/],
+    [
+      'an HTML page from a proxy',
+      502,
+      'text/html',
+      '<html><body>Bad gateway</body></html>',
+      /502 with a body that is not a problem: "<html><body>Bad gateway/,
+    ],
     ['an empty body', 500, 'application/json', '', /500 with a body that is not a problem: \(empty\)/],
-    ['invalid JSON', 400, 'application/json', '{"title": "auth-', /400 with a body that is not a problem: "\{\\"title\\": \\"auth-"/],
-    ['JSON that is not a problem', 400, 'application/json', '{"error": "bad"}', /400 with a body that is not a problem/],
+    [
+      'invalid JSON',
+      400,
+      'application/json',
+      '{"title": "auth-',
+      /400 with a body that is not a problem: "\{\\"title\\": \\"auth-"/,
+    ],
+    [
+      'JSON that is not a problem',
+      400,
+      'application/json',
+      '{"error": "bad"}',
+      /400 with a body that is not a problem/,
+    ],
   ])('a non-problem error body (%s) is an ApiError with its status', async (_what, status, type, body, message) => {
-    const { client } = await setup((_req, res) => {
-      res.writeHead(status, { 'content-type': type });
-      res.end(body);
-    }, { retry: false });
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(status, { 'content-type': type });
+        res.end(body);
+      },
+      { retry: false },
+    );
     const error = (await client.createSubscriber(subscriber).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(status);
@@ -131,7 +200,9 @@ describe('errors', () => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>login</html>');
     });
-    await expect(client.closeThreads({ threadIds: [1] })).rejects.toThrow(/closeThreads: 200 with a body that is not JSON: "<html>login<\/html>"/);
+    await expect(client.closeThreads({ threadIds: [1] })).rejects.toThrow(
+      /closeThreads: 200 with a body that is not JSON: "<html>login<\/html>"/,
+    );
   });
 
   it('an empty success body is an error where the contract requires a body, and {} where it leaves it open', async () => {
@@ -151,10 +222,13 @@ describe('errors', () => {
   });
 
   it('a body that stalls after the headers gives TimeoutError', async () => {
-    const { client } = await setup((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"resolved_threads": [');
-    }, { timeoutMs: 150, retry: false });
+    const { client } = await setup(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"resolved_threads": [');
+      },
+      { timeoutMs: 150, retry: false },
+    );
     await expect(client.closeThreads({ threadIds: [1] })).rejects.toBeInstanceOf(TimeoutError);
   });
 
@@ -168,9 +242,19 @@ describe('errors', () => {
 
   it('a call sends its own headers (Prefer for the mock), never in place of the credentials', async () => {
     const { client, requests } = await setup((_q, r) => json(r, 200, emptyResult));
-    await client.closeThreads({ threadIds: [1] }, { headers: { prefer: 'code=200, example=resolved', Authorization: 'Bearer stolen', 'X-Trace': 't-1' } });
-    expect(requests[0]!.headers).toMatchObject({ prefer: 'code=200, example=resolved', authorization: 'Bearer token-1', 'x-trace': 't-1' });
-    await client.createSubscriber({ addresses: [{ address: 'a', type: 'EXT_USER_ID' }] }, { headers: { 'X-API-KEY': 'other' } });
+    await client.closeThreads(
+      { threadIds: [1] },
+      { headers: { prefer: 'code=200, example=resolved', Authorization: 'Bearer stolen', 'X-Trace': 't-1' } },
+    );
+    expect(requests[0]!.headers).toMatchObject({
+      prefer: 'code=200, example=resolved',
+      authorization: 'Bearer token-1',
+      'x-trace': 't-1',
+    });
+    await client.createSubscriber(
+      { addresses: [{ address: 'a', type: 'EXT_USER_ID' }] },
+      { headers: { 'X-API-KEY': 'other' } },
+    );
     expect(requests[1]!.headers['x-api-key']).toBe('key-1');
   });
 
@@ -184,11 +268,17 @@ describe('errors', () => {
 });
 
 describe('retries', () => {
-  const failThen = (failures: Array<(res: Parameters<Handler>[1]) => void>, success: Handler): Handler =>
-    (req, res, i) => (i < failures.length ? failures[i]!(res) : success(req, res, i));
+  const failThen =
+    (failures: Array<(res: Parameters<Handler>[1]) => void>, success: Handler): Handler =>
+    (req, res, i) =>
+      i < failures.length ? failures[i]!(res) : success(req, res, i);
 
   it('closeThreads retries 5xx with exponential backoff and succeeds', async () => {
-    const { client, requests, sleeps } = await setup(failThen([(r) => problem(r, 503, 'system-error'), (r) => problem(r, 500, 'system-error')], (_q, r) => json(r, 200, emptyResult)));
+    const { client, requests, sleeps } = await setup(
+      failThen([(r) => problem(r, 503, 'system-error'), (r) => problem(r, 500, 'system-error')], (_q, r) =>
+        json(r, 200, emptyResult),
+      ),
+    );
     await expect(client.closeThreads({ threadIds: [1] })).resolves.toEqual(emptyResult);
     expect(requests).toHaveLength(3);
     expect(sleeps).toEqual([100, 200]);
@@ -202,12 +292,16 @@ describe('retries', () => {
 
   it('never retries a 4xx other than 429', async () => {
     const { client, requests } = await setup((_q, r) => problem(r, 400, 'comment-is-too-long'));
-    await expect(client.closeThreads({ threadIds: [1], comment: 'x' })).rejects.toMatchObject({ code: 'comment-is-too-long' });
+    await expect(client.closeThreads({ threadIds: [1], comment: 'x' })).rejects.toMatchObject({
+      code: 'comment-is-too-long',
+    });
     expect(requests).toHaveLength(1);
   });
 
   it('retries a timed-out closeThreads', async () => {
-    const { client, requests } = await setup((_req, res, i) => (i === 0 ? undefined : json(res, 200, emptyResult)), { timeoutMs: 100 });
+    const { client, requests } = await setup((_req, res, i) => (i === 0 ? undefined : json(res, 200, emptyResult)), {
+      timeoutMs: 100,
+    });
     await expect(client.closeThreads({ threadIds: [1] })).resolves.toEqual(emptyResult);
     expect(requests).toHaveLength(2);
   });
@@ -218,14 +312,24 @@ describe('retries', () => {
     const client = createMessagingClient({
       baseUrl: stub.url,
       integratorToken: 't',
-      retry: { retries: 4, baseDelayMs: 400, maxDelayMs: 1000, random: () => 0.5, sleep: async (ms) => void sleeps.push(ms) },
+      retry: {
+        retries: 4,
+        baseDelayMs: 400,
+        maxDelayMs: 1000,
+        random: () => 0.5,
+        sleep: async (ms) => void sleeps.push(ms),
+      },
     });
     await expect(client.closeThreads({ threadIds: [1] })).rejects.toBeInstanceOf(ApiError);
     expect(sleeps).toEqual([200, 400, 500, 500]);
   });
 
   it('honours Retry-After within the cap and gives up past it', async () => {
-    const ok = await setup(failThen([(r) => problem(r, 429, 'too-many-requests', undefined, { 'retry-after': '1' })], (_q, r) => json(r, 200, emptyResult)));
+    const ok = await setup(
+      failThen([(r) => problem(r, 429, 'too-many-requests', undefined, { 'retry-after': '1' })], (_q, r) =>
+        json(r, 200, emptyResult),
+      ),
+    );
     await expect(ok.client.closeThreads({ threadIds: [1] })).resolves.toEqual(emptyResult);
     expect(ok.sleeps).toEqual([1000]);
     await stub!.close();
@@ -245,12 +349,17 @@ describe('retries', () => {
     await stub!.close();
     // A connection dropped after the request was sent: not safe to repeat.
     const dropped = await setup((_q, res) => res.socket?.destroy());
-    await expect(dropped.client.createSubscriber(subscriber)).rejects.toMatchObject({ name: 'NetworkError', notSent: false });
+    await expect(dropped.client.createSubscriber(subscriber)).rejects.toMatchObject({
+      name: 'NetworkError',
+      notSent: false,
+    });
     expect(dropped.requests).toHaveLength(1);
   });
 
   it('createSubscriber is retried when the request was never sent, and on 429', async () => {
-    const { client, requests, sleeps } = await setup(failThen([(r) => problem(r, 429, 'too-many-requests')], (_q, r) => json(r, 200, {})));
+    const { client, requests, sleeps } = await setup(
+      failThen([(r) => problem(r, 429, 'too-many-requests')], (_q, r) => json(r, 200, {})),
+    );
     await expect(client.createSubscriber(subscriber)).resolves.toEqual({});
     expect(requests).toHaveLength(2);
     let calls = 0;
@@ -258,7 +367,12 @@ describe('retries', () => {
       if (calls++ === 0) throw Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
       return fetch(input, init);
     };
-    const retried = createMessagingClient({ baseUrl: stub!.url, apiKey: 'k', fetch: refusedOnce, retry: { jitter: false, sleep: async (ms) => void sleeps.push(ms) } });
+    const retried = createMessagingClient({
+      baseUrl: stub!.url,
+      apiKey: 'k',
+      fetch: refusedOnce,
+      retry: { jitter: false, sleep: async (ms) => void sleeps.push(ms) },
+    });
     await expect(retried.createSubscriber(subscriber)).resolves.toEqual({});
     expect(calls).toBe(2);
   });
@@ -281,7 +395,9 @@ describe('retries', () => {
 
   it('scheduleCascade: a duplicate on the first attempt is an ApiError', async () => {
     const { client } = await setup((_q, r) => problem(r, 400, 'requestId-is-not-unique'));
-    await expect(client.scheduleCascade({ ...schedule, requestId: '00000000-0000-4000-8000-000000000001' })).rejects.toMatchObject({ code: 'requestId-is-not-unique' });
+    await expect(
+      client.scheduleCascade({ ...schedule, requestId: '00000000-0000-4000-8000-000000000001' }),
+    ).rejects.toMatchObject({ code: 'requestId-is-not-unique' });
   });
 
   it('retry: false sends once', async () => {

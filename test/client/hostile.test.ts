@@ -8,7 +8,11 @@ import { ApiError, createMessagingClient, ResponseTooLargeError } from '../../sr
 import { parseStatusCallback, StatusCallbackError } from '../../src/client/webhooks.ts';
 import { json, problem, startStub, type Stub } from '../helpers/stub.ts';
 
-const schedule = { cascadeId: 1003, subscriberFilter: { address: '79001234567', type: 'PHONE' as const }, content: { smsContent: { contentType: 'TEXT' as const, text: 'Hi' } } };
+const schedule = {
+  cascadeId: 1003,
+  subscriberFilter: { address: '79001234567', type: 'PHONE' as const },
+  content: { smsContent: { contentType: 'TEXT' as const, text: 'Hi' } },
+};
 const stubs: Stub[] = [];
 afterEach(async () => {
   await Promise.all(stubs.splice(0).map((s) => s.close()));
@@ -20,20 +24,23 @@ const stub = async (...args: Parameters<typeof startStub>) => {
 };
 
 describe('redirects', () => {
-  it.each([301, 302, 307, 308])('a %i to another origin is not followed: the key and the body stay home', async (status) => {
-    const elsewhere = await stub((_req, res) => json(res, 200, { requestId: 'x' }));
-    const home = await stub((_req, res) => res.writeHead(status, { location: `${elsewhere.url}/collect` }).end());
-    const client = createMessagingClient({ baseUrl: home.url, apiKey: 'secret-key', retry: false });
-    const error = await client.scheduleCascade(schedule).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(status);
-    expect((error as Error).message).toContain(`redirect to "${elsewhere.url}/collect" not followed`);
-    expect(elsewhere.requests).toEqual([]);
-    // raw calls do not follow either: the 3xx is the answer.
-    const { response } = await client.raw.POST('/api/cascade/schedule', { body: { ...schedule, requestId: 'r-1' } });
-    expect(response.status).toBe(status);
-    expect(elsewhere.requests).toEqual([]);
-  });
+  it.each([301, 302, 307, 308])(
+    'a %i to another origin is not followed: the key and the body stay home',
+    async (status) => {
+      const elsewhere = await stub((_req, res) => json(res, 200, { requestId: 'x' }));
+      const home = await stub((_req, res) => res.writeHead(status, { location: `${elsewhere.url}/collect` }).end());
+      const client = createMessagingClient({ baseUrl: home.url, apiKey: 'secret-key', retry: false });
+      const error = await client.scheduleCascade(schedule).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(status);
+      expect((error as Error).message).toContain(`redirect to "${elsewhere.url}/collect" not followed`);
+      expect(elsewhere.requests).toEqual([]);
+      // raw calls do not follow either: the 3xx is the answer.
+      const { response } = await client.raw.POST('/api/cascade/schedule', { body: { ...schedule, requestId: 'r-1' } });
+      expect(response.status).toBe(status);
+      expect(elsewhere.requests).toEqual([]);
+    },
+  );
 });
 
 describe('success bodies of the wrong shape', () => {
@@ -51,9 +58,13 @@ describe('success bodies of the wrong shape', () => {
   });
 
   it('closeThreads checks all four lists', async () => {
-    const server = await stub((_req, res) => json(res, 200, { resolved_threads: [1], not_existing_threads: [], already_resolved_threads: [] }));
+    const server = await stub((_req, res) =>
+      json(res, 200, { resolved_threads: [1], not_existing_threads: [], already_resolved_threads: [] }),
+    );
     const client = createMessagingClient({ baseUrl: server.url, integratorToken: 't', retry: false });
-    await expect(client.closeThreads({ threadIds: [1] })).rejects.toThrow('200 with not_resolved_due_to_system_error missing; the contract requires it (array)');
+    await expect(client.closeThreads({ threadIds: [1] })).rejects.toThrow(
+      '200 with not_resolved_due_to_system_error missing; the contract requires it (array)',
+    );
   });
 });
 
@@ -75,14 +86,23 @@ describe('response size', () => {
     return {
       url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
       written: () => written,
-      close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
     };
   }
 
   it('an endless body stops at maxResponseBytes with ResponseTooLargeError', async () => {
     const server = await endless();
     try {
-      const client = createMessagingClient({ baseUrl: server.url, apiKey: 'k', retry: false, maxResponseBytes: 1_000_000 });
+      const client = createMessagingClient({
+        baseUrl: server.url,
+        apiKey: 'k',
+        retry: false,
+        maxResponseBytes: 1_000_000,
+      });
       const error = await client.scheduleCascade(schedule).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect((error as Error).message).toContain('response body exceeds maxResponseBytes (1000000)');
@@ -104,13 +124,16 @@ describe('response size', () => {
 });
 
 describe('codes named like members of Object.prototype', () => {
-  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('%s is kept as the string it is', async (title) => {
-    const server = await stub((_req, res) => problem(res, 400, title));
-    const client = createMessagingClient({ baseUrl: server.url, apiKey: 'k', retry: false });
-    const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
-    expect(error.code).toBe(title);
-    expect(typeof error.code).toBe('string');
-  });
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    '%s is kept as the string it is',
+    async (title) => {
+      const server = await stub((_req, res) => problem(res, 400, title));
+      const client = createMessagingClient({ baseUrl: server.url, apiKey: 'k', retry: false });
+      const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
+      expect(error.code).toBe(title);
+      expect(typeof error.code).toBe('string');
+    },
+  );
 });
 
 describe('parseStatusCallback against hostile input', () => {
@@ -124,9 +147,24 @@ describe('parseStatusCallback against hostile input', () => {
   });
 
   it('turns a throwing Proxy or getter into StatusCallbackError', () => {
-    const trap = new Proxy({}, { get: () => { throw new Error('boom'); }, ownKeys: () => { throw new Error('boom'); } });
+    const trap = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('boom');
+        },
+        ownKeys: () => {
+          throw new Error('boom');
+        },
+      },
+    );
     expect(() => parseStatusCallback(trap)).toThrow(StatusCallbackError);
-    const getter = Object.defineProperty({ ...callback }, 'status', { enumerable: true, get: () => { throw new Error('nope'); } });
+    const getter = Object.defineProperty({ ...callback }, 'status', {
+      enumerable: true,
+      get: () => {
+        throw new Error('nope');
+      },
+    });
     expect(() => parseStatusCallback(getter)).toThrow(/could not be read \(nope\)/);
   });
 });

@@ -23,10 +23,12 @@ describe('preflight', () => {
     expect(errors[1]).toMatch(/^comment: got "x+\.\.\.; expected it to have at most 300 characters$/);
   });
 
-  it('checks a request as the client\'s method takes it: scheduleCascade needs no requestId, the client fills one in', () => {
+  it("checks a request as the client's method takes it: scheduleCascade needs no requestId, the client fills one in", () => {
     const { requestId: _, ...withoutId } = cascade({});
     expect(validateRequest('scheduleCascade', withoutId)).toEqual([]);
-    expect(validateRequest('scheduleCascade', { ...withoutId, requestId: '' })).toEqual(['requestId: got ""; expected it to have at least 1 character']);
+    expect(validateRequest('scheduleCascade', { ...withoutId, requestId: '' })).toEqual([
+      'requestId: got ""; expected it to have at least 1 character',
+    ]);
     expect(validateRequest('scheduleCascade', null)).toEqual(['(body): got null; expected it to be of type object']);
   });
 
@@ -34,18 +36,35 @@ describe('preflight', () => {
     const twoRows = cascade({ keyboard: { rows: [{ buttons: [url('a'), url('b')] }, { buttons: [url('c')] }] } });
     const errors = validateRequest('scheduleCascade', twoRows);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatch(/^content\.whatsappContent\.keyboard \(all rows\): got .*; expected it to contain at most 2 item\(s\) with buttonType = "URL"$/);
-    expect(validateRequest('scheduleCascade', cascade({ keyboard: { rows: [{ buttons: [url('a')] }, { buttons: [url('b')] }] } }))).toEqual([]);
+    expect(errors[0]).toMatch(
+      /^content\.whatsappContent\.keyboard \(all rows\): got .*; expected it to contain at most 2 item\(s\) with buttonType = "URL"$/,
+    );
+    expect(
+      validateRequest(
+        'scheduleCascade',
+        cascade({ keyboard: { rows: [{ buttons: [url('a')] }, { buttons: [url('b')] }] } }),
+      ),
+    ).toEqual([]);
   });
 
   it('rejects before sending and sends a valid request', async () => {
     stub = await startStub((req, res) => json(res, 200, { requestId: JSON.parse(req.body).requestId }));
     const client = createValidatingClient({ baseUrl: stub.url, apiKey: 'k', integratorToken: 't' });
-    const error = await client.scheduleCascade({ cascadeId: 1003, subscriberFilter: { address: '7', type: 'PHONE' }, content: {} }).catch((e: unknown) => e);
+    const error = await client
+      .scheduleCascade({ cascadeId: 1003, subscriberFilter: { address: '7', type: 'PHONE' }, content: {} })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestValidationError);
-    expect((error as RequestValidationError).errors).toEqual(['content: got {}; expected it to have at least 1 property']);
+    expect((error as RequestValidationError).errors).toEqual([
+      'content: got {}; expected it to have at least 1 property',
+    ]);
     expect(stub.requests).toHaveLength(0);
-    await expect(client.scheduleCascade({ cascadeId: 1003, subscriberFilter: { address: '7', type: 'PHONE' }, content: { smsContent: { contentType: 'TEXT', text: 'hi' } } })).resolves.toMatchObject({ acceptedOnEarlierAttempt: false });
+    await expect(
+      client.scheduleCascade({
+        cascadeId: 1003,
+        subscriberFilter: { address: '7', type: 'PHONE' },
+        content: { smsContent: { contentType: 'TEXT', text: 'hi' } },
+      }),
+    ).resolves.toMatchObject({ acceptedOnEarlierAttempt: false });
     expect(stub.requests).toHaveLength(1);
   });
 });

@@ -1,14 +1,24 @@
 // Type-level tests: `npm run typecheck` compiles them, so a wrong body or an unknown path that
 // compiles would fail the build through an unused @ts-expect-error.
 import { describe, expectTypeOf, it } from 'vitest';
-import { createMessagingClient, type ApiError, type ErrorCode, type ScheduleCascadeResult } from '../../src/client/index.ts';
+import {
+  createMessagingClient,
+  type ApiError,
+  type ErrorCode,
+  type ScheduleCascadeResult,
+} from '../../src/client/index.ts';
 import type { components } from '../../generated/schema.d.ts';
-import type { CascadeScheduleRequest, ChannelType, CloseThreadsResult, CreateSubscriberResult } from '../../src/core/types.ts';
+import type {
+  CascadeScheduleRequest,
+  ChannelType,
+  CloseThreadsResult,
+  CreateSubscriberResult,
+} from '../../src/core/types.ts';
 
 const client = createMessagingClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', integratorToken: 't' });
 
 describe('types', () => {
-  it('methods take the document\'s request bodies and return its results', () => {
+  it("methods take the document's request bodies and return its results", () => {
     expectTypeOf(client.closeThreads).parameter(0).toEqualTypeOf<{ threadIds: number[]; comment?: string }>();
     expectTypeOf(client.closeThreads).returns.resolves.toEqualTypeOf<CloseThreadsResult>();
     expectTypeOf(client.createSubscriber).returns.resolves.toEqualTypeOf<CreateSubscriberResult>();
@@ -22,11 +32,15 @@ describe('types', () => {
     expectTypeOf<ApiError['code']>().toEqualTypeOf<ErrorCode | null>();
   });
 
-  it('open sets keep their known values for an editor\'s completion (Known | (string & {}), not string)', () => {
+  it("open sets keep their known values for an editor's completion (Known | (string & {}), not string)", () => {
     // With `Known | string` the union collapses into string, and nothing of it is the literal.
     expectTypeOf<Extract<ErrorCode, 'out-of-balance'>>().toEqualTypeOf<'out-of-balance'>();
-    expectTypeOf<Extract<NonNullable<CascadeScheduleRequest['content']['viberContent']>['contentType'], 'IMAGE'>>().toEqualTypeOf<'IMAGE'>();
-    expectTypeOf<Extract<NonNullable<CascadeScheduleRequest['content']['whatsappContent']>['contentType'], 'DOCUMENT'>>().toEqualTypeOf<'DOCUMENT'>();
+    expectTypeOf<
+      Extract<NonNullable<CascadeScheduleRequest['content']['viberContent']>['contentType'], 'IMAGE'>
+    >().toEqualTypeOf<'IMAGE'>();
+    expectTypeOf<
+      Extract<NonNullable<CascadeScheduleRequest['content']['whatsappContent']>['contentType'], 'DOCUMENT'>
+    >().toEqualTypeOf<'DOCUMENT'>();
     // ... and contentType stays required.
     // @ts-expect-error contentType is required
     const noType: NonNullable<CascadeScheduleRequest['content']['smsContent']> = { text: 'Hi' };
@@ -36,7 +50,9 @@ describe('types', () => {
   });
 
   it('open sets take values the contract does not know yet: content types, channels, button types', () => {
-    expectTypeOf<{ contentType: 'RICH_CARD'; text: string }>().toMatchTypeOf<NonNullable<CascadeScheduleRequest['content']['smsContent']>>();
+    expectTypeOf<{ contentType: 'RICH_CARD'; text: string }>().toMatchTypeOf<
+      NonNullable<CascadeScheduleRequest['content']['smsContent']>
+    >();
     expectTypeOf<'TELEGRAM'>().toMatchTypeOf<ChannelType>();
     expectTypeOf<{ buttonType: 'COPY_CODE' }>().toMatchTypeOf<components['schemas']['KeyboardButton']>();
   });

@@ -3,4 +3,9 @@ import { startSandbox } from '../../src/sandbox/index.ts';
 import { credentials } from '../helpers/sandbox.ts';
 import { callbackTest } from './callbacks.ts';
 
-callbackTest({ name: 'the sandbox', start: (callbackUrl, retryMs) => startSandbox({ callbackUrl, callbackRetryDelaysMs: [retryMs] }), credentials, values: {} });
+callbackTest({
+  name: 'the sandbox',
+  start: (callbackUrl, retryMs) => startSandbox({ callbackUrl, callbackRetryDelaysMs: [retryMs] }),
+  credentials,
+  values: {},
+});

@@ -32,7 +32,11 @@ async function forwarder(target: string, make: Break) {
       const changed = change(JSON.parse(text));
       if (changed === 'swallow') return res.writeHead(200).end();
       try {
-        const answer = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: changed === undefined ? text : JSON.stringify(changed) });
+        const answer = await fetch(target, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: changed === undefined ? text : JSON.stringify(changed),
+        });
         res.writeHead(answer.status).end(await answer.text());
       } catch {
         res.writeHead(502).end();
@@ -55,18 +59,34 @@ const schema = 'every callback is a status callback';
 const breaks: Array<[string, Break, string]> = [
   ['a callback without its messageId', () => (body) => ({ ...body, messageId: undefined }), schema],
   ['a status in lower case', () => (body) => ({ ...body, status: String(body.status).toLowerCase() }), schema],
-  ['UNDELIVERED reported without its error code', () => (body) => ({ ...body, status: 'UNDELIVERED', error: null }), schema],
-  ['a callback naming another requestId', () => (body) => ({ ...body, requestId: `other-${body.requestId}` }), 'every accepted message gets a callback naming its requestId'],
-  ['a callback reporting another cascade', () => (body) => ({ ...body, cascadeId: 987654 }), 'a callback reports the cascade'],
-  ['no retry after the receiver answers 500', () => {
-    const seen = new Set<string>();
-    return (body) => {
-      const key = `${body.requestId} ${body.messageId} ${body.status}`;
-      if (seen.has(key)) return 'swallow';
-      seen.add(key);
-      return undefined;
-    };
-  }, 'a callback the receiver answered with 500 is posted again'],
+  [
+    'UNDELIVERED reported without its error code',
+    () => (body) => ({ ...body, status: 'UNDELIVERED', error: null }),
+    schema,
+  ],
+  [
+    'a callback naming another requestId',
+    () => (body) => ({ ...body, requestId: `other-${body.requestId}` }),
+    'every accepted message gets a callback naming its requestId',
+  ],
+  [
+    'a callback reporting another cascade',
+    () => (body) => ({ ...body, cascadeId: 987654 }),
+    'a callback reports the cascade',
+  ],
+  [
+    'no retry after the receiver answers 500',
+    () => {
+      const seen = new Set<string>();
+      return (body) => {
+        const key = `${body.requestId} ${body.messageId} ${body.status}`;
+        if (seen.has(key)) return 'swallow';
+        seen.add(key);
+        return undefined;
+      };
+    },
+    'a callback the receiver answered with 500 is posted again',
+  ],
 ];
 
 export function callbackTest(impl: CallbackImplementation): void {
@@ -76,8 +96,17 @@ export function callbackTest(impl: CallbackImplementation): void {
     const forward = make ? await forwarder(receiver, make) : undefined;
     const server = await impl.start(forward?.url ?? receiver, 100);
     try {
-      const options = { server: server.url, credentials: impl.credentials, values: impl.values, seed: 1, mock: false, log: () => {} };
-      return await runSuite(suiteContext({ ...options, callbacks: { host: '127.0.0.1', port, windowMs: 1_500 } }), [callbacksStage]);
+      const options = {
+        server: server.url,
+        credentials: impl.credentials,
+        values: impl.values,
+        seed: 1,
+        mock: false,
+        log: () => {},
+      };
+      return await runSuite(suiteContext({ ...options, callbacks: { host: '127.0.0.1', port, windowMs: 1_500 } }), [
+        callbacksStage,
+      ]);
     } finally {
       await server.close();
       await forward?.close();
@@ -91,10 +120,19 @@ export function callbackTest(impl: CallbackImplementation): void {
       expect(report.results.map((r) => r.name)).toHaveLength(5);
     }, 30_000);
 
-    it.each(breaks)('fails on: %s', async (_name, make, failing) => {
-      const report = await run(make);
-      expect(report.ok, summary(report)).toBe(false);
-      expect(report.results.filter((r) => !r.ok).map((r) => r.name).join('\n')).toContain(failing);
-    }, 30_000);
+    it.each(breaks)(
+      'fails on: %s',
+      async (_name, make, failing) => {
+        const report = await run(make);
+        expect(report.ok, summary(report)).toBe(false);
+        expect(
+          report.results
+            .filter((r) => !r.ok)
+            .map((r) => r.name)
+            .join('\n'),
+        ).toContain(failing);
+      },
+      30_000,
+    );
   });
 }

@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', '--server', service.url, '--vars', vars, ...args], { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 }).then(
+  promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'src/conformance/cli.ts', '--server', service.url, '--vars', vars, ...args],
+    { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 },
+  ).then(
     (r) => ({ code: 0, out: r.stdout + r.stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
   );
@@ -40,7 +44,7 @@ describe('the independent implementation', () => {
     }
   }, 60_000);
 
-  it('fails strict on the contract\'s decisions only, each failure marked a decision', async () => {
+  it("fails strict on the contract's decisions only, each failure marked a decision", async () => {
     const output = join(dir, 'strict.json');
     const result = await cli('--profile', 'strict', '--reporter', 'json', '--output', output);
     expect(result.code, result.out).toBe(1);

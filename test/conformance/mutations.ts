@@ -22,7 +22,12 @@ export interface Implementation {
 
 const isThreads = (x: { path: string }) => x.path === '/api/v1/threads/close';
 const isSchedule = (x: { path: string }) => x.path === '/api/cascade/schedule';
-const lists = ['resolved_threads', 'not_existing_threads', 'already_resolved_threads', 'not_resolved_due_to_system_error'];
+const lists = [
+  'resolved_threads',
+  'not_existing_threads',
+  'already_resolved_threads',
+  'not_resolved_due_to_system_error',
+];
 const fieldCodes = /not-specified|too-long|not-valid$|button-validation|mm-api|template-parameter/;
 const isJson = (text: string) => {
   try {
@@ -34,7 +39,9 @@ const isJson = (text: string) => {
 };
 const extUserId = (requestBody: string): string | undefined => {
   try {
-    return (JSON.parse(requestBody) as { addresses?: Array<{ type?: string; address?: string }> }).addresses?.find((a) => a?.type === 'EXT_USER_ID')?.address;
+    return (JSON.parse(requestBody) as { addresses?: Array<{ type?: string; address?: string }> }).addresses?.find(
+      (a) => a?.type === 'EXT_USER_ID',
+    )?.address;
   } catch {
     return undefined;
   }
@@ -52,80 +59,245 @@ const schemaAt = (pointer: string) => resolvePointer(pointer) as any;
 // Limits read from the document, as an implementation would hard-code them.
 const commentMax: number = schemaAt('#/components/schemas/CloseThreadsRequest').properties.comment.maxLength;
 const buttonsMax: number = schemaAt('#/components/schemas/KeyboardButtons').maxItems;
-const allButtons = (body: any): unknown[] => (body?.content?.whatsappContent?.keyboard?.rows ?? []).flatMap((r: any) => r?.buttons ?? []);
+const allButtons = (body: any): unknown[] =>
+  (body?.content?.whatsappContent?.keyboard?.rows ?? []).flatMap((r: any) => r?.buttons ?? []);
 const int32Max = 2 ** 31 - 1;
 
 /** Each break, made fresh for a run (some remember what they saw). */
 export const mutations: Array<[string, () => Mutation]> = [
-  ['int64 thread ids written as strings', () => (x) => (isThreads(x) && x.status === 200 ? { body: Object.fromEntries(Object.entries(x.body).map(([k, v]) => [k, lists.includes(k) && Array.isArray(v) ? v.map(String) : v])) } : undefined)],
-  ['a missing result list', () => (x) => (isThreads(x) && x.status === 200 ? { body: { ...x.body, not_resolved_due_to_system_error: undefined } } : undefined)],
-  ['a thread reported in two lists', () => (x) => (isThreads(x) && x.status === 200 ? { body: { ...x.body, not_existing_threads: [...x.body.not_existing_threads, ...x.body.resolved_threads, ...x.body.already_resolved_threads] } } : undefined)],
-  ['a closed thread reported as resolved again', () => (x) => (isThreads(x) && x.status === 200 ? { body: { ...x.body, resolved_threads: [...x.body.resolved_threads, ...x.body.already_resolved_threads], already_resolved_threads: [] } } : undefined)],
-  ['a wrong title', () => (x) => (x.body?.title === 'auth-error' ? { body: { ...x.body, title: 'unauthorized' } } : undefined)],
+  [
+    'int64 thread ids written as strings',
+    () => (x) =>
+      isThreads(x) && x.status === 200
+        ? {
+            body: Object.fromEntries(
+              Object.entries(x.body).map(([k, v]) => [k, lists.includes(k) && Array.isArray(v) ? v.map(String) : v]),
+            ),
+          }
+        : undefined,
+  ],
+  [
+    'a missing result list',
+    () => (x) =>
+      isThreads(x) && x.status === 200
+        ? { body: { ...x.body, not_resolved_due_to_system_error: undefined } }
+        : undefined,
+  ],
+  [
+    'a thread reported in two lists',
+    () => (x) =>
+      isThreads(x) && x.status === 200
+        ? {
+            body: {
+              ...x.body,
+              not_existing_threads: [
+                ...x.body.not_existing_threads,
+                ...x.body.resolved_threads,
+                ...x.body.already_resolved_threads,
+              ],
+            },
+          }
+        : undefined,
+  ],
+  [
+    'a closed thread reported as resolved again',
+    () => (x) =>
+      isThreads(x) && x.status === 200
+        ? {
+            body: {
+              ...x.body,
+              resolved_threads: [...x.body.resolved_threads, ...x.body.already_resolved_threads],
+              already_resolved_threads: [],
+            },
+          }
+        : undefined,
+  ],
+  [
+    'a wrong title',
+    () => (x) => (x.body?.title === 'auth-error' ? { body: { ...x.body, title: 'unauthorized' } } : undefined),
+  ],
   ['a wrong status', () => (x) => (x.status === 401 ? { status: 403, body: { ...x.body, status: 403 } } : undefined)],
-  ['200 for an invalid request', () => (x) => (isSchedule(x) && x.status === 400 && fieldCodes.test(x.body?.title) ? { status: 200, body: { requestId: '5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d' } } : undefined)],
-  ['a reused requestId accepted', () => (x) => (x.body?.title === 'requestId-is-not-unique' ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } } : undefined)],
-  ['a problem without its status field', () => (x) => (x.status >= 400 ? { body: { title: x.body?.title, detail: x.body?.detail } } : undefined)],
+  [
+    '200 for an invalid request',
+    () => (x) =>
+      isSchedule(x) && x.status === 400 && fieldCodes.test(x.body?.title)
+        ? { status: 200, body: { requestId: '5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d' } }
+        : undefined,
+  ],
+  [
+    'a reused requestId accepted',
+    () => (x) =>
+      x.body?.title === 'requestId-is-not-unique'
+        ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } }
+        : undefined,
+  ],
+  [
+    'a problem without its status field',
+    () => (x) => (x.status >= 400 ? { body: { title: x.body?.title, detail: x.body?.detail } } : undefined),
+  ],
   ['a wrong content type', () => (x) => (x.status === 200 ? { contentType: 'text/plain' } : undefined)],
-  ['a violation missing from detail', () => (x) => (typeof x.body?.detail === 'string' && x.body.detail.includes('Violations:') ? { body: { ...x.body, detail: x.body.detail.replace(/;[^;[]*\[[^\]]*\]$/, '') } } : undefined)],
-  ['a 500 for a request past a limit that has a code', () => (x) => (x.status === 400 && fieldCodes.test(x.body?.title) ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
-  ['404 answered with an HTML page', () => (x) => (x.status === 404 ? { status: 200, contentType: 'text/html', body: '<html>Not here</html>' } : undefined)],
-  ['405 answered as 404', () => (x) => (x.status === 405 ? { status: 404, body: { title: 'not-found', status: 404 } } : undefined)],
-  ['the connection dropped on malformed JSON', () => (x) => (x.path.startsWith('/api/') && x.method === 'POST' && !isJson(x.requestBody) ? 'drop' : undefined)],
-  ['a second subscriber with the same external identifier accepted', () => {
-    const created = new Set<string>();
-    return (x) => {
-      if (x.path !== '/api/subscribers/create') return undefined;
-      const id = extUserId(x.requestBody);
-      if (id === undefined) return undefined;
-      if (x.status === 200) created.add(id);
-      else if (created.has(id)) return { status: 200, body: {} };
-      return undefined;
-    };
-  }],
-  ['the validation code renamed', () => (x) => (/^cascade-scheduling-request-(is-)?not-valid$/.test(x.body?.title ?? '') ? { body: { ...x.body, title: 'cascade-request-invalid' } } : undefined)],
-  // Breadth: realistic bugs outside the examples, one of each class.
-  ['limit off by one: a comment at the limit refused', () => (x) => (isThreads(x) && [...(requestOf(x)?.comment ?? '')].length >= commentMax ? refuse('comment-is-too-long') : undefined)],
-  ['limit counted in UTF-16 units: an emoji comment at the limit refused', () => (x) => (isThreads(x) && (requestOf(x)?.comment ?? '').length > commentMax ? refuse('comment-is-too-long') : undefined)],
-  ['limit off by one: as many buttons as allowed refused', () => (x) => (isSchedule(x) && allButtons(requestOf(x)).length >= buttonsMax ? refuse('button-validation-error') : undefined)],
-  ['limit off by one: a latitude at the pole refused', () => (x) => (isSchedule(x) && Math.abs(requestOf(x)?.content?.whatsappContent?.location?.latitude ?? 0) >= 90 ? refuse('latitude-not-specified') : undefined)],
-  ['int32 ids: a thread id past 2^31 answered 500', () => (x) => (isThreads(x) && (requestOf(x)?.threadIds ?? []).some((id: unknown) => typeof id === 'number' && id > int32Max) ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
-  ['int32 ids: a cascade id past 2^31 answered 500', () => (x) => (isSchedule(x) && requestOf(x)?.cascadeId > int32Max ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
-  ['non-ASCII message text answered 500', () => (x) => (isSchedule(x) && /[^\x00-\x7f]/.test(JSON.stringify(requestOf(x)?.content ?? '')) ? { status: 500, body: { title: 'system-error', status: 500 } } : undefined)],
-  ['a startTime with a numeric offset refused', () => (x) => (isSchedule(x) && /[+-]\d\d:\d\d$/.test(requestOf(x)?.startTime ?? '') ? refuse('cascade-scheduling-request-not-valid') : undefined)],
-  ['an upper-case UUID requestId refused', () => (x) => (isSchedule(x) && /[A-F]/.test(requestOf(x)?.requestId ?? '') ? refuse('cascade-scheduling-request-not-valid') : undefined)],
-  ['the balance checked only on the first message of a key', () => {
-    const refused = new Set<string>();
-    return (x) => {
-      if (x.body?.title !== 'out-of-balance') return undefined;
-      const key = x.requestHeaders[apiKeyHeader.toLowerCase()] ?? '';
-      if (!refused.has(key)) {
-        refused.add(key);
+  [
+    'a violation missing from detail',
+    () => (x) =>
+      typeof x.body?.detail === 'string' && x.body.detail.includes('Violations:')
+        ? { body: { ...x.body, detail: x.body.detail.replace(/;[^;[]*\[[^\]]*\]$/, '') } }
+        : undefined,
+  ],
+  [
+    'a 500 for a request past a limit that has a code',
+    () => (x) =>
+      x.status === 400 && fieldCodes.test(x.body?.title)
+        ? { status: 500, body: { title: 'system-error', status: 500 } }
+        : undefined,
+  ],
+  [
+    '404 answered with an HTML page',
+    () => (x) =>
+      x.status === 404 ? { status: 200, contentType: 'text/html', body: '<html>Not here</html>' } : undefined,
+  ],
+  [
+    '405 answered as 404',
+    () => (x) => (x.status === 405 ? { status: 404, body: { title: 'not-found', status: 404 } } : undefined),
+  ],
+  [
+    'the connection dropped on malformed JSON',
+    () => (x) => (x.path.startsWith('/api/') && x.method === 'POST' && !isJson(x.requestBody) ? 'drop' : undefined),
+  ],
+  [
+    'a second subscriber with the same external identifier accepted',
+    () => {
+      const created = new Set<string>();
+      return (x) => {
+        if (x.path !== '/api/subscribers/create') return undefined;
+        const id = extUserId(x.requestBody);
+        if (id === undefined) return undefined;
+        if (x.status === 200) created.add(id);
+        else if (created.has(id)) return { status: 200, body: {} };
         return undefined;
-      }
-      return { status: 200, body: { requestId: requestOf(x)?.requestId } };
-    };
-  }],
-  ['a requestId forgotten after other requests', () => {
-    const seen: string[] = [];
-    return (x) => {
-      if (!isSchedule(x)) return undefined;
-      const id = requestOf(x)?.requestId;
-      if (x.status === 200) seen.push(id);
-      // Only the last two requestIds are remembered: an older one sent again is accepted.
-      else if (x.body?.title === 'requestId-is-not-unique' && seen.includes(id) && seen.indexOf(id) < seen.length - 2) return { status: 200, body: { requestId: id } };
-      return undefined;
-    };
-  }],
-  ['an out-of-balance account accepted', () => (x) => (x.body?.title === 'out-of-balance' ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } } : undefined)],
+      };
+    },
+  ],
+  [
+    'the validation code renamed',
+    () => (x) =>
+      /^cascade-scheduling-request-(is-)?not-valid$/.test(x.body?.title ?? '')
+        ? { body: { ...x.body, title: 'cascade-request-invalid' } }
+        : undefined,
+  ],
+  // Breadth: realistic bugs outside the examples, one of each class.
+  [
+    'limit off by one: a comment at the limit refused',
+    () => (x) =>
+      isThreads(x) && [...(requestOf(x)?.comment ?? '')].length >= commentMax
+        ? refuse('comment-is-too-long')
+        : undefined,
+  ],
+  [
+    'limit counted in UTF-16 units: an emoji comment at the limit refused',
+    () => (x) =>
+      isThreads(x) && (requestOf(x)?.comment ?? '').length > commentMax ? refuse('comment-is-too-long') : undefined,
+  ],
+  [
+    'limit off by one: as many buttons as allowed refused',
+    () => (x) =>
+      isSchedule(x) && allButtons(requestOf(x)).length >= buttonsMax ? refuse('button-validation-error') : undefined,
+  ],
+  [
+    'limit off by one: a latitude at the pole refused',
+    () => (x) =>
+      isSchedule(x) && Math.abs(requestOf(x)?.content?.whatsappContent?.location?.latitude ?? 0) >= 90
+        ? refuse('latitude-not-specified')
+        : undefined,
+  ],
+  [
+    'int32 ids: a thread id past 2^31 answered 500',
+    () => (x) =>
+      isThreads(x) && (requestOf(x)?.threadIds ?? []).some((id: unknown) => typeof id === 'number' && id > int32Max)
+        ? { status: 500, body: { title: 'system-error', status: 500 } }
+        : undefined,
+  ],
+  [
+    'int32 ids: a cascade id past 2^31 answered 500',
+    () => (x) =>
+      isSchedule(x) && requestOf(x)?.cascadeId > int32Max
+        ? { status: 500, body: { title: 'system-error', status: 500 } }
+        : undefined,
+  ],
+  [
+    'non-ASCII message text answered 500',
+    () => (x) =>
+      isSchedule(x) && /[^\x00-\x7f]/.test(JSON.stringify(requestOf(x)?.content ?? ''))
+        ? { status: 500, body: { title: 'system-error', status: 500 } }
+        : undefined,
+  ],
+  [
+    'a startTime with a numeric offset refused',
+    () => (x) =>
+      isSchedule(x) && /[+-]\d\d:\d\d$/.test(requestOf(x)?.startTime ?? '')
+        ? refuse('cascade-scheduling-request-not-valid')
+        : undefined,
+  ],
+  [
+    'an upper-case UUID requestId refused',
+    () => (x) =>
+      isSchedule(x) && /[A-F]/.test(requestOf(x)?.requestId ?? '')
+        ? refuse('cascade-scheduling-request-not-valid')
+        : undefined,
+  ],
+  [
+    'the balance checked only on the first message of a key',
+    () => {
+      const refused = new Set<string>();
+      return (x) => {
+        if (x.body?.title !== 'out-of-balance') return undefined;
+        const key = x.requestHeaders[apiKeyHeader.toLowerCase()] ?? '';
+        if (!refused.has(key)) {
+          refused.add(key);
+          return undefined;
+        }
+        return { status: 200, body: { requestId: requestOf(x)?.requestId } };
+      };
+    },
+  ],
+  [
+    'a requestId forgotten after other requests',
+    () => {
+      const seen: string[] = [];
+      return (x) => {
+        if (!isSchedule(x)) return undefined;
+        const id = requestOf(x)?.requestId;
+        if (x.status === 200) seen.push(id);
+        // Only the last two requestIds are remembered: an older one sent again is accepted.
+        else if (x.body?.title === 'requestId-is-not-unique' && seen.includes(id) && seen.indexOf(id) < seen.length - 2)
+          return { status: 200, body: { requestId: id } };
+        return undefined;
+      };
+    },
+  ],
+  [
+    'an out-of-balance account accepted',
+    () => (x) =>
+      x.body?.title === 'out-of-balance'
+        ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } }
+        : undefined,
+  ],
 ];
 
-/** The breaks of the breadth classes that generated requests alone must find (a length counted in UTF-16 units needs the boundaries: random text rarely fills a limit with emoji). */
-const generatedFinds = ['non-ASCII message text answered 500', 'a startTime with a numeric offset refused', 'an upper-case UUID requestId refused', 'int32 ids: a thread id past 2^31 answered 500'];
+/**
+ * The breaks of the breadth classes that generated requests alone must find (a length counted in UTF-16 units needs the
+ * boundaries: random text rarely fills a limit with emoji).
+ */
+const generatedFinds = [
+  'non-ASCII message text answered 500',
+  'a startTime with a numeric offset refused',
+  'an upper-case UUID requestId refused',
+  'int32 ids: a thread id past 2^31 answered 500',
+];
 
 /** The suite's stages, the quickest first (Dredd, which starts a run of its own, last). */
 const costOrder = ['boundaries', 'examples', 'stateful', 'bad-input', 'generated', 'dredd'];
-const cost = (name: string) => (costOrder.includes(name) ? costOrder.indexOf(name) : costOrder.length - 1.5); // a new stage: before Dredd
+// A new stage runs before Dredd.
+const cost = (name: string) => (costOrder.includes(name) ? costOrder.indexOf(name) : costOrder.length - 1.5);
 const quickestFirst = [...stages].sort((a, b) => cost(a.name) - cost(b.name));
 
 /** The mutation test against one implementation: unbroken it passes twice, each break fails the run. */
@@ -136,7 +308,20 @@ export function mutationTest(impl: Implementation): void {
     const proxy = await startMutatingProxy(server.url, mutation);
     try {
       const reports = [];
-      for (let i = 0; i < runs; i++) reports.push(await runSuite(suiteContext({ server: proxy.url, credentials: impl.credentials, values: impl.values, seed: i + 1, mock: false, log: () => {} }), only ? [only] : undefined));
+      for (let i = 0; i < runs; i++)
+        reports.push(
+          await runSuite(
+            suiteContext({
+              server: proxy.url,
+              credentials: impl.credentials,
+              values: impl.values,
+              seed: i + 1,
+              mock: false,
+              log: () => {},
+            }),
+            only ? [only] : undefined,
+          ),
+        );
       return reports;
     } finally {
       await proxy.close();
@@ -148,7 +333,14 @@ export function mutationTest(impl: Implementation): void {
     const server = await impl.start();
     const proxy = await startMutatingProxy(server.url, mutation);
     try {
-      const ctx = suiteContext({ server: proxy.url, credentials: impl.credentials, values: impl.values, seed: 1, mock: false, log: () => {} });
+      const ctx = suiteContext({
+        server: proxy.url,
+        credentials: impl.credentials,
+        values: impl.values,
+        seed: 1,
+        mock: false,
+        log: () => {},
+      });
       for (const stage of quickestFirst) {
         const failed = (await runSuite(ctx, [stage])).results.find((r) => !r.ok);
         if (failed) return { stage: stage.name, check: failed.name };
@@ -161,27 +353,42 @@ export function mutationTest(impl: Implementation): void {
   };
 
   describe(`mutation test against ${impl.name}`, () => {
-    it('unbroken, a freshly started implementation passes twice in a row with no reset (so each failure below is the break\'s)', async () => {
+    it("unbroken, a freshly started implementation passes twice in a row with no reset (so each failure below is the break's)", async () => {
       for (const report of await runThrough(() => undefined, 2)) expect(report.ok, summary(report)).toBe(true);
     }, 60_000);
 
     // The suite fails when one of its stages fails (no stage depends on another's leftovers): the
     // stages run one by one, the quickest first, until one fails; a break no stage finds runs them all.
-    it.each(mutations)('fails on: %s', async (name, make) => {
-      const failing = await firstFailingStage(make());
-      if (failing) killed.push(`${name} (caught by ${failing.stage}: ${failing.check})`);
-      expect(failing, `${name}: no check of any stage failed`).toBeDefined();
-    }, 60_000);
+    it.each(mutations)(
+      'fails on: %s',
+      async (name, make) => {
+        const failing = await firstFailingStage(make());
+        if (failing) killed.push(`${name} (caught by ${failing.stage}: ${failing.check})`);
+        expect(failing, `${name}: no check of any stage failed`).toBeDefined();
+      },
+      60_000,
+    );
 
     // Generation finds these without being told where: no boundary check, only generated requests.
-    it.each(mutations.filter(([name]) => generatedFinds.includes(name)))('the generated stage alone fails on: %s', async (_name, make) => {
-      const [report] = await runThrough(make(), 1, generatedStage);
-      expect(report!.ok).toBe(false);
-      expect(report!.results.filter((r) => !r.ok).map((r) => r.actual).join('\n')).toMatch(/seed \d+ \(replay: --seed \d+ --only generated\), shrunk in \d+ steps/);
-    }, 60_000);
+    it.each(mutations.filter(([name]) => generatedFinds.includes(name)))(
+      'the generated stage alone fails on: %s',
+      async (_name, make) => {
+        const [report] = await runThrough(make(), 1, generatedStage);
+        expect(report!.ok).toBe(false);
+        expect(
+          report!.results
+            .filter((r) => !r.ok)
+            .map((r) => r.actual)
+            .join('\n'),
+        ).toMatch(/seed \d+ \(replay: --seed \d+ --only generated\), shrunk in \d+ steps/);
+      },
+      60_000,
+    );
 
     afterAll(() => {
-      console.log(`mutation score against ${impl.name}: ${killed.length}/${mutations.length} breaks of the contract caught\n  ${killed.join('\n  ')}`);
+      console.log(
+        `mutation score against ${impl.name}: ${killed.length}/${mutations.length} breaks of the contract caught\n  ${killed.join('\n  ')}`,
+      );
     });
   });
 }

@@ -11,37 +11,62 @@ import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
 const sandbox = useSandbox();
-const blocks = [...readFileSync(join(projectRoot, 'src/conformance/README.md'), 'utf8').matchAll(/```text\n([\s\S]*?)\n\s*```/g)].map((m) =>
-  m[1]!.split('\n').map((line) => line.trim()),
-);
+const blocks = [
+  ...readFileSync(join(projectRoot, 'src/conformance/README.md'), 'utf8').matchAll(/```text\n([\s\S]*?)\n\s*```/g),
+].map((m) => m[1]!.split('\n').map((line) => line.trim()));
 const block = (first: RegExp) => blocks.find((b) => first.test(b[0]!))!;
 
 /** Each line of the block matches an output line, in order; `...` is any text. */
 function expectPrinted(output: string, lines: string[]): void {
-  const printed = output.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:4020').split('\n').map((line) => line.trim());
+  const printed = output
+    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:4020')
+    .split('\n')
+    .map((line) => line.trim());
   let at = 0;
   for (const line of lines) {
-    const pattern = new RegExp(`^${line.split('...').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const pattern = new RegExp(
+      `^${line
+        .split('...')
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     const found = printed.findIndex((p, i) => i >= at && pattern.test(p));
-    expect(found, `README line not printed (in order): ${line}\n--- printed:\n${printed.join('\n')}`).toBeGreaterThanOrEqual(0);
+    expect(
+      found,
+      `README line not printed (in order): ${line}\n--- printed:\n${printed.join('\n')}`,
+    ).toBeGreaterThanOrEqual(0);
     at = found + 1;
   }
 }
 
 const cli = (args: string[], env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env } }).then(
+  promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', ...args], {
+    cwd: projectRoot,
+    env: { ...process.env, ...env },
+  }).then(
     (r) => r.stdout + r.stderr,
     (e: { stdout: string; stderr: string }) => e.stdout + e.stderr,
   );
-const env = { MESSAGING_API_KEY: credentials.apiKey, MESSAGING_API_KEY_NO_BALANCE: credentials.apiKeyNoBalance!, MESSAGING_INTEGRATOR_TOKEN: credentials.integratorToken };
+const env = {
+  MESSAGING_API_KEY: credentials.apiKey,
+  MESSAGING_API_KEY_NO_BALANCE: credentials.apiKeyNoBalance!,
+  MESSAGING_INTEGRATOR_TOKEN: credentials.integratorToken,
+};
 
 describe('the conformance README shows what the CLI prints', () => {
   it('credentials the server rejects', async () => {
-    expectPrinted(await cli(['--server', sandbox.url], { ...env, MESSAGING_API_KEY: 'a-wrong-key' }), block(/the server rejected the credentials/));
+    expectPrinted(
+      await cli(['--server', sandbox.url], { ...env, MESSAGING_API_KEY: 'a-wrong-key' }),
+      block(/the server rejected the credentials/),
+    );
   }, 30_000);
 
   it('a failure and the others of its cause', async () => {
-    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.path === '/api/cascade/schedule' && x.status === 500 ? { status: 503, body: { title: 'unavailable', status: 503 } } : undefined));
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.path === '/api/cascade/schedule' && x.status === 500
+        ? { status: 503, body: { title: 'unavailable', status: 503 } }
+        : undefined,
+    );
     try {
       expectPrinted(await cli(['--server', proxy.url, '--only', 'bad-input'], env), block(/^FAIL bad-input/));
     } finally {

@@ -14,7 +14,14 @@ import { dreddPlan, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { summary } from '../../src/conformance/report.ts';
 import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
-import { missingExamples, runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
+import {
+  missingExamples,
+  runSuite,
+  selectStages,
+  stages,
+  suiteContext,
+  type SuiteOptions,
+} from '../../src/conformance/suite.ts';
 import { examplePairs } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
@@ -30,17 +37,26 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const context = (server: string, extra: Partial<SuiteOptions> = {}): SuiteContext => suiteContext({ server, credentials, values: {}, seed: 1, mock: false, profile: 'strict', log: () => {}, ...extra });
+const context = (server: string, extra: Partial<SuiteOptions> = {}): SuiteContext =>
+  suiteContext({ server, credentials, values: {}, seed: 1, mock: false, profile: 'strict', log: () => {}, ...extra });
 
 describe('against the sandbox', () => {
-  it.for(['strict', 'described'] as const)('with no reset hook, every stage passes twice in a row (%s), each stage making the checks its banner counts', { timeout: 60_000 }, async (profile) => {
-    for (let run = 0; run < 2; run++) {
-      const ctx = context(sandbox.url, { profile });
-      const report = await runSuite(ctx);
-      expect(report.results.filter((r) => !r.ok), `run ${run + 1}`).toEqual([]);
-      for (const stage of stages) expect(report.results.filter((r) => r.stage === stage.name).length, stage.name).toBe(stage.count(ctx));
-    }
-  });
+  it.for(['strict', 'described'] as const)(
+    'with no reset hook, every stage passes twice in a row (%s), each stage making the checks its banner counts',
+    { timeout: 60_000 },
+    async (profile) => {
+      for (let run = 0; run < 2; run++) {
+        const ctx = context(sandbox.url, { profile });
+        const report = await runSuite(ctx);
+        expect(
+          report.results.filter((r) => !r.ok),
+          `run ${run + 1}`,
+        ).toEqual([]);
+        for (const stage of stages)
+          expect(report.results.filter((r) => r.stage === stage.name).length, stage.name).toBe(stage.count(ctx));
+      }
+    },
+  );
 
   it('every stage passes, with at least 200 bad inputs and every Dredd transaction', async () => {
     const report = await runSuite(context(sandbox.url));
@@ -59,8 +75,13 @@ describe('against the sandbox', () => {
   it('the Dredd plan has a request for each of the 18 transactions', () => {
     const plan = dreddPlan(context(sandbox.url));
     expect(Object.keys(plan)).toHaveLength(18);
-    expect(plan['/api/cascade/schedule > Schedule cascade message > 405 > application/json']).toMatchObject({ method: 'GET', status: 405 });
-    expect(plan['/api/v1/threads/close > Close threads > 401 > application/json']!.headers.authorization).toMatch(/^Bearer wrong-/);
+    expect(plan['/api/cascade/schedule > Schedule cascade message > 405 > application/json']).toMatchObject({
+      method: 'GET',
+      status: 405,
+    });
+    expect(plan['/api/v1/threads/close > Close threads > 401 > application/json']!.headers.authorization).toMatch(
+      /^Bearer wrong-/,
+    );
   });
 
   it('a transaction without a plan fails (a renamed summary cannot skip a check)', async () => {
@@ -68,9 +89,15 @@ describe('against the sandbox', () => {
     const missing = '/api/subscribers/create > Create subscriber > 400 > application/json';
     delete plan[missing];
     const results = await runDredd(context(sandbox.url), plan);
-    expect(results.find((r) => r.name === missing)).toMatchObject({ ok: false, actual: 'Dredd ran a transaction the suite has no plan for' });
+    expect(results.find((r) => r.name === missing)).toMatchObject({
+      ok: false,
+      actual: 'Dredd ran a transaction the suite has no plan for',
+    });
     // Dredd failed it too; that verdict is the failed check above, not a second failure.
-    expect(results.find((r) => r.name === 'dredd verdict')).toMatchObject({ ok: true, actual: expect.stringMatching(/^failed: 1 failures/) });
+    expect(results.find((r) => r.name === 'dredd verdict')).toMatchObject({
+      ok: true,
+      actual: expect.stringMatching(/^failed: 1 failures/),
+    });
   }, 30_000);
 
   it('one Dredd plan runs twice against the same state and passes: each send has fresh identifiers', async () => {
@@ -79,17 +106,26 @@ describe('against the sandbox', () => {
     for (let run = 0; run < 2; run++) expect((await runDredd(ctx, plan)).filter((r) => !r.ok)).toEqual([]);
   }, 30_000);
 
-  it('Dredd judges each transaction\'s own answer: a broken 200 fails its check (the `default` response Dredd also names 200 is skipped)', async () => {
-    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.path === '/api/v1/threads/close' && x.status === 200 ? { body: { ...x.body, resolved_threads: x.body.resolved_threads.map(String) } } : undefined));
+  it("Dredd judges each transaction's own answer: a broken 200 fails its check (the `default` response Dredd also names 200 is skipped)", async () => {
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.path === '/api/v1/threads/close' && x.status === 200
+        ? { body: { ...x.body, resolved_threads: x.body.resolved_threads.map(String) } }
+        : undefined,
+    );
     try {
       await sandbox.reset();
       const ctx = context(proxy.url);
       const results = await runDredd(ctx, dreddPlan(ctx));
       expect(results.filter((r) => !r.ok).map((r) => [r.name, r.actual])).toEqual([
-        ['/api/v1/threads/close > Close threads > 200 > application/json', 'resolved_threads[0]: got "101"; expected it to be of type integer'],
+        [
+          '/api/v1/threads/close > Close threads > 200 > application/json',
+          'resolved_threads[0]: got "101"; expected it to be of type integer',
+        ],
       ]);
       // A Dredd failure carries the request it sent, ready to replay.
-      expect(results.find((r) => !r.ok)!.replay).toMatch(/^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/threads\/close' .*-H "authorization: Bearer \$MESSAGING_INTEGRATOR_TOKEN" --data-raw '\{"threadIds":\[101\],/);
+      expect(results.find((r) => !r.ok)!.replay).toMatch(
+        /^curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/api\/v1\/threads\/close' .*-H "authorization: Bearer \$MESSAGING_INTEGRATOR_TOKEN" --data-raw '\{"threadIds":\[101\],/,
+      );
     } finally {
       await proxy.close();
     }
@@ -118,14 +154,17 @@ describe('against the sandbox', () => {
   it('running Dredd leaves the process as it was: no listener added (drafter.js exits on any unhandled rejection), emitWarning restored', async () => {
     // A fresh process, so that Dredd is loaded by this run and not by an earlier test.
     const script = join(dir, 'in-process.mts');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       import { runConformance } from ${JSON.stringify(join(projectRoot, 'src/conformance/index.ts'))};
       const listeners = () => process.eventNames().map((e) => \`\${String(e)}:\${process.listenerCount(e)}\`).sort().join(',');
       const before = listeners();
       const emitWarning = process.emitWarning;
       const report = await runConformance({ server: ${JSON.stringify(sandbox.url)}, ...${JSON.stringify(credentials)}, only: ['dredd'] });
       console.log(JSON.stringify({ ok: report.ok, listeners: listeners() === before ? 'same' : [before, listeners()], emitWarning: process.emitWarning === emitWarning }));
-    `);
+    `,
+    );
     const { stdout } = await run(process.execPath, ['--import', 'tsx', script], { cwd: projectRoot });
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!)).toEqual({ ok: true, listeners: 'same', emitWarning: true });
   }, 30_000);
@@ -133,11 +172,16 @@ describe('against the sandbox', () => {
   it('a server under a base path: every stage, Dredd included, keeps the path', async () => {
     // A front that serves the sandbox under /base/v1 only.
     const front = createServer((req, res) => {
-      if (!req.url?.startsWith('/base/v1/')) return res.writeHead(404, { 'content-type': 'text/plain' }).end('not under /base/v1');
-      const upstream = request(`${sandbox.url}${req.url.slice('/base/v1'.length)}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode!, answer.headers);
-        answer.pipe(res);
-      });
+      if (!req.url?.startsWith('/base/v1/'))
+        return res.writeHead(404, { 'content-type': 'text/plain' }).end('not under /base/v1');
+      const upstream = request(
+        `${sandbox.url}${req.url.slice('/base/v1'.length)}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          answer.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
@@ -153,10 +197,18 @@ describe('against the sandbox', () => {
 
   it('runConformance refuses options it cannot use, naming them, before any request', async () => {
     const base = { server: sandbox.url, ...credentials };
-    await expect(runConformance({ ...base, server: 'ftp://x' })).rejects.toThrow(/server must be an http\(s\) URL, got "ftp:\/\/x"/);
-    await expect(runConformance({ ...base, deadlineMs: 0 })).rejects.toThrow(/deadlineMs must be a number of milliseconds above 0, got 0/);
-    await expect(runConformance({ ...base, timeoutMs: 'abc' as unknown as number })).rejects.toThrow(/timeoutMs must be a number of milliseconds above 0, got "abc"/);
-    await expect(runConformance({ ...base, timeoutMs: Number.NaN })).rejects.toThrow(/timeoutMs must be a number of milliseconds above 0, got null/);
+    await expect(runConformance({ ...base, server: 'ftp://x' })).rejects.toThrow(
+      /server must be an http\(s\) URL, got "ftp:\/\/x"/,
+    );
+    await expect(runConformance({ ...base, deadlineMs: 0 })).rejects.toThrow(
+      /deadlineMs must be a number of milliseconds above 0, got 0/,
+    );
+    await expect(runConformance({ ...base, timeoutMs: 'abc' as unknown as number })).rejects.toThrow(
+      /timeoutMs must be a number of milliseconds above 0, got "abc"/,
+    );
+    await expect(runConformance({ ...base, timeoutMs: Number.NaN })).rejects.toThrow(
+      /timeoutMs must be a number of milliseconds above 0, got null/,
+    );
   });
 
   it('identifiers a deployment accepts once are new on every send, unless the send is about a used one', () => {
@@ -165,15 +217,25 @@ describe('against the sandbox', () => {
     const second = withFreshIdentifiers('scheduleCascade', schedule, { status: 200 }) as typeof schedule;
     expect(new Set([schedule.requestId, first.requestId, second.requestId]).size).toBe(3);
     expect(first.cascadeId).toBe(1);
-    expect(withFreshIdentifiers('scheduleCascade', schedule, { status: 400, code: 'requestId-is-not-unique' })).toBe(schedule);
+    expect(withFreshIdentifiers('scheduleCascade', schedule, { status: 400, code: 'requestId-is-not-unique' })).toBe(
+      schedule,
+    );
     // A requestId a bad input broke is what that input is about.
-    for (const requestId of ['', 'abc', 42, null]) expect(withFreshIdentifiers('scheduleCascade', { requestId }, { status: 400 })).toEqual({ requestId });
+    for (const requestId of ['', 'abc', 42, null])
+      expect(withFreshIdentifiers('scheduleCascade', { requestId }, { status: 400 })).toEqual({ requestId });
     expect(withFreshIdentifiers('scheduleCascade', {}, { status: 200 })).toEqual({});
-    const subscriber = { addresses: [{ address: 'crm-000001', type: 'EXT_USER_ID' }, { address: '79001234567', type: 'PHONE' }] };
+    const subscriber = {
+      addresses: [
+        { address: 'crm-000001', type: 'EXT_USER_ID' },
+        { address: '79001234567', type: 'PHONE' },
+      ],
+    };
     const created = withFreshIdentifiers('createSubscriber', subscriber, { status: 200 }) as typeof subscriber;
     expect(created.addresses[0]!.address).toMatch(/^conformance-[0-9a-f-]{36}$/);
     expect(created.addresses[1]).toEqual(subscriber.addresses[1]);
-    expect(withFreshIdentifiers('createSubscriber', subscriber, { status: 400, code: 'subscriber-already-exists' })).toBe(subscriber);
+    expect(
+      withFreshIdentifiers('createSubscriber', subscriber, { status: 400, code: 'subscriber-already-exists' }),
+    ).toBe(subscriber);
   });
 
   it('bad inputs are the same for a seed and shuffled by another', () => {
@@ -220,17 +282,24 @@ describe('profiles: described facts and contract decisions', () => {
     expect(missed.length).toBeGreaterThan(10);
     expect(missed.filter((m) => !m.why.startsWith('a decision of this contract'))).toEqual([]);
     const skipped = await runSuite(context(sandbox.url), selectStages(['stateful']));
-    expect(skipped.coverage!.flatMap((c) => c.missed).every((m) => m.why === 'the examples and dredd stages were not selected')).toBe(true);
+    expect(
+      skipped
+        .coverage!.flatMap((c) => c.missed)
+        .every((m) => m.why === 'the examples and dredd stages were not selected'),
+    ).toBe(true);
     expect(summary(described)).toMatch(/coverage\s+statuses\s+codes\s+examples/);
   }, 60_000);
 
-  it('a server that differs from the sandbox only in the contract\'s decisions passes described and fails strict, each failure a decision', async () => {
+  it("a server that differs from the sandbox only in the contract's decisions passes described and fails strict, each failure a decision", async () => {
     // Its own codes where this contract decided them: close threads and create subscriber errors.
     const proxy = await startMutatingProxy(sandbox.url, (x) => {
       const title = x.body?.title;
-      if (x.path === '/api/subscribers/create' && x.status === 400) return { body: { ...x.body, title: 'subscriber-not-created' } };
-      if (x.path === '/api/v1/threads/close' && typeof title === 'string' && x.status !== 401) return { status: 422, body: { title: 'threads-not-closed', status: 422 } };
-      if (x.path === '/api/v1/threads/close' && x.requestBody.includes('[103,103]')) return { body: { ...x.body, resolved_threads: [103, 103] } };
+      if (x.path === '/api/subscribers/create' && x.status === 400)
+        return { body: { ...x.body, title: 'subscriber-not-created' } };
+      if (x.path === '/api/v1/threads/close' && typeof title === 'string' && x.status !== 401)
+        return { status: 422, body: { title: 'threads-not-closed', status: 422 } };
+      if (x.path === '/api/v1/threads/close' && x.requestBody.includes('[103,103]'))
+        return { body: { ...x.body, resolved_threads: [103, 103] } };
       return undefined;
     });
     try {
@@ -253,11 +322,30 @@ describe('command line', () => {
       (r) => ({ code: 0, out: r.stdout + r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
     );
-  const keys = ['--api-key', credentials.apiKey, '--api-key-no-balance', credentials.apiKeyNoBalance!, '--integrator-token', credentials.integratorToken, '--profile', 'strict'];
+  const keys = [
+    '--api-key',
+    credentials.apiKey,
+    '--api-key-no-balance',
+    credentials.apiKeyNoBalance!,
+    '--integrator-token',
+    credentials.integratorToken,
+    '--profile',
+    'strict',
+  ];
 
   it('exits 0 and writes JUnit XML when every check passes', async () => {
     const output = join(dir, 'junit.xml');
-    const result = await cli('--server', sandbox.url, ...keys, '--only', 'examples,stateful', '--reporter', 'junit', '--output', output);
+    const result = await cli(
+      '--server',
+      sandbox.url,
+      ...keys,
+      '--only',
+      'examples,stateful',
+      '--reporter',
+      'junit',
+      '--output',
+      output,
+    );
     expect(result.code, result.out).toBe(0);
     expect(result.out).toMatch(/60 passed, 0 failed/);
     const xml = readFileSync(output, 'utf8');
@@ -265,21 +353,31 @@ describe('command line', () => {
     expect(xml).toContain('<testsuite name="stateful" tests="7" failures="0"');
   }, 30_000);
 
-  it('a whole run prints the suite\'s lines only: nothing of Dredd in the process, no warning', async () => {
+  it("a whole run prints the suite's lines only: nothing of Dredd in the process, no warning", async () => {
     const result = await cli('--server', sandbox.url, ...keys);
     expect(result.code, result.out).toBe(0);
     expect(result.out).toMatch(/stage dredd: .*\n(.*\n)? {2}19 passed, 0 failed/);
     // Dredd's logger colours its lines even into a pipe: the colours go before matching.
-    expect(result.out.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/^(info|pass|fail|skip|complete|warn|error):|Warning|\(node:/m);
+    expect(result.out.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(
+      /^(info|pass|fail|skip|complete|warn|error):|Warning|\(node:/m,
+    );
   }, 30_000);
 
   it('exits 1 and shows request, replay, expected, actual and basis when a check fails', async () => {
-    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.body?.title === 'requestId-is-not-unique' ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } } : undefined));
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.body?.title === 'requestId-is-not-unique'
+        ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } }
+        : undefined,
+    );
     try {
       const result = await cli('--server', proxy.url, ...keys, '--only', 'stateful');
       expect(result.code, result.out).toBe(1);
-      expect(result.out).toMatch(/FAIL stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/);
-      expect(result.out).toMatch(/expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}first 200 .*then 200.*\n {2}basis: {4}#\/components\/schemas\/RequestId\/description/);
+      expect(result.out).toMatch(
+        /FAIL stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/,
+      );
+      expect(result.out).toMatch(
+        /expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}first 200 .*then 200.*\n {2}basis: {4}#\/components\/schemas\/RequestId\/description/,
+      );
     } finally {
       await proxy.close();
     }
@@ -288,21 +386,55 @@ describe('command line', () => {
   it('credentials the server rejects: one line naming them and where they came from, exit 2, the report says why', async () => {
     const output = join(dir, 'rejected.json');
     const env = { ...process.env, MESSAGING_INTEGRATOR_TOKEN: credentials.integratorToken };
-    const result = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', '--server', sandbox.url, '--api-key', 'not-the-key', '--reporter', 'json', '--output', output], { cwd: projectRoot, env }).then(
+    const result = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/conformance/cli.ts',
+        '--server',
+        sandbox.url,
+        '--api-key',
+        'not-the-key',
+        '--reporter',
+        'json',
+        '--output',
+        output,
+      ],
+      { cwd: projectRoot, env },
+    ).then(
       () => ({ code: 0, stdout: '', stderr: '' }),
       (e: { code: number; stdout: string; stderr: string }) => e,
     );
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe('messaging-conformance: the server rejected the credentials: apiKey (--api-key) got 401 on a request that is otherwise right; nothing was checked\n');
+    expect(result.stderr).toBe(
+      'messaging-conformance: the server rejected the credentials: apiKey (--api-key) got 401 on a request that is otherwise right; nothing was checked\n',
+    );
     expect(result.stderr).not.toContain('not-the-key');
     const report = JSON.parse(readFileSync(output, 'utf8'));
-    expect(report).toMatchObject({ ok: false, finished: false, rejectedCredentials: ['apiKey'], unfinished: expect.stringMatching(/credentials were rejected/) });
+    expect(report).toMatchObject({
+      ok: false,
+      finished: false,
+      rejectedCredentials: ['apiKey'],
+      unfinished: expect.stringMatching(/credentials were rejected/),
+    });
   }, 30_000);
 
   it('a server that does not answer: exit 2 with the reason, no usage text, and the JUnit report says why', async () => {
     const output = join(dir, 'unreachable.xml');
-    const result = await cli('--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't', '--reporter', 'junit', '--output', output);
+    const result = await cli(
+      '--server',
+      'http://127.0.0.1:9',
+      '--api-key',
+      'k',
+      '--integrator-token',
+      't',
+      '--reporter',
+      'junit',
+      '--output',
+      output,
+    );
     expect(result.code).toBe(2);
     expect(result.out).toMatch(/^messaging-conformance: the server http:\/\/127.0.0.1:9 does not answer: .*\n$/);
     const xml = readFileSync(output, 'utf8');
@@ -314,7 +446,8 @@ describe('command line', () => {
     let resets = 0;
     // A reset endpoint behind Basic authentication, given in the URL as curl takes it.
     const hook = createServer((req, res) => {
-      if (req.headers.authorization !== `Basic ${Buffer.from('ops:pa55-w0rd').toString('base64')}`) return void res.writeHead(401).end('who are you?');
+      if (req.headers.authorization !== `Basic ${Buffer.from('ops:pa55-w0rd').toString('base64')}`)
+        return void res.writeHead(401).end('who are you?');
       resets += req.method === 'POST' ? 1 : 0;
       void fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' }).then(() => res.writeHead(204).end());
     });
@@ -324,15 +457,35 @@ describe('command line', () => {
       const ok = await cli('--server', sandbox.url, ...keys, '--only', 'examples,stateful', '--reset-url', url);
       expect(ok.code, ok.out).toBe(0);
       expect(resets).toBe(2);
-      const refused = await cli('--server', sandbox.url, ...keys, '--only', 'stateful', '--reset-url', url.replace('pa55-w0rd', 'wrong-pa55'));
+      const refused = await cli(
+        '--server',
+        sandbox.url,
+        ...keys,
+        '--only',
+        'stateful',
+        '--reset-url',
+        url.replace('pa55-w0rd', 'wrong-pa55'),
+      );
       expect(refused.code, refused.out).toBe(2);
-      expect(refused.out).toContain(`the reset hook failed before stage stateful: POST http://127.0.0.1:${(hook.address() as AddressInfo).port}/reset answered 401 who are you?`);
+      expect(refused.out).toContain(
+        `the reset hook failed before stage stateful: POST http://127.0.0.1:${(hook.address() as AddressInfo).port}/reset answered 401 who are you?`,
+      );
       expect(refused.out).not.toContain('pa55');
       // The state is known: no check had to accept "already resolved" for a thread the examples say is open.
       expect(ok.out).not.toContain('needs a reset');
-      const failing = await cli('--server', sandbox.url, ...keys, '--only', 'examples', '--reset-command', 'echo no database here >&2; exit 3');
+      const failing = await cli(
+        '--server',
+        sandbox.url,
+        ...keys,
+        '--only',
+        'examples',
+        '--reset-command',
+        'echo no database here >&2; exit 3',
+      );
       expect(failing.code, failing.out).toBe(2);
-      expect(failing.out).toContain('the run could not finish: the reset hook failed before stage examples: "echo no database here >&2; exit 3" exited 3: no database here');
+      expect(failing.out).toContain(
+        'the run could not finish: the reset hook failed before stage examples: "echo no database here >&2; exit 3" exited 3: no database here',
+      );
       const command = `${JSON.stringify(process.execPath)} -e "fetch('${sandbox.url}/_sandbox/reset', { method: 'POST' }).then((r) => process.exit(r.ok ? 0 : 1))"`;
       const byCommand = await cli('--server', sandbox.url, ...keys, '--only', 'examples', '--reset-command', command);
       expect(byCommand.code, byCommand.out).toBe(0);
@@ -345,21 +498,39 @@ describe('command line', () => {
   it('without a reset hook the coverage says which checks a reset would make exact', async () => {
     const result = await cli('--server', sandbox.url, ...keys, '--only', 'examples');
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toContain('needs a reset: closeThreads example 200 resolved: a thread the example closes may have been closed before this stage: resolved or already resolved was accepted (--reset-url or --reset-command checks it exactly)');
+    expect(result.out).toContain(
+      'needs a reset: closeThreads example 200 resolved: a thread the example closes may have been closed before this stage: resolved or already resolved was accepted (--reset-url or --reset-command checks it exactly)',
+    );
   }, 30_000);
 
   it('failures with one cause are one entry: its first request in full, the count, the rest in the report', async () => {
     // Every malformed body of schedule cascade gets 503 instead of an error the document lists.
-    const proxy = await startMutatingProxy(sandbox.url, (x) => (x.path === '/api/cascade/schedule' && x.status === 500 ? { status: 503, body: { title: 'unavailable', status: 503 } } : undefined));
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.path === '/api/cascade/schedule' && x.status === 500
+        ? { status: 503, body: { title: 'unavailable', status: 503 } }
+        : undefined,
+    );
     try {
       const output = join(dir, 'grouped.json');
-      const result = await cli('--server', proxy.url, ...keys, '--only', 'bad-input', '--reporter', 'json', '--output', output);
+      const result = await cli(
+        '--server',
+        proxy.url,
+        ...keys,
+        '--only',
+        'bad-input',
+        '--reporter',
+        'json',
+        '--output',
+        output,
+      );
       expect(result.code, result.out).toBe(1);
       const failed = JSON.parse(readFileSync(output, 'utf8')).results.filter((r: { ok: boolean }) => !r.ok);
       const entries = result.out.match(/^FAIL /gm)!.length;
       expect(failed.length).toBeGreaterThan(20);
       expect(entries).toBeLessThan(failed.length / 5);
-      expect(result.out).toMatch(/^FAIL bad-input \[described\]: scheduleCascade: .* \(and \d+ more with the same cause\)\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}status 503.*\n {2}basis: .*\n {2}also: .*all \d+ in the JSON or JUnit report/m);
+      expect(result.out).toMatch(
+        /^FAIL bad-input \[described\]: scheduleCascade: .* \(and \d+ more with the same cause\)\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}status 503.*\n {2}basis: .*\n {2}also: .*all \d+ in the JSON or JUnit report/m,
+      );
       expect(result.out).toMatch(new RegExp(`^${failed.length} failed checks, ${entries} causes$`, 'm'));
     } finally {
       await proxy.close();
@@ -369,19 +540,54 @@ describe('command line', () => {
   // These reach no sandbox: they run side by side.
   it.concurrent.for<[string[], RegExp]>([
     [['--api-key', 'k', '--integrator-token', 't'], /needs --server <url>/],
-    [['--server', 'localhost:8080', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "localhost:8080"/],
-    [['--server', 'http://127.0.0.1:99999', '--api-key', 'k', '--integrator-token', 't'], /--server must be an http\(s\) URL, got "http:\/\/127.0.0.1:99999"/],
+    [
+      ['--server', 'localhost:8080', '--api-key', 'k', '--integrator-token', 't'],
+      /--server must be an http\(s\) URL, got "localhost:8080"/,
+    ],
+    [
+      ['--server', 'http://127.0.0.1:99999', '--api-key', 'k', '--integrator-token', 't'],
+      /--server must be an http\(s\) URL, got "http:\/\/127.0.0.1:99999"/,
+    ],
     [['--server', 'http://127.0.0.1:9'], /needs credentials/],
     [['--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't'], /does not answer/],
-    [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-url', 'not-a-url'], /--reset-url must be an http\(s\) URL, got "not-a-url"/],
-    [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-command', ' '], /--reset-command must be a command line/],
-    [['--server', 'http://x', '--only', 'everything'], /unknown stage "everything"; the stages are dredd, examples, stateful, boundaries, generated, bad-input/],
-    [['--server', 'http://x', '--seed', 'abc', '--api-key', 'k', '--integrator-token', 't'], /--seed must be an integer/],
-    [['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'], /--reporter junit needs --output/],
+    [
+      ['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-url', 'not-a-url'],
+      /--reset-url must be an http\(s\) URL, got "not-a-url"/,
+    ],
+    [
+      ['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-command', ' '],
+      /--reset-command must be a command line/,
+    ],
+    [
+      ['--server', 'http://x', '--only', 'everything'],
+      /unknown stage "everything"; the stages are dredd, examples, stateful, boundaries, generated, bad-input/,
+    ],
+    [
+      ['--server', 'http://x', '--seed', 'abc', '--api-key', 'k', '--integrator-token', 't'],
+      /--seed must be an integer/,
+    ],
+    [
+      ['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'],
+      /--reporter junit needs --output/,
+    ],
     [['--server', 'http://x', '--vars', '/no/such/file.json'], /--vars \/no\/such\/file.json: ENOENT/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--server', 'http://x', '--only', 'stateful', '--skip', 'stateful'], /no stage is left to run/],
-    [['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reporter', 'junit', '--output', '/no/such/dir/x.xml'], /--output \/no\/such\/dir\/x.xml: its folder does not exist or cannot be written/],
+    [
+      [
+        '--server',
+        'http://x',
+        '--api-key',
+        'k',
+        '--integrator-token',
+        't',
+        '--reporter',
+        'junit',
+        '--output',
+        '/no/such/dir/x.xml',
+      ],
+      /--output \/no\/such\/dir\/x.xml: its folder does not exist or cannot be written/,
+    ],
   ])('exits 2 with a message for %j', { timeout: 30_000 }, async ([args, message], { expect }) => {
     const result = await cli(...args);
     expect(result.code).toBe(2);
@@ -398,10 +604,15 @@ describe('command line', () => {
 
   it('--list names the stages', async () => {
     const result = await cli('--list', '--skip', 'dredd');
-    expect(result.out.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(['examples', 'stateful', 'boundaries', 'generated', 'bad-input']);
+    expect(
+      result.out
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(['examples', 'stateful', 'boundaries', 'generated', 'bad-input']);
   }, 30_000);
 
-  it('--vars maps example values to a deployment\'s and supplies credentials', async () => {
+  it("--vars maps example values to a deployment's and supplies credentials", async () => {
     const vars = join(dir, 'vars.json');
     // On this "deployment" the open thread of the examples is 106, not 101.
     writeFileSync(vars, JSON.stringify({ ...credentials, values: { '101': 106 } }));
@@ -416,7 +627,10 @@ describe('command line', () => {
 describe('the named examples the suite takes', () => {
   it('are all in the document; one renamed or removed is named with the stage that takes it', () => {
     expect(missingExamples(examplePairs())).toEqual([]);
-    const without = examplePairs().filter((p) => !(p.operation.operationId === 'closeThreads' && p.name === 'notExisting') && p.name !== 'createdBlacklisted');
+    const without = examplePairs().filter(
+      (p) =>
+        !(p.operation.operationId === 'closeThreads' && p.name === 'notExisting') && p.name !== 'createdBlacklisted',
+    );
     expect(missingExamples(without)).toEqual([
       'closeThreads/notExisting (stage stateful)',
       'createSubscriber/createdBlacklisted (stage stateful)',

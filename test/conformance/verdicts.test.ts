@@ -30,8 +30,16 @@ const http = (handler: (req: IncomingMessage, res: ServerResponse) => void) => l
 function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; ms: number }> {
   const start = performance.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', ...args], { cwd: projectRoot, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}`, ms: performance.now() - start }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/conformance/cli.ts', ...args],
+      { cwd: projectRoot, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({
+          code: error ? ((error as { code?: number }).code ?? 1) : 0,
+          out: `${stdout}${stderr}`,
+          ms: performance.now() - start,
+        }),
     );
   });
 }
@@ -61,28 +69,42 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     expect(result.out).toMatch(/FAIL examples/);
   }, 40_000);
 
-  it('a server that stalls every API request: each stage stops after its first requests time out: 1', async ({ expect }) => {
+  it('a server that stalls every API request: each stage stops after its first requests time out: 1', async ({
+    expect,
+  }) => {
     const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
     const result = await cli(['--server', url, ...keys, '--timeout', '0.5', '--deadline', '60']);
     expect(result.code, result.out).toBe(1);
     // (stateful has three checks: it ends before it could stop.)
     for (const stage of ['dredd', 'examples', 'bad-input']) {
-      expect(result.out).toMatch(new RegExp(`FAIL ${stage} \\[described\\]: stage ran to the end\\n(.*\\n)*?  actual: +the first 3 requests of the stage got no answer; the server is not answering`));
+      expect(result.out).toMatch(
+        new RegExp(
+          `FAIL ${stage} \\[described\\]: stage ran to the end\\n(.*\\n)*?  actual: +the first 3 requests of the stage got no answer; the server is not answering`,
+        ),
+      );
     }
-    expect(result.out).toMatch(/FAIL dredd \[described\]: \/api\/v1\/threads\/close > Close threads > 200 > application\/json\n(.*\n)*? {2}actual: +no answer: /);
+    expect(result.out).toMatch(
+      /FAIL dredd \[described\]: \/api\/v1\/threads\/close > Close threads > 200 > application\/json\n(.*\n)*? {2}actual: +no answer: /,
+    );
     // About a dozen timeouts of 0.5 s, not hundreds. (0.5 s, not less: the first request, which
     // asks whether the server answers at all, must not time out on a busy machine.)
     expect(result.ms).toBeLessThan(30_000);
   }, 60_000);
 
-  it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, and the process ends then, not at the request timeout', async ({ expect }) => {
+  it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, and the process ends then, not at the request timeout', async ({
+    expect,
+  }) => {
     // Everything but the API answers, and so do the credential probes (an unknown thread, an
     // unknown cascade), so the run reaches Dredd, whose first request then waits.
     const url = await http((req, res) => {
       if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk));
-      req.on('end', () => (/\b(999999|9999)\b/.test(body) ? res.writeHead(400, { 'content-type': 'application/json' }).end('{}') : undefined));
+      req.on('end', () =>
+        /\b(999999|9999)\b/.test(body)
+          ? res.writeHead(400, { 'content-type': 'application/json' }).end('{}')
+          : undefined,
+      );
     });
     const result = await cli(['--server', url, ...keys, '--deadline', '4', '--timeout', '60']);
     expect(result.code, result.out).toBe(2);
@@ -90,7 +112,9 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     expect(result.ms).toBeLessThan(4_000 + 5_000 + 2_000); // + tsx start-up
   }, 30_000);
 
-  it('a server that trickles an answer it never finishes: each Dredd request ends at the timeout, body included', async ({ expect }) => {
+  it('a server that trickles an answer it never finishes: each Dredd request ends at the timeout, body included', async ({
+    expect,
+  }) => {
     const url = await http((req, res) => {
       if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -105,8 +129,16 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
   }, 60_000);
 
   it.for<[string, (req: IncomingMessage, res: ServerResponse) => void]>([
-    ['HTML to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>')],
-    ['200 {} to everything', (_req: IncomingMessage, res: ServerResponse) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')],
+    [
+      'HTML to everything',
+      (_req: IncomingMessage, res: ServerResponse) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>'),
+    ],
+    [
+      '200 {} to everything',
+      (_req: IncomingMessage, res: ServerResponse) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
+    ],
   ])('a server that answers %s: 1', { timeout: 40_000 }, async ([, handler], { expect }) => {
     const url = await http((req, res) => {
       req.resume();
@@ -126,18 +158,35 @@ describe('secrets', () => {
     // A server that fails every check and echoes what it was sent, headers included.
     const url = await http((req, res) => {
       const chunks: Buffer[] = [];
-      req.on('data', (c) => chunks.push(c)).on('end', () => {
-        res.writeHead(400, { 'content-type': 'application/json', 'x-echo': `${req.headers['x-api-key']} ${req.headers.authorization}` });
-        res.end(JSON.stringify({ title: `echo ${req.headers['x-api-key']}`, status: 400, detail: `${req.headers.authorization} ${Buffer.concat(chunks)}` }));
-      });
+      req
+        .on('data', (c) => chunks.push(c))
+        .on('end', () => {
+          res.writeHead(400, {
+            'content-type': 'application/json',
+            'x-echo': `${req.headers['x-api-key']} ${req.headers.authorization}`,
+          });
+          res.end(
+            JSON.stringify({
+              title: `echo ${req.headers['x-api-key']}`,
+              status: 400,
+              detail: `${req.headers.authorization} ${Buffer.concat(chunks)}`,
+            }),
+          );
+        });
     });
     const byFlag = join(dir, 'flag.xml');
     const byEnv = join(dir, 'env.xml');
     const [flags, envs] = await Promise.all([
       cli(['--server', url, '--api-key', key, '--integrator-token', token, '--reporter', 'junit', '--output', byFlag]),
-      cli(['--server', url, '--reporter', 'junit', '--output', byEnv], { MESSAGING_API_KEY: key, MESSAGING_INTEGRATOR_TOKEN: token }),
+      cli(['--server', url, '--reporter', 'junit', '--output', byEnv], {
+        MESSAGING_API_KEY: key,
+        MESSAGING_INTEGRATOR_TOKEN: token,
+      }),
     ]);
-    for (const [run, file] of [[flags, byFlag], [envs, byEnv]] as const) {
+    for (const [run, file] of [
+      [flags, byFlag],
+      [envs, byEnv],
+    ] as const) {
       expect(run.code, run.out.slice(-2000)).toBe(1);
       const written = `${run.out}\n${readFileSync(file, 'utf8')}`;
       expect(written.includes(key), 'the key leaked').toBe(false);

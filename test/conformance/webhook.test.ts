@@ -43,7 +43,11 @@ const goodReceiver = () =>
 describe('webhook receiver check', () => {
   it('a receiver built on parseStatusCallback passes every post: exit 0', async () => {
     const url = await goodReceiver();
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url], { cwd: projectRoot });
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url],
+      { cwd: projectRoot },
+    );
     expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
     expect(Number(/^(\d+) passed/m.exec(stdout)![1])).toBeGreaterThanOrEqual(25);
   }, 30_000);
@@ -61,18 +65,25 @@ describe('webhook receiver check', () => {
     });
     const report = await checkWebhookReceiver({ url });
     expect(report.ok).toBe(false);
-    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(expect.arrayContaining(['a status this contract does not know yet', 'status FAILED']));
+    expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(
+      expect.arrayContaining(['a status this contract does not know yet', 'status FAILED']),
+    );
     expect(report.results.find((r) => r.name === 'malformed JSON')?.ok).toBe(true);
   });
 
-  it.for([204, 202, 201])('a receiver that answers %i to callbacks fails every one, naming the status and the contract\'s sentence', async (status) => {
-    const url = await receiver((_body, _req, res) => res.writeHead(status).end());
-    const report = await checkWebhookReceiver({ url });
-    const wellFormed = report.results.filter((r) => r.kind === 'described');
-    expect(wellFormed.length).toBeGreaterThanOrEqual(25);
-    expect(wellFormed.filter((r) => r.ok)).toEqual([]);
-    expect(wellFormed[0]!.actual).toBe(`${status}: the contract says "The receiver must answer 200; otherwise the service retries with growing delays (3 retries at 4 s, 128 s and 2048 s in the current docs)."`);
-  });
+  it.for([204, 202, 201])(
+    "a receiver that answers %i to callbacks fails every one, naming the status and the contract's sentence",
+    async (status) => {
+      const url = await receiver((_body, _req, res) => res.writeHead(status).end());
+      const report = await checkWebhookReceiver({ url });
+      const wellFormed = report.results.filter((r) => r.kind === 'described');
+      expect(wellFormed.length).toBeGreaterThanOrEqual(25);
+      expect(wellFormed.filter((r) => r.ok)).toEqual([]);
+      expect(wellFormed[0]!.actual).toBe(
+        `${status}: the contract says "The receiver must answer 200; otherwise the service retries with growing delays (3 retries at 4 s, 128 s and 2048 s in the current docs)."`,
+      );
+    },
+  );
 
   it('a receiver that answers 500 to malformed JSON fails that post, and the CLI exits 1', async () => {
     const url = await receiver((body, _req, res) => {
@@ -83,7 +94,9 @@ describe('webhook receiver check', () => {
         res.writeHead(500).end('boom');
       }
     });
-    const result = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url], { cwd: projectRoot }).then(
+    const result = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url], {
+      cwd: projectRoot,
+    }).then(
       () => ({ code: 0, out: '' }),
       (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
     );
@@ -96,7 +109,10 @@ describe('webhook receiver check', () => {
       if (body.length < 1024 * 1024) res.writeHead(200).end();
     });
     const report = await checkWebhookReceiver({ url, timeoutMs: 500 });
-    expect(report.results.find((r) => r.name === 'an oversized body (2 MiB)')).toMatchObject({ ok: false, actual: 'no answer within 500 ms' });
+    expect(report.results.find((r) => r.name === 'an oversized body (2 MiB)')).toMatchObject({
+      ok: false,
+      actual: 'no answer within 500 ms',
+    });
     expect(report.results.filter((r) => !r.ok)).toHaveLength(1);
   });
 });

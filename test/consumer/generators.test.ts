@@ -9,7 +9,14 @@ import { delimiter, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.ts';
-import { generate, generators, typeProblems, type Doc, type GeneratorName, type Toolchain } from '../generators/check.ts';
+import {
+  generate,
+  generators,
+  typeProblems,
+  type Doc,
+  type GeneratorName,
+  type Toolchain,
+} from '../generators/check.ts';
 
 const run = promisify(execFile);
 const spec = join(projectRoot, 'generated/openapi.json');
@@ -21,16 +28,25 @@ let outputs: Record<string, { code: number | null; output: string }>;
 const outDir = (name: string) => join(toolchain.project, 'out', name.replace(/\W+/g, '-'));
 
 beforeAll(async () => {
-  const node = (await run('npx', ['-y', '-p', 'node@24', 'node', '-p', 'process.execPath'], { timeout: 150_000 })).stdout.trim();
+  const node = (
+    await run('npx', ['-y', '-p', 'node@24', 'node', '-p', 'process.execPath'], { timeout: 150_000 })
+  ).stdout.trim();
   const project = await mkdtemp(join(tmpdir(), 'mc-generators-'));
   toolchain = { node, project };
-  for (const file of ['package.json', 'package-lock.json']) await copyFile(join(projectRoot, 'test/generators/project', file), join(project, file));
+  for (const file of ['package.json', 'package-lock.json'])
+    await copyFile(join(projectRoot, 'test/generators/project', file), join(project, file));
   // npm itself runs on the Node first in PATH: Node 24, the line the generators declare.
-  const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH}`, npm_config_update_notifier: 'false' };
+  const env = {
+    ...process.env,
+    PATH: `${dirname(node)}${delimiter}${process.env.PATH}`,
+    npm_config_update_notifier: 'false',
+  };
   const installed = await run('npm', ['ci', '--no-audit', '--no-fund'], { cwd: project, env, timeout: 240_000 });
   install = installed.stdout + installed.stderr;
   doc = JSON.parse(await readFile(spec, 'utf8'));
-  outputs = Object.fromEntries(await Promise.all(names.map(async (name) => [name, await generate(toolchain, name, spec, outDir(name))] as const)));
+  outputs = Object.fromEntries(
+    await Promise.all(names.map(async (name) => [name, await generate(toolchain, name, spec, outDir(name))] as const)),
+  );
 });
 
 afterAll(async () => {
@@ -48,9 +64,13 @@ describe('generators on generated/openapi.json (Node 24)', () => {
     expect(output.split('\n').filter((l) => /\b(warn|warning|error)\b/i.test(l))).toEqual([]);
   });
 
-  it.each(names)('%s: the output compiles and carries every property of every schema', (name) => {
-    expect(typeProblems(name, outDir(name), doc)).toEqual([]);
-  }, 60_000);
+  it.each(names)(
+    '%s: the output compiles and carries every property of every schema',
+    (name) => {
+      expect(typeProblems(name, outDir(name), doc)).toEqual([]);
+    },
+    60_000,
+  );
 
   it('hey-api reading the buttons as unknown (allOf beside type: array) is reported', async () => {
     const broken = structuredClone(doc);

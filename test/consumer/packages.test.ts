@@ -15,7 +15,10 @@ const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
 const exec = (file: string, args: string[], options: { cwd: string; timeout?: number }) =>
   run(file, args, { ...options, maxBuffer: 64 * 1024 * 1024 }).then(
     (r) => ({ code: 0, out: `${r.stdout}${r.stderr}` }),
-    (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({ code: e.code ?? 1, out: `${e.stdout ?? ''}${e.stderr ?? ''}${e.message}` }),
+    (e: { code?: number; stdout?: string; stderr?: string; message: string }) => ({
+      code: e.code ?? 1,
+      out: `${e.stdout ?? ''}${e.stderr ?? ''}${e.message}`,
+    }),
   );
 
 let dir: string;
@@ -36,17 +39,29 @@ afterAll(async () => {
 });
 
 describe('the tarballs', () => {
-  it.each(['client', 'sandbox', 'conformance'] as const)('%s: attw finds every entry typed for ESM consumers (node16 and bundler)', async (name) => {
-    // esm-only: CommonJS consumers load these ES modules with require() on Node >= 20.19 (engines).
-    const result = await exec(bin('attw'), [tarballs[name], '--profile', 'esm-only', '--format', 'ascii'], { cwd: dir });
-    expect(result.code, result.out).toBe(0);
-  }, 60_000);
+  it.each(['client', 'sandbox', 'conformance'] as const)(
+    '%s: attw finds every entry typed for ESM consumers (node16 and bundler)',
+    async (name) => {
+      // esm-only: CommonJS consumers load these ES modules with require() on Node >= 20.19 (engines).
+      const result = await exec(bin('attw'), [tarballs[name], '--profile', 'esm-only', '--format', 'ascii'], {
+        cwd: dir,
+      });
+      expect(result.code, result.out).toBe(0);
+    },
+    60_000,
+  );
 
-  it.each(['client', 'sandbox', 'conformance'] as const)('%s: publint finds nothing, suggestions included', async (name) => {
-    const result = await exec(bin('publint'), ['run', tarballs[name], '--strict', '--level', 'suggestion'], { cwd: dir });
-    expect(result.code, result.out).toBe(0);
-    expect(result.out).toContain('All good!');
-  }, 60_000);
+  it.each(['client', 'sandbox', 'conformance'] as const)(
+    '%s: publint finds nothing, suggestions included',
+    async (name) => {
+      const result = await exec(bin('publint'), ['run', tarballs[name], '--strict', '--level', 'suggestion'], {
+        cwd: dir,
+      });
+      expect(result.code, result.out).toBe(0);
+      expect(result.out).toContain('All good!');
+    },
+    60_000,
+  );
 
   it('no file of a tarball points into this repository', async () => {
     for (const tarball of Object.values(tarballs)) {
@@ -62,7 +77,8 @@ describe('the tarballs', () => {
     const packages: string[] = [];
     for (const entry of await readdir(modules)) {
       if (entry.startsWith('.')) continue;
-      if (entry.startsWith('@')) for (const scoped of await readdir(join(modules, entry))) packages.push(`${entry}/${scoped}`);
+      if (entry.startsWith('@'))
+        for (const scoped of await readdir(join(modules, entry))) packages.push(`${entry}/${scoped}`);
       else packages.push(entry);
     }
     const bytes = Number((await run('du', ['-sb', modules])).stdout.split('\t')[0]);
@@ -71,7 +87,9 @@ describe('the tarballs', () => {
   }, 120_000);
 
   it('bundled for an app, the client entry stays within 15.5 kB, ./webhooks within 30 kB and ./preflight within 125 kB (minified)', async () => {
-    const [client, webhooks, preflight] = Object.values(await bundleEntries(project, entryImports)).map((code) => code.length) as [number, number, number];
+    const [client, webhooks, preflight] = Object.values(await bundleEntries(project, entryImports)).map(
+      (code) => code.length,
+    ) as [number, number, number];
     // 15.5 kB holds openapi-fetch (6.6 kB) and the client with its transport hygiene (response cap,
     // shape check, no redirects), and leaves no room for ajv or the document.
     expect(client).toBeLessThanOrEqual(15_500);
@@ -82,60 +100,109 @@ describe('the tarballs', () => {
 });
 
 describe('a consumer project', () => {
-  it.each(['nodenext', 'bundler'] as const)('type-checks against the installed packages with moduleResolution %s', async (resolution) => {
-    const config = join(project, `tsconfig.${resolution}.json`);
-    await writeFile(config, JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        lib: ['ES2022', 'ESNext.Disposable'],
-        module: resolution === 'nodenext' ? 'NodeNext' : 'ESNext',
-        moduleResolution: resolution,
-        types: ['node'],
-        strict: true,
-        noEmit: true,
-        skipLibCheck: false,
-        resolveJsonModule: true,
-      },
-      files: ['consumer.ts'],
-    }));
-    const result = await exec(join(project, 'node_modules/.bin/tsc'), ['-p', config], { cwd: project });
-    expect(result.code, result.out).toBe(0);
-  }, 60_000);
+  it.each(['nodenext', 'bundler'] as const)(
+    'type-checks against the installed packages with moduleResolution %s',
+    async (resolution) => {
+      const config = join(project, `tsconfig.${resolution}.json`);
+      await writeFile(
+        config,
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            lib: ['ES2022', 'ESNext.Disposable'],
+            module: resolution === 'nodenext' ? 'NodeNext' : 'ESNext',
+            moduleResolution: resolution,
+            types: ['node'],
+            strict: true,
+            noEmit: true,
+            skipLibCheck: false,
+            resolveJsonModule: true,
+          },
+          files: ['consumer.ts'],
+        }),
+      );
+      const result = await exec(join(project, 'node_modules/.bin/tsc'), ['-p', config], { cwd: project });
+      expect(result.code, result.out).toBe(0);
+    },
+    60_000,
+  );
 
-  const lines = [['20 (this machine)', null], ['22', 'node@22'], ['24', 'node@24'], ['26', 'node@26']] as const;
-  it.each(lines)('runs on Node %s: every subpath, the client against the sandbox, the conformance bin against the sandbox bin', async (_line, nodePackage) => {
-    const result = nodePackage === null
-      ? await exec(process.execPath, ['runtime.mjs'], { cwd: project, timeout: 150_000 })
-      : await exec('npx', ['-y', '-p', nodePackage, 'node', 'runtime.mjs'], { cwd: project, timeout: 150_000 });
-    expect(result.code, result.out).toBe(0);
-    const facts = JSON.parse(result.out.trim().split('\n').filter((l) => l.startsWith('{')).at(-1)!);
-    if (nodePackage) expect(facts.node).toMatch(new RegExp(`^v${nodePackage.split('@')[1]}\\.`));
-    expect(facts.binNode, 'the bins run on the same Node').toBe(facts.node);
-    expect(facts.exports).toEqual({
-      client: ['ApiError', 'MessagingError', 'MissingCredentialError', 'NetworkError', 'ResponseTooLargeError', 'TimeoutError', 'createMessagingClient', 'isKnownErrorCode', 'normalizeErrorCode', 'parseCascadeViolations'],
-      webhooks: ['StatusCallbackError', 'parseStatusCallback'],
-      preflight: ['RequestValidationError', 'createValidatingClient', 'validateRequest'],
-      sandbox: ['startSandbox'],
-      conformance: ['UnreachableError', 'VarsError', 'checkWebhookReceiver', 'conformanceStages', 'formatJUnit', 'formatJson', 'formatSummary', 'loadVars', 'runConformance'],
-    });
-    expect(facts).toMatchObject({
-      documentVersion: '3.1.0',
-      requireClient: 'function',
-      asyncDispose: 'function',
-      closed: { resolved_threads: [101], not_existing_threads: [999999], already_resolved_threads: [], not_resolved_due_to_system_error: [] },
-      scheduled: 'string',
-      apiError: '400 cascade-not-found',
-      callback: 'DELIVERED',
-      badCallback: 'StatusCallbackError',
-      docsPage: '200 text/html; charset=utf-8 true',
-      servedDocumentEqual: true,
-      state: 'closed',
-      stateAfterReset: 'open',
-      conformanceExit: 0,
-    });
-    expect(facts.preflight).toMatch(/^threadIds: got "nope"; expected it to be of type array/);
-    expect(facts.fixtureKeys).toContain('sandbox-api-key');
-    expect(facts.conformanceSummary).toMatch(/^\d+ passed, 0 failed$/);
-    expect(facts.conformanceNoise).toEqual([]);
-  }, 180_000);
+  const lines = [
+    ['20 (this machine)', null],
+    ['22', 'node@22'],
+    ['24', 'node@24'],
+    ['26', 'node@26'],
+  ] as const;
+  it.each(lines)(
+    'runs on Node %s: every subpath, the client against the sandbox, the conformance bin against the sandbox bin',
+    async (_line, nodePackage) => {
+      const result =
+        nodePackage === null
+          ? await exec(process.execPath, ['runtime.mjs'], { cwd: project, timeout: 150_000 })
+          : await exec('npx', ['-y', '-p', nodePackage, 'node', 'runtime.mjs'], { cwd: project, timeout: 150_000 });
+      expect(result.code, result.out).toBe(0);
+      const facts = JSON.parse(
+        result.out
+          .trim()
+          .split('\n')
+          .filter((l) => l.startsWith('{'))
+          .at(-1)!,
+      );
+      if (nodePackage) expect(facts.node).toMatch(new RegExp(`^v${nodePackage.split('@')[1]}\\.`));
+      expect(facts.binNode, 'the bins run on the same Node').toBe(facts.node);
+      expect(facts.exports).toEqual({
+        client: [
+          'ApiError',
+          'MessagingError',
+          'MissingCredentialError',
+          'NetworkError',
+          'ResponseTooLargeError',
+          'TimeoutError',
+          'createMessagingClient',
+          'isKnownErrorCode',
+          'normalizeErrorCode',
+          'parseCascadeViolations',
+        ],
+        webhooks: ['StatusCallbackError', 'parseStatusCallback'],
+        preflight: ['RequestValidationError', 'createValidatingClient', 'validateRequest'],
+        sandbox: ['startSandbox'],
+        conformance: [
+          'UnreachableError',
+          'VarsError',
+          'checkWebhookReceiver',
+          'conformanceStages',
+          'formatJUnit',
+          'formatJson',
+          'formatSummary',
+          'loadVars',
+          'runConformance',
+        ],
+      });
+      expect(facts).toMatchObject({
+        documentVersion: '3.1.0',
+        requireClient: 'function',
+        asyncDispose: 'function',
+        closed: {
+          resolved_threads: [101],
+          not_existing_threads: [999999],
+          already_resolved_threads: [],
+          not_resolved_due_to_system_error: [],
+        },
+        scheduled: 'string',
+        apiError: '400 cascade-not-found',
+        callback: 'DELIVERED',
+        badCallback: 'StatusCallbackError',
+        docsPage: '200 text/html; charset=utf-8 true',
+        servedDocumentEqual: true,
+        state: 'closed',
+        stateAfterReset: 'open',
+        conformanceExit: 0,
+      });
+      expect(facts.preflight).toMatch(/^threadIds: got "nope"; expected it to be of type array/);
+      expect(facts.fixtureKeys).toContain('sandbox-api-key');
+      expect(facts.conformanceSummary).toMatch(/^\d+ passed, 0 failed$/);
+      expect(facts.conformanceNoise).toEqual([]);
+    },
+    180_000,
+  );
 });

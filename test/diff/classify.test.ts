@@ -10,24 +10,127 @@ const doc = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'),
 const schemas = (d: any) => d.components.schemas;
 
 const fixtures: Array<[name: string, change: (d: any) => void, expected: Array<[ChangeClass, string]>]> = [
-  ['a response field removed', (d) => {
-    delete schemas(d).ThreadsCloseResult.properties.resolved_threads;
-    schemas(d).ThreadsCloseResult.required = schemas(d).ThreadsCloseResult.required.filter((x: string) => x !== 'resolved_threads');
-  }, [['breaking', 'response 200 of closeThreads: `resolved_threads` is no longer required'], ['breaking', 'response 200 of closeThreads: property `resolved_threads` removed']]],
-  ['a request type narrowed', (d) => { schemas(d).ParameterValue.properties.value.type = 'integer'; }, [['breaking', 'request body of createSubscriber: `parameterValues[].value`: type "string" -> "integer"']]],
-  ['a limit lowered', (d) => { schemas(d).CloseThreadsRequest.properties.comment.maxLength = 200; }, [['breaking', 'request body of closeThreads: `comment`: maxLength 300 -> 200']]],
-  ['a limit raised', (d) => { schemas(d).CloseThreadsRequest.properties.comment.maxLength = 400; }, [['non-breaking', 'request body of closeThreads: `comment`: maxLength 300 -> 400']]],
-  ['an enum value added to a request (a closed set)', (d) => { schemas(d).AddressType.enum.push('FAX'); }, [['non-breaking', 'request body of createSubscriber: `addresses[].type`: value "FAX" added (also request body of scheduleCascade)']]],
-  ['an enum value removed from a request (a closed set)', (d) => { schemas(d).AddressType.enum = schemas(d).AddressType.enum.filter((v: string) => v !== 'UTM'); }, [['breaking', 'request body of createSubscriber: `addresses[].type`: value "UTM" removed (also request body of scheduleCascade)']]],
-  ['a new error code: a value added to an open set in every response', (d) => { schemas(d).KnownErrorCode.enum.push('rate-limited'); }, [['non-breaking', expect.stringMatching(/^response 400 of closeThreads: `title`: value "rate-limited" added \(also .*response default of scheduleCascade\)$/) as unknown as string]]],
-  ['a value added to a closed set in a response', (d) => {
-    schemas(d).CascadeScheduleResult.properties.state = { type: 'string', enum: ['QUEUED', 'SENT'] };
-  }, [['non-breaking', 'response 200 of scheduleCascade: property `state` added']]],
-  ['a new optional response field', (d) => { schemas(d).CascadeScheduleResult.properties.queuedAt = { type: 'string' }; }, [['non-breaking', 'response 200 of scheduleCascade: property `queuedAt` added']]],
-  ['a documented status removed', (d) => { delete d.paths['/api/cascade/schedule'].post.responses['405']; }, [['breaking', 'response 405 of scheduleCascade: removed']]],
-  ['a path removed', (d) => { delete d.paths['/api/subscribers/create']; }, [['breaking', 'operation of createSubscriber: removed']]],
-  ['a requirement added to a request', (d) => { schemas(d).CloseThreadsRequest.required.push('comment'); }, [['breaking', 'request body of closeThreads: `comment` became required']]],
-  ['a description changed', (d) => { schemas(d).CloseThreadsRequest.description = 'Threads to close.'; }, [['annotation', expect.stringMatching(/^request body of closeThreads: the body: description ".*" -> "Threads to close\."$/) as unknown as string]]],
+  [
+    'a response field removed',
+    (d) => {
+      delete schemas(d).ThreadsCloseResult.properties.resolved_threads;
+      schemas(d).ThreadsCloseResult.required = schemas(d).ThreadsCloseResult.required.filter(
+        (x: string) => x !== 'resolved_threads',
+      );
+    },
+    [
+      ['breaking', 'response 200 of closeThreads: `resolved_threads` is no longer required'],
+      ['breaking', 'response 200 of closeThreads: property `resolved_threads` removed'],
+    ],
+  ],
+  [
+    'a request type narrowed',
+    (d) => {
+      schemas(d).ParameterValue.properties.value.type = 'integer';
+    },
+    [['breaking', 'request body of createSubscriber: `parameterValues[].value`: type "string" -> "integer"']],
+  ],
+  [
+    'a limit lowered',
+    (d) => {
+      schemas(d).CloseThreadsRequest.properties.comment.maxLength = 200;
+    },
+    [['breaking', 'request body of closeThreads: `comment`: maxLength 300 -> 200']],
+  ],
+  [
+    'a limit raised',
+    (d) => {
+      schemas(d).CloseThreadsRequest.properties.comment.maxLength = 400;
+    },
+    [['non-breaking', 'request body of closeThreads: `comment`: maxLength 300 -> 400']],
+  ],
+  [
+    'an enum value added to a request (a closed set)',
+    (d) => {
+      schemas(d).AddressType.enum.push('FAX');
+    },
+    [
+      [
+        'non-breaking',
+        'request body of createSubscriber: `addresses[].type`: value "FAX" added (also request body of scheduleCascade)',
+      ],
+    ],
+  ],
+  [
+    'an enum value removed from a request (a closed set)',
+    (d) => {
+      schemas(d).AddressType.enum = schemas(d).AddressType.enum.filter((v: string) => v !== 'UTM');
+    },
+    [
+      [
+        'breaking',
+        'request body of createSubscriber: `addresses[].type`: value "UTM" removed (also request body of scheduleCascade)',
+      ],
+    ],
+  ],
+  [
+    'a new error code: a value added to an open set in every response',
+    (d) => {
+      schemas(d).KnownErrorCode.enum.push('rate-limited');
+    },
+    [
+      [
+        'non-breaking',
+        expect.stringMatching(
+          /^response 400 of closeThreads: `title`: value "rate-limited" added \(also .*response default of scheduleCascade\)$/,
+        ) as unknown as string,
+      ],
+    ],
+  ],
+  [
+    'a value added to a closed set in a response',
+    (d) => {
+      schemas(d).CascadeScheduleResult.properties.state = { type: 'string', enum: ['QUEUED', 'SENT'] };
+    },
+    [['non-breaking', 'response 200 of scheduleCascade: property `state` added']],
+  ],
+  [
+    'a new optional response field',
+    (d) => {
+      schemas(d).CascadeScheduleResult.properties.queuedAt = { type: 'string' };
+    },
+    [['non-breaking', 'response 200 of scheduleCascade: property `queuedAt` added']],
+  ],
+  [
+    'a documented status removed',
+    (d) => {
+      delete d.paths['/api/cascade/schedule'].post.responses['405'];
+    },
+    [['breaking', 'response 405 of scheduleCascade: removed']],
+  ],
+  [
+    'a path removed',
+    (d) => {
+      delete d.paths['/api/subscribers/create'];
+    },
+    [['breaking', 'operation of createSubscriber: removed']],
+  ],
+  [
+    'a requirement added to a request',
+    (d) => {
+      schemas(d).CloseThreadsRequest.required.push('comment');
+    },
+    [['breaking', 'request body of closeThreads: `comment` became required']],
+  ],
+  [
+    'a description changed',
+    (d) => {
+      schemas(d).CloseThreadsRequest.description = 'Threads to close.';
+    },
+    [
+      [
+        'annotation',
+        expect.stringMatching(
+          /^request body of closeThreads: the body: description ".*" -> "Threads to close\."$/,
+        ) as unknown as string,
+      ],
+    ],
+  ],
 ];
 
 describe('classification of each kind of change', () => {

@@ -18,7 +18,8 @@ const diff = (...args: string[]) =>
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
   );
 const write = (doc: unknown) => writeFile(join(repo, 'generated/openapi.json'), JSON.stringify(doc, null, 2));
-const git = (...args: string[]) => run('git', ['-C', repo, '-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args]);
+const git = (...args: string[]) =>
+  run('git', ['-C', repo, '-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args]);
 
 beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'mc-gate-'));
@@ -43,27 +44,45 @@ describe('npm run diff as a gate', () => {
   });
 
   it.each([
-    ['removing resolved_threads', (d: any) => { delete d.components.schemas.ThreadsCloseResult.properties.resolved_threads; }, 'response 200 of closeThreads: property `resolved_threads` removed'],
-    ["lowering comment's maxLength", (d: any) => { d.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200; }, 'request body of closeThreads: `comment`: maxLength 300 -> 200'],
-  ])('%s fails without a major bump, naming the change, and passes with the next major', async (_name, change, sentence) => {
-    const next = structuredClone(base);
-    change(next);
-    await write(next);
-    const blocked = await diff();
-    expect(blocked.code, blocked.out).toBe(1);
-    expect(blocked.out).toContain(`breaking     ${sentence}`);
-    expect(blocked.out).toMatch(/\n {13}at #\/paths\/~1api~1v1~1threads~1close\/post\//);
-    const major = Number(base.info.version.split('.')[0]);
-    expect(blocked.out).toContain(`need a new major version: info.version ${base.info.version} must become ${major + 1}.0.0 or later`);
-    next.info.version = `${major}.${Number(base.info.version.split('.')[1]) + 1}.0`;
-    await write(next);
-    expect((await diff()).code).toBe(1);
-    next.info.version = `${major + 1}.0.0`;
-    await write(next);
-    const allowed = await diff();
-    expect(allowed.code, allowed.out).toBe(0);
-    expect(allowed.out).toContain(sentence);
-  }, 60_000);
+    [
+      'removing resolved_threads',
+      (d: any) => {
+        delete d.components.schemas.ThreadsCloseResult.properties.resolved_threads;
+      },
+      'response 200 of closeThreads: property `resolved_threads` removed',
+    ],
+    [
+      "lowering comment's maxLength",
+      (d: any) => {
+        d.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
+      },
+      'request body of closeThreads: `comment`: maxLength 300 -> 200',
+    ],
+  ])(
+    '%s fails without a major bump, naming the change, and passes with the next major',
+    async (_name, change, sentence) => {
+      const next = structuredClone(base);
+      change(next);
+      await write(next);
+      const blocked = await diff();
+      expect(blocked.code, blocked.out).toBe(1);
+      expect(blocked.out).toContain(`breaking     ${sentence}`);
+      expect(blocked.out).toMatch(/\n {13}at #\/paths\/~1api~1v1~1threads~1close\/post\//);
+      const major = Number(base.info.version.split('.')[0]);
+      expect(blocked.out).toContain(
+        `need a new major version: info.version ${base.info.version} must become ${major + 1}.0.0 or later`,
+      );
+      next.info.version = `${major}.${Number(base.info.version.split('.')[1]) + 1}.0`;
+      await write(next);
+      expect((await diff()).code).toBe(1);
+      next.info.version = `${major + 1}.0.0`;
+      await write(next);
+      const allowed = await diff();
+      expect(allowed.code, allowed.out).toBe(0);
+      expect(allowed.out).toContain(sentence);
+    },
+    60_000,
+  );
 
   it('a non-breaking change passes without a bump; --base takes a file too', async () => {
     const next = structuredClone(base);
@@ -79,11 +98,15 @@ describe('npm run diff as a gate', () => {
     const next = structuredClone(base);
     next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
     await write(next);
-    const at = '#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema/properties/comment/maxLength';
-    const corrections = (entries: unknown) => writeFile(join(repo, 'releases/corrections.json'), JSON.stringify(entries));
+    const at =
+      '#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema/properties/comment/maxLength';
+    const corrections = (entries: unknown) =>
+      writeFile(join(repo, 'releases/corrections.json'), JSON.stringify(entries));
     await mkdir(join(repo, 'releases'), { recursive: true });
     try {
-      await corrections({ [base.info.version]: [{ at, why: 'the service always refused a comment over 200 characters' }] });
+      await corrections({
+        [base.info.version]: [{ at, why: 'the service always refused a comment over 200 characters' }],
+      });
       const accepted = await diff();
       expect(accepted.code, accepted.out).toBe(0);
       expect(accepted.out).toContain('correction   request body of closeThreads: `comment`: maxLength 300 -> 200');
@@ -96,11 +119,15 @@ describe('npm run diff as a gate', () => {
       await corrections({ [base.info.version]: [{ at, why: 'stale' }] });
       const stale = await diff();
       expect(stale.code, stale.out).toBe(1);
-      expect(stale.out).toContain(`releases/corrections.json names ${at} for ${base.info.version}, but no breaking change is there`);
+      expect(stale.out).toContain(
+        `releases/corrections.json names ${at} for ${base.info.version}, but no breaking change is there`,
+      );
       await corrections({ [base.info.version]: [{ at: 'comment', why: '' }] });
       const malformed = await diff();
       expect(malformed.code).not.toBe(0);
-      expect(malformed.out).toContain(`releases/corrections.json: "${base.info.version}"[0].at: expected the JSON pointer npm run diff prints`);
+      expect(malformed.out).toContain(
+        `releases/corrections.json: "${base.info.version}"[0].at: expected the JSON pointer npm run diff prints`,
+      );
       expect(malformed.out).not.toMatch(/\n\s+at .*\.ts:\d+/);
     } finally {
       await rm(join(repo, 'releases'), { recursive: true, force: true });

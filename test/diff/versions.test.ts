@@ -12,14 +12,22 @@ const doc = JSON.parse(read('generated/openapi.json'));
 describe('versions', () => {
   it('info.version is semver, and the three packages and the repository carry it', () => {
     expect(doc.info.version).toMatch(/^\d+\.\d+\.\d+$/);
-    for (const manifest of ['package.json', 'src/client/package.json', 'src/sandbox/package.json', 'src/conformance/package.json']) {
+    for (const manifest of [
+      'package.json',
+      'src/client/package.json',
+      'src/sandbox/package.json',
+      'src/conformance/package.json',
+    ]) {
       expect(JSON.parse(read(manifest)).version, manifest).toBe(doc.info.version);
     }
   });
 
   it('the READMEs name the tarballs of this version', () => {
-    const named = ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md'].flatMap((f) =>
-      [...read(f).matchAll(/messaging-contract-(?:client|sandbox|conformance)-(\d+\.\d+\.\d+)\.tgz/g)].map((m) => `${f}: ${m[1]}`),
+    const named = ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md'].flatMap(
+      (f) =>
+        [...read(f).matchAll(/messaging-contract-(?:client|sandbox|conformance)-(\d+\.\d+\.\d+)\.tgz/g)].map(
+          (m) => `${f}: ${m[1]}`,
+        ),
     );
     expect(named.length).toBeGreaterThanOrEqual(4);
     expect(named.filter((n) => !n.endsWith(`: ${doc.info.version}`))).toEqual([]);
@@ -46,7 +54,9 @@ describe('versions', () => {
     const changelog = '# Changelog\n\n## 2.0.0\n\nHand-written words, no change lines.\n\n## 1.0.0\n\nFirst.\n';
     const missing = missingLines(changelog, next);
     expect(missing).toContain('- **breaking**: request body of closeThreads: `comment`: maxLength 300 -> 200');
-    expect(missingLines(changelog.replace('no change lines.', `no change lines.\n${missing.join('\n')}`), next)).toEqual([]);
+    expect(
+      missingLines(changelog.replace('no change lines.', `no change lines.\n${missing.join('\n')}`), next),
+    ).toEqual([]);
     expect(missingLines('# Changelog\n', next)).toEqual(['a section "## 2.0.0"']);
   });
 });

@@ -18,7 +18,15 @@ const outside: string[] = [];
 beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: chromiumPath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.route('**/*', (route) => {
@@ -47,23 +55,60 @@ async function open(tag: string, summary: string): Promise<string> {
 
 describe('docs page (file://, offline)', () => {
   it.each([
-    ['Threads', 'Close threads', ['POST', '/api/v1/threads/close', 'threadIds', 'comment', 'resolved_threads', 'not_resolved_due_to_system_error', 'resolved: An open thread is closed']],
-    ['Subscribers', 'Create subscriber', ['/api/subscribers/create', 'addresses', 'parameterValues', 'tagValues', 'blacklisted']],
+    [
+      'Threads',
+      'Close threads',
+      [
+        'POST',
+        '/api/v1/threads/close',
+        'threadIds',
+        'comment',
+        'resolved_threads',
+        'not_resolved_due_to_system_error',
+        'resolved: An open thread is closed',
+      ],
+    ],
+    [
+      'Subscribers',
+      'Create subscriber',
+      ['/api/subscribers/create', 'addresses', 'parameterValues', 'tagValues', 'blacklisted'],
+    ],
     // The code samples (curl, the typed client, fetch) and the example keys (what `Prefer: example=` takes).
-    ['Cascades', 'Schedule cascade message', ['/api/cascade/schedule', 'requestId', 'subscriberFilter', 'content', 'scheduled: Viber then SMS, text on both', 'curl', 'REQUEST_ID=$(uuidgen']],
-    ['Delivery status', 'Message status callback', ['Webhook', 'cascadeStageUUID', 'statusAt', 'UNDELIVERED', 'Delivered over Viber']],
+    [
+      'Cascades',
+      'Schedule cascade message',
+      [
+        '/api/cascade/schedule',
+        'requestId',
+        'subscriberFilter',
+        'content',
+        'scheduled: Viber then SMS, text on both',
+        'curl',
+        'REQUEST_ID=$(uuidgen',
+      ],
+    ],
+    [
+      'Delivery status',
+      'Message status callback',
+      ['Webhook', 'cascadeStageUUID', 'statusAt', 'UNDELIVERED', 'Delivered over Viber'],
+    ],
   ])('shows %s > %s with its fields and examples', async (tag, summary, texts) => {
     const text = await open(tag, summary);
     for (const t of texts) expect(text, t).toContain(t);
     await page.screenshot({ path: join(resultsDir, `docs-${summary.toLowerCase().replace(/\s+/g, '-')}.png`) });
   });
 
-  it('carries each operation\'s samples in curl, the typed client and fetch (curl shown, the others a click away)', async () => {
+  it("carries each operation's samples in curl, the typed client and fetch (curl shown, the others a click away)", async () => {
     await open('Cascades', 'Schedule cascade message');
     expect(await page.locator('body').innerText()).toContain('--data-raw');
     const html = await page.content();
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own template literal, as the page shows it
-    for (const code of ['createMessagingClient({', 'await client.scheduleCascade(', 'await fetch(`${process.env.BASE_URL}/api/cascade/schedule`']) expect(html).toContain(code);
+    for (const code of [
+      'createMessagingClient({',
+      'await client.scheduleCascade(',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own template literal, as the page shows it
+      'await fetch(`${process.env.BASE_URL}/api/cascade/schedule`',
+    ])
+      expect(html).toContain(code);
     // The published page has no server behind it: the console is only on the page the sandbox serves.
     expect(html).not.toContain('Try it against this sandbox');
   });
@@ -72,10 +117,12 @@ describe('docs page (file://, offline)', () => {
     await open('Threads', 'Close threads');
     await page.getByText('401', { exact: true }).first().click();
     const text = await page.locator('body').innerText();
-    expect(text).toContain('the code auth-error is [contract decision]: the description does not show how close threads authenticates');
+    expect(text).toContain(
+      'the code auth-error is [contract decision]: the description does not show how close threads authenticates',
+    );
   });
 
-  it('shows the changes of each version, with a link to this version\'s document', async () => {
+  it("shows the changes of each version, with a link to this version's document", async () => {
     await page.getByText('Changes', { exact: true }).first().click();
     await page.getByRole('heading', { name: 'Changes' }).first().waitFor({ timeout: 10_000 });
     const text = await page.locator('body').innerText();
@@ -87,7 +134,10 @@ describe('docs page (file://, offline)', () => {
     expect(await page.locator('body').innerText()).not.toContain('127.0.0.1:8080');
     // One "Errors" in the sidebar (the introduction used to have a heading of that name too).
     expect(await page.locator('.menu-content').getByText('Errors', { exact: true }).count()).toBe(1);
-    const href = await page.getByRole('link', { name: /^openapi-\d+\.\d+\.\d+\.json$/ }).first().getAttribute('href');
+    const href = await page
+      .getByRole('link', { name: /^openapi-\d+\.\d+\.\d+\.json$/ })
+      .first()
+      .getAttribute('href');
     expect(href).toMatch(/^openapi-\d+\.\d+\.\d+\.json$/);
     await page.screenshot({ path: join(resultsDir, 'docs-changes.png') });
   });

@@ -16,7 +16,15 @@ beforeAll(async () => {
   url = await sandbox.listen(0, '127.0.0.1');
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 afterAll(async () => {
@@ -41,13 +49,19 @@ describe('try it on the docs page the sandbox serves', () => {
     for (const send of [1, 2]) {
       // A new requestId each time: the same example twice is accepted twice.
       await page.getByRole('button', { name: 'Send' }).click();
-      await page.locator('#try-it-answer').filter({ hasText: /^200\n/ }).waitFor({ timeout: 10_000 });
+      await page
+        .locator('#try-it-answer')
+        .filter({ hasText: /^200\n/ })
+        .waitFor({ timeout: 10_000 });
       expect(await page.locator('#try-it-answer').innerText(), `send ${send}`).toMatch(/"requestId": "[0-9a-f-]{36}"/);
     }
     await page.locator('#try-it-example').selectOption({ label: 'POST /api/v1/threads/close: resolved' });
     await page.locator('#try-it-token').fill('not-the-token');
     await page.getByRole('button', { name: 'Send' }).click();
-    await page.locator('#try-it-answer').filter({ hasText: /^401\n/ }).waitFor({ timeout: 10_000 });
+    await page
+      .locator('#try-it-answer')
+      .filter({ hasText: /^401\n/ })
+      .waitFor({ timeout: 10_000 });
     await page.screenshot({ path: join(projectRoot, 'test-results', 'docs-try-it.png') });
     expect(sandbox.state.usedRequestIds).toBeGreaterThanOrEqual(3); // the fixture's one and the two sends
     expect(outside).toEqual([]);

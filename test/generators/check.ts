@@ -26,23 +26,50 @@ export interface Toolchain {
 function bin(toolchain: Toolchain, pkg: string, name: string): string {
   const require = createRequire(join(toolchain.project, 'package.json'));
   const manifest = require(`${pkg}/package.json`) as { bin: string | Record<string, string> };
-  return join(dirname(require.resolve(`${pkg}/package.json`)), typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[name]!);
+  return join(
+    dirname(require.resolve(`${pkg}/package.json`)),
+    typeof manifest.bin === 'string' ? manifest.bin : manifest.bin[name]!,
+  );
 }
 
 type Argv = (toolchain: Toolchain, spec: string, out: string) => string[];
 export const generators = {
-  'hey-api': { argv: (t, spec, out) => [bin(t, '@hey-api/openapi-ts', 'openapi-ts'), '-i', spec, '-o', out, '--no-log-file'], probe: "import type * as G from './types.gen';", ref: (n) => `G.${n}` },
-  'orval (axios)': { argv: (t, spec, out) => [bin(t, 'orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts')], probe: "import type * as G from './api';", ref: (n) => `G.${n}` },
-  'orval (fetch)': { argv: (t, spec, out) => [bin(t, 'orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts'), '--client', 'fetch'], probe: "import type * as G from './api';", ref: (n) => `G.${n}` },
-  'openapi-typescript': { argv: (t, spec, out) => [bin(t, 'openapi-typescript', 'openapi-typescript'), spec, '-o', join(out, 'schema.ts')], probe: "import type { components } from './schema';", ref: (n) => `components['schemas'][${JSON.stringify(n)}]` },
+  'hey-api': {
+    argv: (t, spec, out) => [bin(t, '@hey-api/openapi-ts', 'openapi-ts'), '-i', spec, '-o', out, '--no-log-file'],
+    probe: "import type * as G from './types.gen';",
+    ref: (n) => `G.${n}`,
+  },
+  'orval (axios)': {
+    argv: (t, spec, out) => [bin(t, 'orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts')],
+    probe: "import type * as G from './api';",
+    ref: (n) => `G.${n}`,
+  },
+  'orval (fetch)': {
+    argv: (t, spec, out) => [bin(t, 'orval', 'orval'), '-i', spec, '-o', join(out, 'api.ts'), '--client', 'fetch'],
+    probe: "import type * as G from './api';",
+    ref: (n) => `G.${n}`,
+  },
+  'openapi-typescript': {
+    argv: (t, spec, out) => [bin(t, 'openapi-typescript', 'openapi-typescript'), spec, '-o', join(out, 'schema.ts')],
+    probe: "import type { components } from './schema';",
+    ref: (n) => `components['schemas'][${JSON.stringify(n)}]`,
+  },
 } satisfies Record<string, { argv: Argv; probe: string; ref: (name: string) => string }>;
 export type GeneratorName = keyof typeof generators;
 
 /** Runs a generator into `out` (inside the toolchain's project, whose node_modules the output imports). */
-export function generate(toolchain: Toolchain, name: GeneratorName, spec: string, out: string): Promise<{ code: number | null; output: string }> {
+export function generate(
+  toolchain: Toolchain,
+  name: GeneratorName,
+  spec: string,
+  out: string,
+): Promise<{ code: number | null; output: string }> {
   mkdirSync(out, { recursive: true });
   return new Promise((resolve) => {
-    const child = spawn(toolchain.node, generators[name].argv(toolchain, spec, out), { cwd: out, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const child = spawn(toolchain.node, generators[name].argv(toolchain, spec, out), {
+      cwd: out,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
@@ -53,7 +80,12 @@ export function generate(toolchain: Toolchain, name: GeneratorName, spec: string
 function derefIn(doc: Doc) {
   return (schema: Schema | undefined): Schema | undefined => {
     let s = schema;
-    for (let i = 0; s?.$ref && i < 20; i++) s = (s.$ref as string).slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~')).reduce((o: any, k) => o?.[k], doc);
+    for (let i = 0; s?.$ref && i < 20; i++)
+      s = (s.$ref as string)
+        .slice(2)
+        .split('/')
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .reduce((o: any, k) => o?.[k], doc);
     return s;
   };
 }
@@ -85,15 +117,36 @@ function kindsIn(doc: Doc) {
   return kinds;
 }
 
-/** Component names that a generator also makes (`<OperationId>Result` in orval, `<OperationId>Data` in hey-api...), and anyOf/oneOf members with no type (read as `unknown` by every generator). */
+/**
+ * Component names that a generator also makes (`<OperationId>Result` in orval, `<OperationId>Data` in hey-api...), and
+ * anyOf/oneOf members with no type (read as `unknown` by every generator).
+ */
 export function staticProblems(doc: Doc): string[] {
   const problems: string[] = [];
   const pascal = (x: string) => x.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_a, _b, c: string) => c.toUpperCase());
-  const suffixes = ['Result', 'Data', 'Error', 'Errors', 'Response', 'Responses', 'Body', 'Params', 'Headers', 'WebhookPayload', 'WebhookRequest'];
-  const operations = [doc.paths ?? {}, doc.webhooks ?? {}].flatMap((group) => Object.values<Schema>(group).flatMap((item) => Object.values<Schema>(item ?? {}))).filter((op) => op?.operationId);
+  const suffixes = [
+    'Result',
+    'Data',
+    'Error',
+    'Errors',
+    'Response',
+    'Responses',
+    'Body',
+    'Params',
+    'Headers',
+    'WebhookPayload',
+    'WebhookRequest',
+  ];
+  const operations = [doc.paths ?? {}, doc.webhooks ?? {}]
+    .flatMap((group) => Object.values<Schema>(group).flatMap((item) => Object.values<Schema>(item ?? {})))
+    .filter((op) => op?.operationId);
   const made = new Set(operations.flatMap((op) => suffixes.map((x) => pascal(op.operationId) + x)));
   for (const r of Object.keys(doc.components?.responses ?? {})) made.add(`${r}Response`);
-  for (const n of Object.keys(doc.components?.schemas ?? {})) if (made.has(pascal(n))) problems.push(`component ${n} has a name a generator makes for an operation: do not start a component name with an operationId`);
+  for (const n of Object.keys(doc.components?.schemas ?? {}))
+    if (made.has(pascal(n)))
+      problems.push(
+        `component ${n} has a name a generator makes for an operation: do not start a component name with an operationId`,
+      );
   const kinds = kindsIn(doc);
   const visit = (node: unknown, path: string): void => {
     if (!node || typeof node !== 'object') return;
@@ -104,7 +157,8 @@ export function staticProblems(doc: Doc): string[] {
         });
       }
     }
-    for (const [k, v] of Object.entries(node)) if (!k.startsWith('x-') && k !== 'examples' && k !== 'example') visit(v, `${path}/${k}`);
+    for (const [k, v] of Object.entries(node))
+      if (!k.startsWith('x-') && k !== 'examples' && k !== 'example') visit(v, `${path}/${k}`);
   };
   visit(doc.components?.schemas, '#/components/schemas');
   visit(doc.paths, '#/paths');
@@ -119,13 +173,27 @@ export function typeProblems(name: GeneratorName, dir: string, doc: Doc): string
   const kinds = kindsIn(doc);
   const names = Object.keys(doc.components?.schemas ?? {});
   const probe = join(dir, 'probe.ts');
-  writeFileSync(probe, `${generators[name].probe}\n${names.map((n) => `export type P__${n.replace(/\W/g, '_')} = ${generators[name].ref(n)};`).join('\n')}\n`);
-  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.startsWith('node_modules') && f !== 'probe.ts').map((f) => join(dir, f));
+  writeFileSync(
+    probe,
+    `${generators[name].probe}\n${names.map((n) => `export type P__${n.replace(/\W/g, '_')} = ${generators[name].ref(n)};`).join('\n')}\n`,
+  );
+  const files = (readdirSync(dir, { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts') && !f.startsWith('node_modules') && f !== 'probe.ts')
+    .map((f) => join(dir, f));
   const program = ts.createProgram([...files, probe], {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler,
-    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'], skipLibCheck: true, types: [],
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    lib: ['lib.es2022.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
+    skipLibCheck: true,
+    types: [],
   });
-  for (const d of ts.getPreEmitDiagnostics(program)) fail(`tsc: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}${d.file ? ` (${d.file.fileName.slice(dir.length + 1)})` : ''}`);
+  for (const d of ts.getPreEmitDiagnostics(program))
+    fail(
+      `tsc: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}${d.file ? ` (${d.file.fileName.slice(dir.length + 1)})` : ''}`,
+    );
   const checker = program.getTypeChecker();
   const aliases = new Map<string, ts.Type>();
   program.getSourceFile(probe)!.forEachChild((n) => {
@@ -153,7 +221,11 @@ export function typeProblems(name: GeneratorName, dir: string, doc: Doc): string
     } else if (!own) open = true;
     return { values, open };
   };
-  const properties = (schema: Schema | undefined, props = new Map<string, Schema[]>(), required = new Set<string>()) => {
+  const properties = (
+    schema: Schema | undefined,
+    props = new Map<string, Schema[]>(),
+    required = new Set<string>(),
+  ) => {
     const s = deref(schema);
     if (!s || typeof s !== 'object') return { props, required };
     for (const [k, v] of Object.entries<Schema>(s.properties ?? {})) props.set(k, [...(props.get(k) ?? []), v]);
@@ -177,16 +249,21 @@ export function typeProblems(name: GeneratorName, dir: string, doc: Doc): string
     if (only === 'string') {
       if (!checker.isTypeAssignableTo(t, str)) return void fail(`${path} should be a string type, is ${show(t)}`);
       const { values, open } = literals(s);
-      for (const v of values) if (!checker.isTypeAssignableTo(checker.getStringLiteralType(v), t)) fail(`${path} does not accept '${v}' (${show(t)})`);
-      if (open && !narrowed && !checker.isTypeAssignableTo(str, t)) fail(`${path} is an open set but does not accept any string (${show(t)})`);
-      if (!open && values.size && checker.isTypeAssignableTo(str, t)) fail(`${path} is a closed enum widened to string`);
+      for (const v of values)
+        if (!checker.isTypeAssignableTo(checker.getStringLiteralType(v), t))
+          fail(`${path} does not accept '${v}' (${show(t)})`);
+      if (open && !narrowed && !checker.isTypeAssignableTo(str, t))
+        fail(`${path} is an open set but does not accept any string (${show(t)})`);
+      if (!open && values.size && checker.isTypeAssignableTo(str, t))
+        fail(`${path} is a closed enum widened to string`);
     } else if (only === 'number') {
       if (!checker.isTypeAssignableTo(t, num)) fail(`${path} should be a number type, is ${show(t)}`);
     } else if (only === 'boolean') {
       if (!checker.isTypeAssignableTo(t, bool)) fail(`${path} should be boolean, is ${show(t)}`);
     } else if (only === 'array') {
       const element = checker.getIndexTypeOfType(t, ts.IndexKind.Number);
-      if ((!checker.isArrayType(t) && !checker.isTupleType(t)) || !element) return void fail(`${path} should be an array, is ${show(t)}`);
+      if ((!checker.isArrayType(t) && !checker.isTupleType(t)) || !element)
+        return void fail(`${path} should be an array, is ${show(t)}`);
       const items = s.items ?? (s.allOf ?? []).map(deref).find((m: Schema | undefined) => m?.items)?.items;
       if (items) walk(items, element, `${path}[]`);
     } else if (only === 'object') {
@@ -197,7 +274,8 @@ export function typeProblems(name: GeneratorName, dir: string, doc: Doc): string
           fail(`${path} lacks property '${prop}' (${show(t)})`);
           continue;
         }
-        if (required.has(prop) && symbol.flags & ts.SymbolFlags.Optional) fail(`${path}.${prop} is required but optional in the type`);
+        if (required.has(prop) && symbol.flags & ts.SymbolFlags.Optional)
+          fail(`${path}.${prop} is required but optional in the type`);
         const propertyType = checker.getTypeOfSymbol(symbol);
         for (const ps of list) walk(ps, propertyType, `${path}.${prop}`, list.length > 1); // allOf siblings may narrow each other
       }

@@ -42,7 +42,11 @@ describe('the document as generators read it', () => {
     broken.components.schemas.NothingUsesThis = { type: 'string' };
     const file = join(dir, 'spectral-broken.json');
     await writeFile(file, JSON.stringify(broken));
-    const result = await run(join(projectRoot, 'node_modules/.bin/spectral'), ['lint', file, '--ruleset', join(projectRoot, '.spectral.yaml'), '--fail-severity', 'warn'], { cwd: dir }).then(
+    const result = await run(
+      join(projectRoot, 'node_modules/.bin/spectral'),
+      ['lint', file, '--ruleset', join(projectRoot, '.spectral.yaml'), '--fail-severity', 'warn'],
+      { cwd: dir },
+    ).then(
       () => ({ code: 0, out: '' }),
       (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
     );

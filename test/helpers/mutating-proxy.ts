@@ -19,13 +19,24 @@ export type Mutation = (x: Exchange) => { status?: number; contentType?: string;
 // and Node 20's fetch costs about four times the CPU per request.
 const agent = new Agent({ keepAlive: true });
 
-function forward(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; contentType: string; text: string }> {
+function forward(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<{ status: number; contentType: string; text: string }> {
   return new Promise((resolve, reject) => {
     const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const upstream = request(url, { method, headers: sent, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, contentType: res.headers['content-type'] ?? '', text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode!,
+          contentType: res.headers['content-type'] ?? '',
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
       res.on('error', reject);
     });
     upstream.on('error', reject);
@@ -33,22 +44,42 @@ function forward(url: string, method: string, headers: Record<string, string>, b
   });
 }
 
-export async function startMutatingProxy(upstream: string, mutate: Mutation): Promise<{ url: string; close(): Promise<void> }> {
+export async function startMutatingProxy(
+  upstream: string,
+  mutate: Mutation,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const requestBody = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(req.headers as IncomingHttpHeaders).filter(([k]) => !['host', 'content-length', 'connection'].includes(k))) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers as IncomingHttpHeaders).filter(
+          ([k]) => !['host', 'content-length', 'connection'].includes(k),
+        ),
+      ) as Record<string, string>;
       try {
-        const answer = await forward(upstream + req.url, req.method!, headers, ['GET', 'HEAD'].includes(req.method!) ? undefined : requestBody);
+        const answer = await forward(
+          upstream + req.url,
+          req.method!,
+          headers,
+          ['GET', 'HEAD'].includes(req.method!) ? undefined : requestBody,
+        );
         let body: unknown = answer.text;
         try {
           body = JSON.parse(answer.text);
         } catch {
           // not JSON: passed on as text
         }
-        const exchange: Exchange = { method: req.method!, path: req.url!.split('?')[0]!, requestBody, requestHeaders: headers, status: answer.status, contentType: answer.contentType, body };
+        const exchange: Exchange = {
+          method: req.method!,
+          path: req.url!.split('?')[0]!,
+          requestBody,
+          requestHeaders: headers,
+          status: answer.status,
+          contentType: answer.contentType,
+          body,
+        };
         const change = req.url!.startsWith('/_sandbox/') ? undefined : mutate(exchange);
         if (change === 'drop') return req.socket.destroy();
         const status = change?.status ?? exchange.status;

@@ -15,19 +15,31 @@ export type PackageName = 'client' | 'sandbox' | 'conformance';
 /** Packs the three workspaces into `dest` (`npm pack --workspaces`), returning each tarball's path. */
 export async function packPackages(dest: string): Promise<Record<PackageName, string>> {
   await mkdir(dest, { recursive: true });
-  const { stdout } = await run(npm, ['pack', '--workspaces', '--json', '--pack-destination', dest], { cwd: projectRoot, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run(npm, ['pack', '--workspaces', '--json', '--pack-destination', dest], {
+    cwd: projectRoot,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   // npm prints the build output of prepack before its JSON report.
   const report = JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1)) as Array<{ name: string; filename: string }>;
-  const tarballs = Object.fromEntries(report.map((r) => [r.name.replace('@messaging-contract/', ''), join(dest, r.filename)]));
-  for (const name of ['client', 'sandbox', 'conformance'] as const) if (!tarballs[name]) throw new Error(`npm pack wrote no tarball for ${name}: ${stdout.slice(-500)}`);
+  const tarballs = Object.fromEntries(
+    report.map((r) => [r.name.replace('@messaging-contract/', ''), join(dest, r.filename)]),
+  );
+  for (const name of ['client', 'sandbox', 'conformance'] as const)
+    if (!tarballs[name]) throw new Error(`npm pack wrote no tarball for ${name}: ${stdout.slice(-500)}`);
   return tarballs as Record<PackageName, string>;
 }
 
 /** An empty ESM project in `dir` with `specs` (tarball paths or registry names) installed. */
 export async function installProject(dir: string, specs: string[]): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`);
-  await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
+  await writeFile(
+    join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...specs], {
+    cwd: dir,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** The minified esbuild bundle, as an app would build it in `dir`, of each import statement of `imports`. */
@@ -50,7 +62,10 @@ export async function bundleEntries(dir: string, imports: Record<string, string>
 
 /** The entries whose size the benchmark prints and the consumer test bounds. */
 export const entryImports = {
-  '@messaging-contract/client (createMessagingClient)': "import { createMessagingClient } from '@messaging-contract/client'",
-  '@messaging-contract/client/webhooks (parseStatusCallback)': "import { parseStatusCallback } from '@messaging-contract/client/webhooks'",
-  '@messaging-contract/client/preflight (createValidatingClient)': "import { createValidatingClient } from '@messaging-contract/client/preflight'",
+  '@messaging-contract/client (createMessagingClient)':
+    "import { createMessagingClient } from '@messaging-contract/client'",
+  '@messaging-contract/client/webhooks (parseStatusCallback)':
+    "import { parseStatusCallback } from '@messaging-contract/client/webhooks'",
+  '@messaging-contract/client/preflight (createValidatingClient)':
+    "import { createValidatingClient } from '@messaging-contract/client/preflight'",
 };

@@ -11,7 +11,10 @@ export const credentials: Credentials = {
   integratorToken: fixtures.integratorTokens[0]!,
 };
 
-/** createSandbox listening on a free port: the sandbox with its internals (state, delivery), unlike the public startSandbox. */
+/**
+ * createSandbox listening on a free port: the sandbox with its internals (state, delivery), unlike the public
+ * startSandbox.
+ */
 export async function listenSandbox(options: SandboxOptions = {}): Promise<Sandbox & { url: string }> {
   const sandbox = createSandbox(options);
   const url = await sandbox.listen(0, '127.0.0.1');
@@ -39,7 +42,12 @@ export function useSandbox(options: SandboxOptions = {}): Sandbox & { url: strin
   });
 }
 
-export async function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function post(
+  url: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url + path, {
     method: 'POST',
     headers: {

@@ -23,7 +23,12 @@ export async function startStub(handler: Handler): Promise<Stub> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(recorded);
       handler(recorded, res, requests.length - 1);
     });
@@ -47,5 +52,10 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(text);
 }
 
-export const problem = (res: ServerResponse, status: number, title: string, detail?: string, headers?: Record<string, string>) =>
-  json(res, status, { title, status, ...(detail === undefined ? {} : { detail }) }, headers);
+export const problem = (
+  res: ServerResponse,
+  status: number,
+  title: string,
+  detail?: string,
+  headers?: Record<string, string>,
+) => json(res, status, { title, status, ...(detail === undefined ? {} : { detail }) }, headers);

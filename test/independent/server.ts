@@ -13,29 +13,73 @@ export const INTEGRATOR_TOKEN = 'ind-integrator-token';
 export const EXISTING_SUBSCRIBER = 'ind-existing-1';
 type Channel = 'VIBER' | 'WHATSAPP' | 'SMS';
 export const CASCADES: ReadonlyMap<number, ReadonlyArray<{ uuid: string; channel: Channel }>> = new Map([
-  [7001, [{ uuid: 'c2b5a8e1-7001-4c1a-8f00-0000000000a1', channel: 'VIBER' }, { uuid: 'c2b5a8e1-7001-4c1a-8f00-0000000000a2', channel: 'SMS' }]],
-  [7002, [{ uuid: 'c2b5a8e1-7002-4c1a-8f00-0000000000b1', channel: 'WHATSAPP' }, { uuid: 'c2b5a8e1-7002-4c1a-8f00-0000000000b2', channel: 'VIBER' }, { uuid: 'c2b5a8e1-7002-4c1a-8f00-0000000000b3', channel: 'SMS' }]],
+  [
+    7001,
+    [
+      { uuid: 'c2b5a8e1-7001-4c1a-8f00-0000000000a1', channel: 'VIBER' },
+      { uuid: 'c2b5a8e1-7001-4c1a-8f00-0000000000a2', channel: 'SMS' },
+    ],
+  ],
+  [
+    7002,
+    [
+      { uuid: 'c2b5a8e1-7002-4c1a-8f00-0000000000b1', channel: 'WHATSAPP' },
+      { uuid: 'c2b5a8e1-7002-4c1a-8f00-0000000000b2', channel: 'VIBER' },
+      { uuid: 'c2b5a8e1-7002-4c1a-8f00-0000000000b3', channel: 'SMS' },
+    ],
+  ],
   [7003, [{ uuid: 'c2b5a8e1-7003-4c1a-8f00-0000000000c1', channel: 'SMS' }]],
   [7004, [{ uuid: 'c2b5a8e1-7004-4c1a-8f00-0000000000d1', channel: 'WHATSAPP' }]],
 ]);
-const CONTENT_KEYS: ReadonlyArray<readonly [string, Channel]> = [['viberContent', 'VIBER'], ['whatsappContent', 'WHATSAPP'], ['smsContent', 'SMS']];
+const CONTENT_KEYS: ReadonlyArray<readonly [string, Channel]> = [
+  ['viberContent', 'VIBER'],
+  ['whatsappContent', 'WHATSAPP'],
+  ['smsContent', 'SMS'],
+];
 // The same approved templates on every channel; the text must match one of them.
 const TEMPLATES = [/^Your order .+ is ready for pickup\.$/u, /^Your order .+ is on its way\.$/u];
 const PARAMETERS = new Map<string, { type: 'STRING' | 'ENUM' | 'DATE'; values?: string[] }>([
-  ['city', { type: 'STRING' }], ['loyaltyLevel', { type: 'ENUM', values: ['GOLD', 'SILVER', 'BRONZE'] }], ['birthday', { type: 'DATE' }],
+  ['city', { type: 'STRING' }],
+  ['loyaltyLevel', { type: 'ENUM', values: ['GOLD', 'SILVER', 'BRONZE'] }],
+  ['birthday', { type: 'DATE' }],
 ]);
 const TAGS = new Set(['vip', 'newsletter']);
-const ADDRESS_TYPES = new Set(['INSTAGRAM_ID', 'FACEBOOK_ID', 'DEVICE_APP_ID', 'PHONE', 'EMAIL', 'UTM', 'COOKIE_ID', 'TELEGRAM_ID', 'GOOGLE_ID', 'APPLE_ID', 'YANDEX_ID', 'EXT_USER_ID']);
+const ADDRESS_TYPES = new Set([
+  'INSTAGRAM_ID',
+  'FACEBOOK_ID',
+  'DEVICE_APP_ID',
+  'PHONE',
+  'EMAIL',
+  'UTM',
+  'COOKIE_ID',
+  'TELEGRAM_ID',
+  'GOOGLE_ID',
+  'APPLE_ID',
+  'YANDEX_ID',
+  'EXT_USER_ID',
+]);
 const MEDIA_TYPES = new Set(['IMAGE', 'DOCUMENT', 'VIDEO', 'AUDIO']);
 // Limits as the document states them.
-const MAX_BODY_BYTES = 1024 * 1024, COMMENT_MAX = 300, ATTACHMENT_NAME_MAX = 70, LIST_ITEM_MAX = 24;
-const BUTTONS_MAX = 10, URL_BUTTONS_MAX = 2, PHONE_BUTTONS_MAX = 1, PAYLOAD_MAX = 128;
+const MAX_BODY_BYTES = 1024 * 1024,
+  COMMENT_MAX = 300,
+  ATTACHMENT_NAME_MAX = 70,
+  LIST_ITEM_MAX = 24;
+const BUTTONS_MAX = 10,
+  URL_BUTTONS_MAX = 2,
+  PHONE_BUTTONS_MAX = 1,
+  PAYLOAD_MAX = 128;
 
 type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
 
 class Problem extends Error {
-  constructor(readonly status: number, readonly title: string, readonly detail: string) { super(title); }
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string,
+  ) {
+    super(title);
+  }
 }
 const problem = (status: number, title: string, detail: string) => new Problem(status, title, detail);
 const bad = (title: string, detail: string) => new Problem(400, title, detail);
@@ -47,12 +91,18 @@ const chars = (s: string) => [...s].length; // code points, not UTF-16 units
 function parseJson(text: string): Json {
   let i = 0;
   const broken = () => malformed(`the body is not JSON (near character ${i}).`);
-  const skip = () => { while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++; };
+  const skip = () => {
+    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
+  };
   const string = (): string => {
     const start = i++;
     while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
     if (i++ >= text.length) throw broken();
-    try { return JSON.parse(text.slice(start, i)) as string; } catch { throw broken(); }
+    try {
+      return JSON.parse(text.slice(start, i)) as string;
+    } catch {
+      throw broken();
+    }
   };
   const number = (): number | bigint => {
     const re = /(-?)(0|[1-9]\d*)(?:\.(\d+))?(?:[eE]([+-]?\d+))?/y;
@@ -73,9 +123,14 @@ function parseJson(text: string): Json {
     if (c === '"') return string();
     if (c === '{' || c === '[') {
       i++;
-      const items: Json[] = [], members: Obj = Object.create(null) as Obj, close = c === '{' ? '}' : ']';
+      const items: Json[] = [],
+        members: Obj = Object.create(null) as Obj,
+        close = c === '{' ? '}' : ']';
       skip();
-      if (text[i] === close) { i++; return c === '{' ? members : items; }
+      if (text[i] === close) {
+        i++;
+        return c === '{' ? members : items;
+      }
       for (;;) {
         skip();
         if (c === '{') {
@@ -91,8 +146,15 @@ function parseJson(text: string): Json {
         if (d !== ',') throw broken();
       }
     }
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (text.startsWith(word, i)) { i += word.length; return v; }
+    for (const [word, v] of [
+      ['true', true],
+      ['false', false],
+      ['null', null],
+    ] as const) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
     }
     return number();
   };
@@ -104,7 +166,8 @@ function parseJson(text: string): Json {
 
 // Readers: a wrong JSON type anywhere is a malformed request.
 const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isInt = (v: Json | undefined): v is number | bigint => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
+const isInt = (v: Json | undefined): v is number | bigint =>
+  typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));
 function obj(v: Json | undefined, at: string): Obj {
   if (!isObj(v)) throw malformed(`${at} should be an object.`);
   return v;
@@ -128,7 +191,8 @@ function optBool(v: Json | undefined, at: string): boolean | undefined {
   return v;
 }
 
-const validDate = (y: number, m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+const validDate = (y: number, m: number, d: number) =>
+  m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 function isDateTime(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)$/.exec(s);
   if (!m) return false;
@@ -164,8 +228,18 @@ function closeThreads(state: State, body: Json): string {
   });
   const comment = optStr(req.comment, 'comment');
   // The description leaves a longer comment open: this implementation refuses the whole call.
-  if (comment !== undefined && chars(comment) > COMMENT_MAX) throw problem(422, 'comment-too-long', `The closing comment has ${chars(comment)} characters, the limit is ${COMMENT_MAX}.`);
-  const out = { resolved_threads: [] as string[], not_existing_threads: [] as string[], already_resolved_threads: [] as string[], not_resolved_due_to_system_error: [] as string[] };
+  if (comment !== undefined && chars(comment) > COMMENT_MAX)
+    throw problem(
+      422,
+      'comment-too-long',
+      `The closing comment has ${chars(comment)} characters, the limit is ${COMMENT_MAX}.`,
+    );
+  const out = {
+    resolved_threads: [] as string[],
+    not_existing_threads: [] as string[],
+    already_resolved_threads: [] as string[],
+    not_resolved_due_to_system_error: [] as string[],
+  };
   for (const id of new Set(ids)) {
     const thread = state.threads.get(id);
     if (!thread) out.not_existing_threads.push(id);
@@ -187,22 +261,36 @@ function createSubscriber(state: State, apiKey: string, body: Json): Json {
   optBool(req.blacklisted, 'blacklisted');
   const addresses = optList(req.addresses, 'addresses').map((a, n) => {
     const o = obj(a, `addresses[${n}]`);
-    const address = optStr(o.address, `addresses[${n}].address`), type = optStr(o.type, `addresses[${n}].type`);
-    if (!address || type === undefined || !ADDRESS_TYPES.has(type)) throw bad('bad-address', `Address ${n + 1} needs a non-empty address and a known upper-case type.`);
+    const address = optStr(o.address, `addresses[${n}].address`),
+      type = optStr(o.type, `addresses[${n}].type`);
+    if (!address || type === undefined || !ADDRESS_TYPES.has(type))
+      throw bad('bad-address', `Address ${n + 1} needs a non-empty address and a known upper-case type.`);
     return { address, type };
   });
   const ext = addresses.filter((a) => a.type === 'EXT_USER_ID');
   const extId = ext[0]?.address;
-  if (ext.length !== 1 || extId === undefined) throw bad('ext-user-id-required', `Give exactly one EXT_USER_ID address (found ${ext.length}).`);
+  if (ext.length !== 1 || extId === undefined)
+    throw bad('ext-user-id-required', `Give exactly one EXT_USER_ID address (found ${ext.length}).`);
   optList(req.parameterValues, 'parameterValues').forEach((p, n) => {
-    const o = obj(p, `parameterValues[${n}]`), at = `parameterValues[${n}]`;
-    const name = str(o.name, `${at}.name`), valueType = str(o.valueType, `${at}.valueType`), value = optStr(o.value, `${at}.value`);
+    const o = obj(p, `parameterValues[${n}]`),
+      at = `parameterValues[${n}]`;
+    const name = str(o.name, `${at}.name`),
+      valueType = str(o.valueType, `${at}.valueType`),
+      value = optStr(o.value, `${at}.value`);
     if (value === undefined) throw malformed(`${at}.value is missing.`);
     const def = PARAMETERS.get(name);
     if (!def) throw bad('unknown-parameter', `The account has no subscriber parameter called "${name}".`);
     const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-    const ok = valueType === def.type && (def.type === 'STRING' || (def.type === 'ENUM' && (def.values ?? []).includes(value)) || (def.type === 'DATE' && !!date && validDate(Number(date[1]), Number(date[2]), Number(date[3]))));
-    if (!ok) throw bad('bad-parameter-value', `"${value}" is no ${def.type} value for "${name}"${def.values ? ` (allowed: ${def.values.join('/')})` : def.type === 'DATE' ? ' (write YYYY-MM-DD)' : ''}.`);
+    const ok =
+      valueType === def.type &&
+      (def.type === 'STRING' ||
+        (def.type === 'ENUM' && (def.values ?? []).includes(value)) ||
+        (def.type === 'DATE' && !!date && validDate(Number(date[1]), Number(date[2]), Number(date[3]))));
+    if (!ok)
+      throw bad(
+        'bad-parameter-value',
+        `"${value}" is no ${def.type} value for "${name}"${def.values ? ` (allowed: ${def.values.join('/')})` : def.type === 'DATE' ? ' (write YYYY-MM-DD)' : ''}.`,
+      );
   });
   optList(req.tagValues, 'tagValues').forEach((t, n) => {
     const name = str(obj(t, `tagValues[${n}]`).name, `tagValues[${n}].name`);
@@ -226,8 +314,10 @@ function checkContent(key: string, c: Obj): void {
   if (type === 'TEXT' && !text) throw bad('text-not-specified', `${at} is TEXT content but carries no text.`);
   let textIgnored = false;
   if (key === 'viberContent') {
-    const caption = optStr(c.caption, `${at}.caption`), action = optStr(c.action, `${at}.action`);
-    if (caption !== undefined || action !== undefined) { // a button: both parts needed
+    const caption = optStr(c.caption, `${at}.caption`),
+      action = optStr(c.action, `${at}.action`);
+    if (caption !== undefined || action !== undefined) {
+      // a button: both parts needed
       if (!caption) throw bad('caption-not-specified', `The Viber button in ${at} has no caption.`);
       if (!action) throw bad('action-not-specified', `The Viber button in ${at} has no action.`);
     }
@@ -235,12 +325,19 @@ function checkContent(key: string, c: Obj): void {
   if (key === 'whatsappContent') {
     if (c.attachment !== undefined) {
       const att = obj(c.attachment, `${at}.attachment`);
-      if (!URL.canParse(str(att.url, `${at}.attachment.url`))) throw bad('attachment-url-is-not-valid', `${at}.attachment.url is no absolute URL.`);
+      if (!URL.canParse(str(att.url, `${at}.attachment.url`)))
+        throw bad('attachment-url-is-not-valid', `${at}.attachment.url is no absolute URL.`);
       const name = optStr(att.name, `${at}.attachment.name`);
-      if (name === undefined && type === 'DOCUMENT') throw bad('attachmentName-not-specified', `The document in ${at} needs a file name.`);
+      if (name === undefined && type === 'DOCUMENT')
+        throw bad('attachmentName-not-specified', `The document in ${at} needs a file name.`);
       if (name === '') throw malformed(`${at}.attachment.name is empty.`);
-      if (name !== undefined && chars(name) > ATTACHMENT_NAME_MAX) throw bad('attachmentName-is-too-long', `The file name has ${chars(name)} characters; ${ATTACHMENT_NAME_MAX} is the most.`);
-      if (att.size !== undefined && !(isInt(att.size) && att.size >= 0)) throw malformed(`${at}.attachment.size should be a byte count.`);
+      if (name !== undefined && chars(name) > ATTACHMENT_NAME_MAX)
+        throw bad(
+          'attachmentName-is-too-long',
+          `The file name has ${chars(name)} characters; ${ATTACHMENT_NAME_MAX} is the most.`,
+        );
+      if (att.size !== undefined && !(isInt(att.size) && att.size >= 0))
+        throw malformed(`${at}.attachment.size should be a byte count.`);
       textIgnored = true; // the public docs: text is ignored when an attachment is present
     } else if (MEDIA_TYPES.has(type)) throw malformed(`${at} is ${type} content without an attachment.`);
     if (c.location !== undefined) {
@@ -249,7 +346,8 @@ function checkContent(key: string, c: Obj): void {
         const v = loc[k];
         if (v === undefined) throw bad(`${k}-not-specified`, `The location in ${at} has no ${k}.`);
         if (typeof v !== 'number' && typeof v !== 'bigint') throw malformed(`${at}.location.${k} should be a number.`);
-        if (Math.abs(Number(v)) > (k === 'latitude' ? 90 : 180)) throw bad('coordinates-out-of-range', `${at}.location.${k} ${v} is not on Earth.`);
+        if (Math.abs(Number(v)) > (k === 'latitude' ? 90 : 180))
+          throw bad('coordinates-out-of-range', `${at}.location.${k} ${v} is not on Earth.`);
       }
       optStr(loc.address, `${at}.location.address`);
     }
@@ -261,32 +359,61 @@ function checkContent(key: string, c: Obj): void {
           const item = obj(it, `${at}.listPicker.sections[${n}].items[${m}]`);
           for (const k of ['title', 'subtitle']) {
             const v = optStr(item[k], `${at}.listPicker.sections[${n}].items[${m}].${k}`);
-            if (v !== undefined && chars(v) > LIST_ITEM_MAX) throw bad('template-parameter-is-not-valid', `List item ${k} "${v}" is longer than ${LIST_ITEM_MAX} characters.`);
+            if (v !== undefined && chars(v) > LIST_ITEM_MAX)
+              throw bad(
+                'template-parameter-is-not-valid',
+                `List item ${k} "${v}" is longer than ${LIST_ITEM_MAX} characters.`,
+              );
           }
         });
       });
     }
-    for (const part of ['header', 'footer']) if (c[part] !== undefined) optStr(obj(c[part], `${at}.${part}`).text, `${at}.${part}.text`);
+    for (const part of ['header', 'footer'])
+      if (c[part] !== undefined) optStr(obj(c[part], `${at}.${part}`).text, `${at}.${part}.text`);
     if (c.keyboard !== undefined) {
       // The button limits hold for the whole template, so every row is counted together.
       const rows = list(obj(c.keyboard, `${at}.keyboard`).rows, `${at}.keyboard.rows`);
-      const buttons = rows.flatMap((r, n) => list(obj(r, `${at}.keyboard.rows[${n}]`).buttons, `${at}.keyboard.rows[${n}].buttons`).map((b, m) => {
-        const button = obj(b, `${at}.keyboard.rows[${n}].buttons[${m}]`), where = `${at}.keyboard.rows[${n}].buttons[${m}]`;
-        for (const k of ['text', 'url', 'phone']) optStr(button[k], `${where}.${k}`);
-        const payload = optStr(button.payload, `${where}.payload`);
-        if (payload !== undefined && chars(payload) > PAYLOAD_MAX) throw bad('button-validation-error', `A quick-reply payload may hold ${PAYLOAD_MAX} characters, this one holds ${chars(payload)}.`);
-        return str(button.buttonType, `${where}.buttonType`);
-      }));
+      const buttons = rows.flatMap((r, n) =>
+        list(obj(r, `${at}.keyboard.rows[${n}]`).buttons, `${at}.keyboard.rows[${n}].buttons`).map((b, m) => {
+          const button = obj(b, `${at}.keyboard.rows[${n}].buttons[${m}]`),
+            where = `${at}.keyboard.rows[${n}].buttons[${m}]`;
+          for (const k of ['text', 'url', 'phone']) optStr(button[k], `${where}.${k}`);
+          const payload = optStr(button.payload, `${where}.payload`);
+          if (payload !== undefined && chars(payload) > PAYLOAD_MAX)
+            throw bad(
+              'button-validation-error',
+              `A quick-reply payload may hold ${PAYLOAD_MAX} characters, this one holds ${chars(payload)}.`,
+            );
+          return str(button.buttonType, `${where}.buttonType`);
+        }),
+      );
       const count = (t: string) => buttons.filter((b) => b === t).length;
-      if (buttons.length > BUTTONS_MAX) throw bad('button-validation-error', `${buttons.length} buttons given, a template takes up to ${BUTTONS_MAX}.`);
-      if (count('URL') > URL_BUTTONS_MAX) throw bad('button-validation-error', `${count('URL')} URL buttons given, a template takes up to ${URL_BUTTONS_MAX}.`);
-      if (count('PHONE') > PHONE_BUTTONS_MAX) throw bad('button-validation-error', `${count('PHONE')} PHONE buttons given, a template takes up to ${PHONE_BUTTONS_MAX}.`);
+      if (buttons.length > BUTTONS_MAX)
+        throw bad('button-validation-error', `${buttons.length} buttons given, a template takes up to ${BUTTONS_MAX}.`);
+      if (count('URL') > URL_BUTTONS_MAX)
+        throw bad(
+          'button-validation-error',
+          `${count('URL')} URL buttons given, a template takes up to ${URL_BUTTONS_MAX}.`,
+        );
+      if (count('PHONE') > PHONE_BUTTONS_MAX)
+        throw bad(
+          'button-validation-error',
+          `${count('PHONE')} PHONE buttons given, a template takes up to ${PHONE_BUTTONS_MAX}.`,
+        );
     }
     const sharing = optBool(c.messageActivitySharing, `${at}.messageActivitySharing`);
     const marketing = optBool(c.useMarketingMessagesApi, `${at}.useMarketingMessagesApi`);
-    if (sharing === true && marketing === false) throw bad('mm-api-options-invalid-combination', 'Activity sharing needs the Marketing Messages API to be switched on.');
+    if (sharing === true && marketing === false)
+      throw bad(
+        'mm-api-options-invalid-combination',
+        'Activity sharing needs the Marketing Messages API to be switched on.',
+      );
   }
-  if (text && !textIgnored && !TEMPLATES.some((t) => t.test(text))) throw bad('matched-template-not-found', `No approved ${key.replace('Content', '')} template fits the text of ${at}.`);
+  if (text && !textIgnored && !TEMPLATES.some((t) => t.test(text)))
+    throw bad(
+      'matched-template-not-found',
+      `No approved ${key.replace('Content', '')} template fits the text of ${at}.`,
+    );
 }
 
 /** POST /api/cascade/schedule. */
@@ -297,23 +424,43 @@ function scheduleCascade(state: State, apiKey: string, body: Json): Json {
   const cascadeId = req.cascadeId;
   const filter = obj(req.subscriberFilter, 'subscriberFilter');
   str(filter.address, 'subscriberFilter.address');
-  if (!ADDRESS_TYPES.has(str(filter.type, 'subscriberFilter.type'))) throw malformed('subscriberFilter.type is no address type.');
+  if (!ADDRESS_TYPES.has(str(filter.type, 'subscriberFilter.type')))
+    throw malformed('subscriberFilter.type is no address type.');
   const startTime = optStr(req.startTime, 'startTime');
-  if (startTime !== undefined && !isDateTime(startTime)) throw bad('start-time-is-not-valid', `startTime "${startTime}" is no ISO 8601 date-time with a zone.`);
+  if (startTime !== undefined && !isDateTime(startTime))
+    throw bad('start-time-is-not-valid', `startTime "${startTime}" is no ISO 8601 date-time with a zone.`);
   const content = obj(req.content, 'content');
-  const entries = CONTENT_KEYS.filter(([k]) => content[k] !== undefined).map(([k, channel]) => ({ key: k, channel, body: obj(content[k], `content.${k}`) }));
-  if (state.requestIds.has(requestId)) throw bad('requestId-is-not-unique', `A message with requestId ${requestId} was accepted earlier.`);
+  const entries = CONTENT_KEYS.filter(([k]) => content[k] !== undefined).map(([k, channel]) => ({
+    key: k,
+    channel,
+    body: obj(content[k], `content.${k}`),
+  }));
+  if (state.requestIds.has(requestId))
+    throw bad('requestId-is-not-unique', `A message with requestId ${requestId} was accepted earlier.`);
   const stages = typeof cascadeId === 'number' ? CASCADES.get(cascadeId) : undefined;
   if (!stages) throw bad('cascade-not-found', `This account has no cascade numbered ${cascadeId}.`);
   if (entries.length === 0) throw bad('content-not-specified', 'The request carries no content for any channel.');
   // Rules 1-3: every stage needs content, no content for a channel without a stage; all reported at once.
   const id = `cascadeTemplateId:${grouped(cascadeId as number)}`;
-  const foreign = entries.filter((e) => !stages.some((s) => s.channel === e.channel)).map((e) => `This channel is not part of the cascade [${id};contentChannelType:${e.channel}]`);
-  const missing = stages.filter((s) => !entries.some((e) => e.channel === s.channel)).map((s) => `This stage was given no content [${id};stageUUID:${s.uuid};channelType:${s.channel}]`);
-  if (foreign.length > 0) throw bad('cascade-scheduling-request-is-not-valid', `The content does not fit the cascade. Violations: ${[...foreign, ...missing].join('; ')}`);
-  if (missing.length > 0) throw bad('request-doesn’t-contain-content-for-all-cascade-stages', `Some cascade stages lack content. Violations: ${missing.join('; ')}`);
+  const foreign = entries
+    .filter((e) => !stages.some((s) => s.channel === e.channel))
+    .map((e) => `This channel is not part of the cascade [${id};contentChannelType:${e.channel}]`);
+  const missing = stages
+    .filter((s) => !entries.some((e) => e.channel === s.channel))
+    .map((s) => `This stage was given no content [${id};stageUUID:${s.uuid};channelType:${s.channel}]`);
+  if (foreign.length > 0)
+    throw bad(
+      'cascade-scheduling-request-is-not-valid',
+      `The content does not fit the cascade. Violations: ${[...foreign, ...missing].join('; ')}`,
+    );
+  if (missing.length > 0)
+    throw bad(
+      'request-doesn’t-contain-content-for-all-cascade-stages',
+      `Some cascade stages lack content. Violations: ${missing.join('; ')}`,
+    );
   for (const e of entries) checkContent(e.key, e.body);
-  if (apiKey === API_KEY_NO_BALANCE) throw bad('out-of-balance', 'There is no money left on this account for any channel.');
+  if (apiKey === API_KEY_NO_BALANCE)
+    throw bad('out-of-balance', 'There is no money left on this account for any channel.');
   state.requestIds.add(requestId);
   return { requestId, messageId: state.nextMessageId++ };
 }
@@ -342,7 +489,10 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 }
 
 function send(res: ServerResponse, status: number, payload: string): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+  });
   res.end(payload);
 }
 
@@ -351,14 +501,25 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const path = (req.url ?? '/').split('?')[0] ?? '/';
   const route = ROUTES.get(path);
   if (!route) throw problem(404, 'not-found', `Nothing is served at ${path}.`);
-  if (req.method !== 'POST') throw problem(405, 'method-not-allowed', `${path} takes POST requests only, ${req.method} was used.`);
+  if (req.method !== 'POST')
+    throw problem(405, 'method-not-allowed', `${path} takes POST requests only, ${req.method} was used.`);
   const apiKey = req.headers['x-api-key'];
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  const allowed = route.auth === 'token' ? bearer === INTEGRATOR_TOKEN : apiKey === API_KEY || apiKey === API_KEY_NO_BALANCE;
-  if (!allowed) throw problem(401, 'auth-error', route.auth === 'token' ? 'A valid integrator bearer token is required.' : 'The x-api-key header is missing or not a known key.');
-  if (raw === undefined) throw problem(413, 'payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
+  const allowed =
+    route.auth === 'token' ? bearer === INTEGRATOR_TOKEN : apiKey === API_KEY || apiKey === API_KEY_NO_BALANCE;
+  if (!allowed)
+    throw problem(
+      401,
+      'auth-error',
+      route.auth === 'token'
+        ? 'A valid integrator bearer token is required.'
+        : 'The x-api-key header is missing or not a known key.',
+    );
+  if (raw === undefined)
+    throw problem(413, 'payload-too-large', `Request bodies are limited to ${MAX_BODY_BYTES} bytes.`);
   const mediaType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw problem(415, 'unsupported-media-type', 'Send the body as application/json.');
+  if (mediaType !== 'application/json')
+    throw problem(415, 'unsupported-media-type', 'Send the body as application/json.');
   const result = route.run(state, typeof apiKey === 'string' ? apiKey : '', parseJson(raw.toString('utf8')));
   send(res, 200, typeof result === 'string' ? result : JSON.stringify(result));
 }
@@ -367,14 +528,28 @@ export async function startIndependent(port = 0): Promise<{ url: string; close()
   const state = freshState();
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => {
-      const p = error instanceof Problem ? error : problem(500, 'system-error', 'The service failed while handling the request.');
+      const p =
+        error instanceof Problem
+          ? error
+          : problem(500, 'system-error', 'The service failed while handling the request.');
       if (res.headersSent || res.destroyed) return void res.destroy();
-      send(res, p.status, JSON.stringify({ title: p.title, status: p.status, detail: p.detail, traceId: randomUUID() }));
+      send(
+        res,
+        p.status,
+        JSON.stringify({ title: p.title, status: p.status, detail: p.detail, traceId: randomUUID() }),
+      );
     });
   });
   server.on('clientError', (_error, socket) => {
-    const payload = JSON.stringify({ title: 'bad-http-request', status: 400, detail: 'The HTTP request could not be parsed.' });
-    if (socket.writable) socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`);
+    const payload = JSON.stringify({
+      title: 'bad-http-request',
+      status: 400,
+      detail: 'The HTTP request could not be parsed.',
+    });
+    if (socket.writable)
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(payload)}\r\nconnection: close\r\n\r\n${payload}`,
+      );
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
@@ -384,9 +559,10 @@ export async function startIndependent(port = 0): Promise<{ url: string; close()
   const { port: bound } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${bound}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

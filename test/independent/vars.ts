@@ -14,11 +14,19 @@ export const independentVars = {
   integratorToken: INTEGRATOR_TOKEN,
   values: {
     // threads: open, already closed, failing to close
-    '101': 5101, '102': 5102, '103': 5103, '104': 5104,
-    '201': 5201, '202': 5202,
-    '301': 5301, '302': 5302,
+    '101': 5101,
+    '102': 5102,
+    '103': 5103,
+    '104': 5104,
+    '201': 5201,
+    '202': 5202,
+    '301': 5301,
+    '302': 5302,
     // cascades: 1001 Viber+SMS, 1002 WhatsApp+Viber+SMS, 1003 SMS, 1004 WhatsApp
-    '1001': 7001, '1002': 7002, '1003': 7003, '1004': 7004,
+    '1001': 7001,
+    '1002': 7002,
+    '1003': 7003,
+    '1004': 7004,
     // stage UUIDs named in the examples
     '"6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01"': stage(7001, 0),
     '"6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02"': stage(7001, 1),

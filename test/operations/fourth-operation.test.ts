@@ -25,24 +25,40 @@ const tables = [
 
 describe('a fourth operation in the document', () => {
   it('makes tsc name every table that needs an entry for it, and nothing else', async () => {
-    for (const part of ['openapi', 'src', 'redocly.yaml', 'package.json']) cpSync(join(projectRoot, part), join(copy, part), { recursive: true, filter: (p) => !p.includes('/dist') });
+    for (const part of ['openapi', 'src', 'redocly.yaml', 'package.json'])
+      cpSync(join(projectRoot, part), join(copy, part), { recursive: true, filter: (p) => !p.includes('/dist') });
     cpSync(join(projectRoot, 'generated'), join(copy, 'generated'), { recursive: true });
     symlinkSync(join(projectRoot, 'node_modules'), join(copy, 'node_modules'));
     // The new operation: close threads' path file under another path and operationId.
     const closeThreads = readFileSync(join(copy, 'openapi/paths/api_v1_threads_close.yaml'), 'utf8');
-    writeFileSync(join(copy, 'openapi/paths/api_v1_threads_reopen.yaml'), closeThreads.replace('operationId: closeThreads', 'operationId: reopenThreads'));
+    writeFileSync(
+      join(copy, 'openapi/paths/api_v1_threads_reopen.yaml'),
+      closeThreads.replace('operationId: closeThreads', 'operationId: reopenThreads'),
+    );
     const root = readFileSync(join(copy, 'openapi/openapi.yaml'), 'utf8');
-    writeFileSync(join(copy, 'openapi/openapi.yaml'), root.replace('paths:\n', 'paths:\n  /api/v1/threads/reopen:\n    $ref: paths/api_v1_threads_reopen.yaml\n'));
+    writeFileSync(
+      join(copy, 'openapi/openapi.yaml'),
+      root.replace('paths:\n', 'paths:\n  /api/v1/threads/reopen:\n    $ref: paths/api_v1_threads_reopen.yaml\n'),
+    );
     // Only src/ is compiled: the tables live there.
-    writeFileSync(join(copy, 'tsconfig.json'), JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), include: ['src'], exclude: ['**/dist'] }));
+    writeFileSync(
+      join(copy, 'tsconfig.json'),
+      JSON.stringify({ extends: join(projectRoot, 'tsconfig.json'), include: ['src'], exclude: ['**/dist'] }),
+    );
     const bin = (name: string) => join(projectRoot, 'node_modules/.bin', name);
     const env = { ...process.env, REDOCLY_TELEMETRY: 'off' };
     await run(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '-o', 'generated/openapi.json'], { cwd: copy, env });
     await run(process.execPath, ['--import', 'tsx', 'src/build/generate.ts'], { cwd: copy, env });
     await run(process.execPath, ['--import', 'tsx', 'src/build/types.ts'], { cwd: copy, env });
-    expect(JSON.parse(readFileSync(join(copy, 'generated/client-meta.json'), 'utf8')).operations).toHaveProperty('reopenThreads');
+    expect(JSON.parse(readFileSync(join(copy, 'generated/client-meta.json'), 'utf8')).operations).toHaveProperty(
+      'reopenThreads',
+    );
 
-    const tsc = await run(process.execPath, [join(projectRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'], { cwd: copy }).then(
+    const tsc = await run(
+      process.execPath,
+      [join(projectRoot, 'node_modules/typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.json'],
+      { cwd: copy },
+    ).then(
       () => '',
       (e: { stdout: string }) => e.stdout,
     );
@@ -51,12 +67,21 @@ describe('a fourth operation in the document', () => {
     const errors = tsc.split(/\n(?=\S)/).filter((entry) => /error TS/.test(entry));
     for (const [file, table] of tables) {
       // The line that declares the table, and tsc's error there naming the operation.
-      const line = readFileSync(join(copy, file), 'utf8').split('\n').findIndex((l) => new RegExp(`^(export )?(const|type) ${table}\\b`).test(l)) + 1;
+      const line =
+        readFileSync(join(copy, file), 'utf8')
+          .split('\n')
+          .findIndex((l) => new RegExp(`^(export )?(const|type) ${table}\\b`).test(l)) + 1;
       expect(line, `${file} declares ${table}`).toBeGreaterThan(0);
-      expect(errors.find((e) => e.startsWith(`${file}(${line},`)) ?? `no error at line ${line}`, `${file}: ${table}`).toMatch(/Property 'reopenThreads' is missing/);
+      expect(
+        errors.find((e) => e.startsWith(`${file}(${line},`)) ?? `no error at line ${line}`,
+        `${file}: ${table}`,
+      ).toMatch(/Property 'reopenThreads' is missing/);
     }
     // Nothing but the tables: each error is in one of their files and is about the new operation.
     const files = new Set<string>(tables.map(([file]) => file));
-    expect(errors.filter((line) => !files.has(line.split('(')[0]!)), tsc).toEqual([]);
+    expect(
+      errors.filter((line) => !files.has(line.split('(')[0]!)),
+      tsc,
+    ).toEqual([]);
   }, 120_000);
 });

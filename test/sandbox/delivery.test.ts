@@ -32,7 +32,12 @@ function fakeClock(start = Date.parse('2030-01-15T09:30:00Z')) {
 async function setup(answer: (i: number) => number = () => 200, custom?: Partial<Fixtures>) {
   receiver = await startStub((_req, res, i) => json(res, answer(i), {}));
   const { clock, delays } = fakeClock();
-  sandbox = await listenSandbox({ callbackUrl: `${receiver.url}/hooks/status`, clock, callbackRetryDelaysMs: [10, 20, 30], fixtures: custom ? { ...fixtures, ...custom } : undefined });
+  sandbox = await listenSandbox({
+    callbackUrl: `${receiver.url}/hooks/status`,
+    clock,
+    callbackRetryDelaysMs: [10, 20, 30],
+    fixtures: custom ? { ...fixtures, ...custom } : undefined,
+  });
   return { clock, delays, received: () => receiver!.requests.map((r) => parseStatusCallback(r.body)) };
 }
 
@@ -58,7 +63,14 @@ describe('status callbacks', () => {
     expect(receiver!.requests[0]).toMatchObject({ method: 'POST', url: '/hooks/status' });
     expect(receiver!.requests[0]!.headers['content-type']).toBe('application/json');
     expect(received()).toEqual([
-      expect.objectContaining({ requestId: body.requestId, cascadeId: 1003, cascadeStageUUID: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c21', status: 'DELIVERED', error: null, statusAt: '2030-01-15T09:30:00.000Z' }),
+      expect.objectContaining({
+        requestId: body.requestId,
+        cascadeId: 1003,
+        cascadeStageUUID: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c21',
+        status: 'DELIVERED',
+        error: null,
+        statusAt: '2030-01-15T09:30:00.000Z',
+      }),
     ]);
     expect(sandbox!.delivery.callbacks[0]!.state).toBe('delivered');
   });
@@ -66,7 +78,18 @@ describe('status callbacks', () => {
   it.each([
     ['error-address-format', message({ subscriberFilter: { address: '12-34', type: 'PHONE' } })],
     ['error-subject-unknown', message({ cascadeId: 1005 })],
-    ['media-request-failed', message({ cascadeId: 1004, content: { whatsappContent: { contentType: 'DOCUMENT', attachment: { url: 'https://files.invalid/a.pdf', name: 'a.pdf' } } } })],
+    [
+      'media-request-failed',
+      message({
+        cascadeId: 1004,
+        content: {
+          whatsappContent: {
+            contentType: 'DOCUMENT',
+            attachment: { url: 'https://files.invalid/a.pdf', name: 'a.pdf' },
+          },
+        },
+      }),
+    ],
     ['too-long-message', message({ content: { smsContent: { contentType: 'TEXT', text: 'x'.repeat(1001) } } })],
     ['not-template-match', message({ cascadeId: 1006 })],
   ])('posts UNDELIVERED with %s', async (code, body) => {
@@ -77,7 +100,9 @@ describe('status callbacks', () => {
 
   it('a text that matches the stage template is delivered', async () => {
     const { received } = await setup();
-    await send(message({ cascadeId: 1006, content: { smsContent: { contentType: 'TEXT', text: 'Your code is 4711' } } }));
+    await send(
+      message({ cascadeId: 1006, content: { smsContent: { contentType: 'TEXT', text: 'Your code is 4711' } } }),
+    );
     expect(received().map((c) => c.status)).toEqual(['DELIVERED']);
   });
 
@@ -92,8 +117,18 @@ describe('status callbacks', () => {
   });
 
   it('an UNDELIVERED stage falls through to the next stage of the cascade', async () => {
-    const { received } = await setup(() => 200, { delivery: { ...fixtures.delivery, maxTextLength: { VIBER: 3, SMS: 1000 } } });
-    await send(message({ cascadeId: 1001, content: { viberContent: { contentType: 'TEXT', text: 'Hello' }, smsContent: { contentType: 'TEXT', text: 'Hello' } } }));
+    const { received } = await setup(() => 200, {
+      delivery: { ...fixtures.delivery, maxTextLength: { VIBER: 3, SMS: 1000 } },
+    });
+    await send(
+      message({
+        cascadeId: 1001,
+        content: {
+          viberContent: { contentType: 'TEXT', text: 'Hello' },
+          smsContent: { contentType: 'TEXT', text: 'Hello' },
+        },
+      }),
+    );
     const callbacks = received();
     expect(callbacks.map((c) => [c.cascadeStageUUID, c.status, c.error])).toEqual([
       ['6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01', 'UNDELIVERED', 'too-long-message'],
@@ -145,7 +180,9 @@ describe('callback retries', () => {
     await setup();
     await send(message());
     const listed = await (await fetch(`${sandbox!.url}/_sandbox/callbacks`)).json();
-    expect(listed).toEqual([expect.objectContaining({ state: 'delivered', payload: expect.objectContaining({ status: 'DELIVERED' }) })]);
+    expect(listed).toEqual([
+      expect.objectContaining({ state: 'delivered', payload: expect.objectContaining({ status: 'DELIVERED' }) }),
+    ]);
   });
 });
 

@@ -20,7 +20,12 @@ const sandbox = useSandbox();
 let proxy: RunningPrism;
 
 beforeAll(async () => {
-  proxy = await startPrism({ port: await freePort(), mode: 'proxy', upstream: sandbox.url, args: ['--errors', '-v', 'error'] });
+  proxy = await startPrism({
+    port: await freePort(),
+    mode: 'proxy',
+    upstream: sandbox.url,
+    args: ['--errors', '-v', 'error'],
+  });
 });
 afterAll(async () => {
   await proxy?.stop();
@@ -34,25 +39,35 @@ const send = (baseUrl: string, pair: (typeof pairs)[number]) => {
 /** HTTP's own headers; any other header the sandbox sends must be one the document declares for the answer. */
 const transport = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
 function declaredHeaders(pair: (typeof pairs)[number]): string[] {
-  const raw = ((resolvePointer(pair.operation.pointer) as { responses: Record<string, { $ref?: string }> }).responses[String(pair.status)])!;
+  const raw = (resolvePointer(pair.operation.pointer) as { responses: Record<string, { $ref?: string }> }).responses[
+    String(pair.status)
+  ]!;
   const response = (raw.$ref ? resolvePointer(raw.$ref) : raw) as { headers?: Record<string, unknown> };
   return Object.keys(response.headers ?? {}).map((h) => h.toLowerCase());
 }
 
 describe('example pairs against the sandbox', () => {
-  it.each(pairs.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))('%s', async (_label, pair) => {
-    sandbox.state.reset();
-    const res = await send(sandbox.url, pair);
-    const sent: string[] = [];
-    res.headers.forEach((_value, name) => {
-      sent.push(name);
-    });
-    expect(sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)), 'headers the document does not declare').toEqual([]);
-    const verdict = await judgePair(pair, res);
-    expect(verdict.faults).toEqual([]);
-    // The pair shows what the reference implementation answers: the code as spelled, not an alias.
-    expect((verdict.body as { title?: string } | undefined)?.title).toBe((pair.response as { title?: string } | undefined)?.title);
-  });
+  it.each(pairs.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))(
+    '%s',
+    async (_label, pair) => {
+      sandbox.state.reset();
+      const res = await send(sandbox.url, pair);
+      const sent: string[] = [];
+      res.headers.forEach((_value, name) => {
+        sent.push(name);
+      });
+      expect(
+        sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)),
+        'headers the document does not declare',
+      ).toEqual([]);
+      const verdict = await judgePair(pair, res);
+      expect(verdict.faults).toEqual([]);
+      // The pair shows what the reference implementation answers: the code as spelled, not an alias.
+      expect((verdict.body as { title?: string } | undefined)?.title).toBe(
+        (pair.response as { title?: string } | undefined)?.title,
+      );
+    },
+  );
 
   it('the 405 answer carries the Allow header its response declares', async () => {
     const pair = pairs.find((p) => p.status === 405)!;
@@ -71,20 +86,25 @@ describe('through prism proxy --errors', () => {
     expect(valid.length).toBeGreaterThanOrEqual(25);
   });
 
-  it.each(valid.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))('%s: no violation', async (_label, pair) => {
-    sandbox.state.reset();
-    const res = await send(proxy.url, pair);
-    expect(res.headers.get('sl-violations')).toBeNull();
-    const verdict = await judgePair(pair, res);
-    expect(verdict.faults).toEqual([]);
-  });
+  it.each(valid.map((p) => [`${p.operation.operationId} ${p.status} ${p.name}`, p] as const))(
+    '%s: no violation',
+    async (_label, pair) => {
+      sandbox.state.reset();
+      const res = await send(proxy.url, pair);
+      expect(res.headers.get('sl-violations')).toBeNull();
+      const verdict = await judgePair(pair, res);
+      expect(verdict.faults).toEqual([]);
+    },
+  );
 });
 
 // A generic validator that asserts every format it knows (ajv with ajv-formats, and Prism), on
 // answers whose inputs the examples do not show: a requestId that is no UUID, int64 ids past 2^53.
 describe('what a generic validator asserting formats reads in the document', () => {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const addFormats = (typeof formatsModule === 'function' ? formatsModule : (formatsModule as { default: unknown }).default) as (a: Ajv2020) => void;
+  const addFormats = (
+    typeof formatsModule === 'function' ? formatsModule : (formatsModule as { default: unknown }).default
+  ) as (a: Ajv2020) => void;
   addFormats(ajv);
   ajv.addSchema(JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8')), 'doc');
   const validate = (pointer: string, value: unknown) => {
@@ -92,8 +112,18 @@ describe('what a generic validator asserting formats reads in the document', () 
     return check(value) ? [] : check.errors;
   };
   const cases = [
-    ['scheduleCascade', 'a requestId that is no UUID', (body: any) => ({ ...body, requestId: `order-1234-attempt-${Date.now()}` }), 200],
-    ['scheduleCascade', 'a cascade id past 2^53', (body: any) => ({ ...body, requestId: crypto.randomUUID(), cascadeId: 9007199254740994 }), 400],
+    [
+      'scheduleCascade',
+      'a requestId that is no UUID',
+      (body: any) => ({ ...body, requestId: `order-1234-attempt-${Date.now()}` }),
+      200,
+    ],
+    [
+      'scheduleCascade',
+      'a cascade id past 2^53',
+      (body: any) => ({ ...body, requestId: crypto.randomUUID(), cascadeId: 9007199254740994 }),
+      400,
+    ],
     ['closeThreads', 'a thread id past 2^53', (body: any) => ({ ...body, threadIds: [9007199254740994] }), 200],
   ] as const;
   const sendWith = (baseUrl: string, operationId: string, change: (body: any) => unknown) => {
@@ -103,17 +133,20 @@ describe('what a generic validator asserting formats reads in the document', () 
     return { pair, body, answer: fetch(sent.url, { method: sent.method, headers: sent.headers, body: sent.body }) };
   };
 
-  it.each(cases)('%s, %s: request and answer valid for ajv with ajv-formats', async (operationId, _what, change, status) => {
-    sandbox.state.reset();
-    const { pair, body, answer } = sendWith(sandbox.url, operationId, change);
-    expect(validate(pair.operation.requestSchemaPointer!, body)).toEqual([]);
-    const res = await answer;
-    expect(res.status).toBe(status);
-    const responsePointer = `${pair.operation.pointer}/responses/${status}`;
-    const response = resolvePointer(responsePointer) as { $ref?: string };
-    const schema = `${response.$ref ? response.$ref.slice(1) : responsePointer}/content/application~1json/schema`;
-    expect(validate(schema, await res.json())).toEqual([]);
-  });
+  it.each(cases)(
+    '%s, %s: request and answer valid for ajv with ajv-formats',
+    async (operationId, _what, change, status) => {
+      sandbox.state.reset();
+      const { pair, body, answer } = sendWith(sandbox.url, operationId, change);
+      expect(validate(pair.operation.requestSchemaPointer!, body)).toEqual([]);
+      const res = await answer;
+      expect(res.status).toBe(status);
+      const responsePointer = `${pair.operation.pointer}/responses/${status}`;
+      const response = resolvePointer(responsePointer) as { $ref?: string };
+      const schema = `${response.$ref ? response.$ref.slice(1) : responsePointer}/content/application~1json/schema`;
+      expect(validate(schema, await res.json())).toEqual([]);
+    },
+  );
 
   it('prism proxy --errors: a requestId that is no UUID passes', async () => {
     sandbox.state.reset();
@@ -126,12 +159,15 @@ describe('what a generic validator asserting formats reads in the document', () 
   // into a maximum of 2^53 - 1, a bound of JavaScript numbers that no document states
   // (stoplightio/prism#1992). The proxy refuses such ids for that reason alone: when Prism lifts
   // the bound, this test fails and the README's note on the mock goes.
-  it.each(cases.slice(1))('prism proxy --errors, %s, %s: refused only by Prism\'s own bound of 2^53 - 1', async (operationId, _what, change) => {
-    sandbox.state.reset();
-    const res = await sendWith(proxy.url, operationId, change).answer;
-    expect(res.status).toBe(422);
-    const { validation } = (await res.json()) as { validation: Array<{ code: string; message: string }> };
-    expect(validation.map((v) => v.code)).toEqual(['maximum']);
-    expect(validation[0]!.message).toMatch(/must be <= 9007199254740991$/);
-  });
+  it.each(cases.slice(1))(
+    "prism proxy --errors, %s, %s: refused only by Prism's own bound of 2^53 - 1",
+    async (operationId, _what, change) => {
+      sandbox.state.reset();
+      const res = await sendWith(proxy.url, operationId, change).answer;
+      expect(res.status).toBe(422);
+      const { validation } = (await res.json()) as { validation: Array<{ code: string; message: string }> };
+      expect(validation.map((v) => v.code)).toEqual(['maximum']);
+      expect(validation[0]!.message).toMatch(/must be <= 9007199254740991$/);
+    },
+  );
 });

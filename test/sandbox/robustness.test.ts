@@ -8,7 +8,12 @@ const sandbox = useSandbox({ bodyLimitBytes: 1_000_000, headersTimeoutMs: 300, r
 const raw = (path: string, body: string, headers: Record<string, string> = {}) =>
   fetch(sandbox.url + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': credentials.apiKey, authorization: `Bearer ${credentials.integratorToken}`, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': credentials.apiKey,
+      authorization: `Bearer ${credentials.integratorToken}`,
+      ...headers,
+    },
     body,
   });
 
@@ -22,7 +27,11 @@ async function expectProblem(res: Response, status: number, title: string): Prom
 
 describe('robustness', () => {
   it('answers a body over the limit with 413 and keeps serving', async () => {
-    const detail = await expectProblem(await raw('/api/v1/threads/close', `{"threadIds":[${'1,'.repeat(600_000)}1]}`), 413, 'payload-too-large');
+    const detail = await expectProblem(
+      await raw('/api/v1/threads/close', `{"threadIds":[${'1,'.repeat(600_000)}1]}`),
+      413,
+      'payload-too-large',
+    );
     expect(detail).toContain('1000000 bytes');
     expect((await post(sandbox.url, '/api/v1/threads/close', { threadIds: [999] })).status).toBe(200);
   });
@@ -36,12 +45,16 @@ describe('robustness', () => {
     ['a null list', '{"threadIds":null}', {}, 'threadIds: got null'],
     ['a number too big for int64', '{"threadIds":[1e400]}', {}, 'threadIds[0]'],
   ])('%s is the documented system-error naming what is wrong', async (_what, body, headers, detail) => {
-    expect(await expectProblem(await raw('/api/v1/threads/close', body, headers), 500, 'system-error')).toContain(detail);
+    expect(await expectProblem(await raw('/api/v1/threads/close', body, headers), 500, 'system-error')).toContain(
+      detail,
+    );
   });
 
   it('deeply nested JSON does not crash it', async () => {
     const deep = `{"requestId":"aaaaaaaa-0000-4000-8000-000000000001","cascadeId":1003,"subscriberFilter":{"address":"7","type":"PHONE"},"content":{"smsContent":{"contentType":"TEXT","text":"x","extra":${'['.repeat(50_000)}${']'.repeat(50_000)}}}}`;
-    expect(await expectProblem(await raw('/api/cascade/schedule', deep), 500, 'system-error')).toContain('deeper than 64 levels');
+    expect(await expectProblem(await raw('/api/cascade/schedule', deep), 500, 'system-error')).toContain(
+      'deeper than 64 levels',
+    );
     await sandbox.delivery.idle();
     const deeper = '['.repeat(400_000) + ']'.repeat(400_000);
     await expectProblem(await raw('/api/subscribers/create', deeper), 500, 'system-error');
@@ -56,12 +69,20 @@ describe('robustness', () => {
   it('bad input does not change state', async () => {
     sandbox.state.reset();
     const before = JSON.stringify([...sandbox.state.threads.values()]);
-    for (const body of [`{"threadIds":[101],"comment":${JSON.stringify('x'.repeat(301))}}`, '{"threadIds":[101,"x"]}', '{"threadIds":[101]', '{"threadIds":{"0":101}}']) {
+    for (const body of [
+      `{"threadIds":[101],"comment":${JSON.stringify('x'.repeat(301))}}`,
+      '{"threadIds":[101,"x"]}',
+      '{"threadIds":[101]',
+      '{"threadIds":{"0":101}}',
+    ]) {
       await raw('/api/v1/threads/close', body);
     }
     expect(JSON.stringify([...sandbox.state.threads.values()])).toBe(before);
     const usedBefore = sandbox.state.usedRequestIds;
-    await raw('/api/cascade/schedule', '{"requestId":"aaaaaaaa-0000-4000-8000-00000000000f","cascadeId":1003,"subscriberFilter":{"address":"7","type":"PHONE"},"content":{"smsContent":{"contentType":"TEXT","text":""}}}');
+    await raw(
+      '/api/cascade/schedule',
+      '{"requestId":"aaaaaaaa-0000-4000-8000-00000000000f","cascadeId":1003,"subscriberFilter":{"address":"7","type":"PHONE"},"content":{"smsContent":{"contentType":"TEXT","text":""}}}',
+    );
     expect(sandbox.state.usedRequestIds).toBe(usedBefore);
   });
 
@@ -92,7 +113,9 @@ describe('robustness', () => {
 
   it('drops a client that never finishes its headers', async () => {
     const closed = await new Promise<string>((resolve) => {
-      const socket = connect(Number(new URL(sandbox.url).port), '127.0.0.1', () => socket.write('POST /api/v1/threads/close HTTP/1.1\r\nHost: x\r\n'));
+      const socket = connect(Number(new URL(sandbox.url).port), '127.0.0.1', () =>
+        socket.write('POST /api/v1/threads/close HTTP/1.1\r\nHost: x\r\n'),
+      );
       let data = '';
       socket.on('data', (d) => (data += d));
       socket.on('close', () => resolve(data));
@@ -103,7 +126,12 @@ describe('robustness', () => {
 
   it('compares credentials by value, not by prefix or case', async () => {
     // (Surrounding whitespace is not part of a header value in HTTP, so it is not tried.)
-    for (const key of [credentials.apiKey.slice(0, -1), credentials.apiKey.toUpperCase(), `${credentials.apiKey}x`, '']) {
+    for (const key of [
+      credentials.apiKey.slice(0, -1),
+      credentials.apiKey.toUpperCase(),
+      `${credentials.apiKey}x`,
+      '',
+    ]) {
       const res = await post(sandbox.url, '/api/cascade/schedule', {}, { 'x-api-key': key });
       expect(res.status, JSON.stringify(key)).toBe(401);
     }

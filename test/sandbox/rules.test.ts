@@ -8,9 +8,13 @@ const sandbox = useSandbox();
 beforeEach(() => sandbox.state.reset());
 
 const close = (body: unknown) => post(sandbox.url, '/api/v1/threads/close', body);
-const schedule = (body: unknown, headers?: Record<string, string>) => post(sandbox.url, '/api/cascade/schedule', body, headers);
+const schedule = (body: unknown, headers?: Record<string, string>) =>
+  post(sandbox.url, '/api/cascade/schedule', body, headers);
 const subscribe = (body: unknown) => post(sandbox.url, '/api/subscribers/create', body);
-const state = async () => (await fetch(`${sandbox.url}/_sandbox/state`)).json() as Promise<{ threads: Array<{ id: number; state: string; comment?: string }> }>;
+const state = async () =>
+  (await fetch(`${sandbox.url}/_sandbox/state`)).json() as Promise<{
+    threads: Array<{ id: number; state: string; comment?: string }>;
+  }>;
 let n = 0;
 const freshId = () => `3c6e0b8a-9c0b-4b1e-8f3a-${String(++n).padStart(12, '0')}`.replace(/^3c6e0b8a/, 'aaaaaaaa');
 const sms = (extra: object = {}) => ({
@@ -24,9 +28,19 @@ const sms = (extra: object = {}) => ({
 describe('close threads', () => {
   it('reports each identifier in exactly one list and keeps closed threads closed', async () => {
     const first = await close({ threadIds: [101, 201, 301, 424242], comment: 'first' });
-    expect(first.body).toEqual({ resolved_threads: [101], not_existing_threads: [424242], already_resolved_threads: [201], not_resolved_due_to_system_error: [301] });
+    expect(first.body).toEqual({
+      resolved_threads: [101],
+      not_existing_threads: [424242],
+      already_resolved_threads: [201],
+      not_resolved_due_to_system_error: [301],
+    });
     const second = await close({ threadIds: [101, 301], comment: 'second' });
-    expect(second.body).toEqual({ resolved_threads: [], not_existing_threads: [], already_resolved_threads: [101], not_resolved_due_to_system_error: [301] });
+    expect(second.body).toEqual({
+      resolved_threads: [],
+      not_existing_threads: [],
+      already_resolved_threads: [101],
+      not_resolved_due_to_system_error: [301],
+    });
     const threads = (await state()).threads;
     expect(threads.find((t) => t.id === 101)).toMatchObject({ state: 'closed', comment: 'first' });
     expect(threads.find((t) => t.id === 301)).toMatchObject({ state: 'open' });
@@ -41,7 +55,12 @@ describe('close threads', () => {
 
   it('reports a repeated identifier once, by its state before the call', async () => {
     const res = await close({ threadIds: [103, 103, 999, 999] });
-    expect(res.body).toEqual({ resolved_threads: [103], not_existing_threads: [999], already_resolved_threads: [], not_resolved_due_to_system_error: [] });
+    expect(res.body).toEqual({
+      resolved_threads: [103],
+      not_existing_threads: [999],
+      already_resolved_threads: [],
+      not_resolved_due_to_system_error: [],
+    });
   });
 
   it('rejects a comment over the limit with comment-is-too-long and closes nothing', async () => {
@@ -61,9 +80,18 @@ describe('close threads', () => {
   it('needs the integrator token', async () => {
     const res = await close({ threadIds: [101] });
     expect(res.status).toBe(200);
-    const wrong = await post(sandbox.url, '/api/v1/threads/close', { threadIds: [101] }, { authorization: 'Bearer nope' });
+    const wrong = await post(
+      sandbox.url,
+      '/api/v1/threads/close',
+      { threadIds: [101] },
+      { authorization: 'Bearer nope' },
+    );
     expect(wrong).toMatchObject({ status: 401, body: { title: 'auth-error', status: 401 } });
-    const apiKeyOnly = await fetch(`${sandbox.url}/api/v1/threads/close`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': credentials.apiKey }, body: '{"threadIds":[1]}' });
+    const apiKeyOnly = await fetch(`${sandbox.url}/api/v1/threads/close`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': credentials.apiKey },
+      body: '{"threadIds":[1]}',
+    });
     expect(apiKeyOnly.status).toBe(401);
   });
 });
@@ -73,14 +101,43 @@ describe('create subscriber', () => {
 
   it.each([
     ['no EXT_USER_ID address', { addresses: [{ address: '79001234567', type: 'PHONE' }] }, 'ext-user-id-not-specified'],
-    ['two EXT_USER_ID addresses', { addresses: [{ address: 'a', type: 'EXT_USER_ID' }, { address: 'b', type: 'EXT_USER_ID' }] }, 'ext-user-id-not-specified'],
+    [
+      'two EXT_USER_ID addresses',
+      {
+        addresses: [
+          { address: 'a', type: 'EXT_USER_ID' },
+          { address: 'b', type: 'EXT_USER_ID' },
+        ],
+      },
+      'ext-user-id-not-specified',
+    ],
     ['no addresses', {}, 'ext-user-id-not-specified'],
-    ['an unknown parameter', sub({ parameterValues: [{ name: 'shoeSize', valueType: 'STRING', value: '42' }] }), 'parameter-not-found'],
-    ['a DATE not YYYY-MM-DD', sub({ parameterValues: [{ name: 'birthday', valueType: 'DATE', value: '1990-13-40' }] }), 'parameter-value-is-not-valid'],
-    ['an ENUM value outside the list', sub({ parameterValues: [{ name: 'loyaltyLevel', valueType: 'ENUM', value: 'DIAMOND' }] }), 'parameter-value-is-not-valid'],
-    ['a valueType that is not the parameter type', sub({ parameterValues: [{ name: 'birthday', valueType: 'STRING', value: 'x' }] }), 'parameter-value-is-not-valid'],
+    [
+      'an unknown parameter',
+      sub({ parameterValues: [{ name: 'shoeSize', valueType: 'STRING', value: '42' }] }),
+      'parameter-not-found',
+    ],
+    [
+      'a DATE not YYYY-MM-DD',
+      sub({ parameterValues: [{ name: 'birthday', valueType: 'DATE', value: '1990-13-40' }] }),
+      'parameter-value-is-not-valid',
+    ],
+    [
+      'an ENUM value outside the list',
+      sub({ parameterValues: [{ name: 'loyaltyLevel', valueType: 'ENUM', value: 'DIAMOND' }] }),
+      'parameter-value-is-not-valid',
+    ],
+    [
+      'a valueType that is not the parameter type',
+      sub({ parameterValues: [{ name: 'birthday', valueType: 'STRING', value: 'x' }] }),
+      'parameter-value-is-not-valid',
+    ],
     ['a tag not created', sub({ tagValues: [{ name: 'no-such-tag' }] }), 'tag-not-found'],
-    ['an existing external identifier', { addresses: [{ address: 'crm-000001', type: 'EXT_USER_ID' }] }, 'subscriber-already-exists'],
+    [
+      'an existing external identifier',
+      { addresses: [{ address: 'crm-000001', type: 'EXT_USER_ID' }] },
+      'subscriber-already-exists',
+    ],
   ])('%s: 400 %s', async (_what, body, code) => {
     const res = await subscribe(body);
     expect(res).toMatchObject({ status: 400, body: { title: code, status: 400 } });
@@ -88,7 +145,11 @@ describe('create subscriber', () => {
   });
 
   it('creates once, then reports the external identifier as taken', async () => {
-    const body = sub({ blacklisted: true, parameterValues: [{ name: 'birthday', valueType: 'DATE', value: '1990-05-17' }], tagValues: [{ name: 'vip' }] });
+    const body = sub({
+      blacklisted: true,
+      parameterValues: [{ name: 'birthday', valueType: 'DATE', value: '1990-05-17' }],
+      tagValues: [{ name: 'vip' }],
+    });
     expect((await subscribe(body)).status).toBe(200);
     expect((await subscribe(body)).body.title).toBe('subscriber-already-exists');
   });
@@ -115,18 +176,32 @@ describe('schedule cascade', () => {
   });
 
   it('content for a channel that is no stage of the cascade is a violation naming the channel, a known channel or not', async () => {
-    const res = await schedule(sms({ content: { smsContent: { contentType: 'TEXT', text: 'Hello' }, telegramContent: { contentType: 'TEXT', text: 'Hello' } } }));
+    const res = await schedule(
+      sms({
+        content: {
+          smsContent: { contentType: 'TEXT', text: 'Hello' },
+          telegramContent: { contentType: 'TEXT', text: 'Hello' },
+        },
+      }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.title).toBe('cascade-scheduling-request-not-valid');
-    expect(res.body.detail).toBe('Cascade scheduling request is not valid. Violations: Cascade has no stage for the content channel [cascadeTemplateId:1,003;contentChannelType:TELEGRAM]');
+    expect(res.body.detail).toBe(
+      'Cascade scheduling request is not valid. Violations: Cascade has no stage for the content channel [cascadeTemplateId:1,003;contentChannelType:TELEGRAM]',
+    );
     expect(sandbox.state.usedRequestIds).toBe(sandbox.state.fixtures.usedRequestIds.length);
   });
 
   it('a content type the contract does not know is accepted by the schema and has no template: matched-template-not-found', async () => {
     const res = await schedule(sms({ content: { smsContent: { contentType: 'RICH_CARD', text: 'Hello' } } }));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ title: 'matched-template-not-found', detail: 'content.smsContent.contentType is RICH_CARD; the account has no SMS template of that type.' });
-    expect((await schedule(sms({ content: { smsContent: { contentType: '', text: 'Hello' } } }))).body.title).toBe('contentType-not-specified');
+    expect(res.body).toMatchObject({
+      title: 'matched-template-not-found',
+      detail: 'content.smsContent.contentType is RICH_CARD; the account has no SMS template of that type.',
+    });
+    expect((await schedule(sms({ content: { smsContent: { contentType: '', text: 'Hello' } } }))).body.title).toBe(
+      'contentType-not-specified',
+    );
   });
 
   it('a rejected request does not use up its requestId', async () => {
@@ -150,27 +225,61 @@ describe('schedule cascade', () => {
         subscriberFilter: { address: '79001234567', type: 'PHONE' },
         content: { smsContent: { contentType: 'TEXT', text: 'Hello' } },
       })
-      .then(() => client.scheduleCascade({ cascadeId: 1001, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 1 is on its way.' } } }))
+      .then(() =>
+        client.scheduleCascade({
+          cascadeId: 1001,
+          subscriberFilter: { address: '79001234567', type: 'PHONE' },
+          content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 1 is on its way.' } },
+        }),
+      )
       .catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     // The first call already fails: only content is missing (no foreign channel).
     expect(error.code).toBe('request-doesn’t-contain-content-for-all-cascade-stages');
     expect(error.violations).toMatchObject([
-      { kind: 'no-content-for-stage', cascadeTemplateId: 1002, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c11', channel: 'WHATSAPP' },
-      { kind: 'no-content-for-stage', cascadeTemplateId: 1002, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c12', channel: 'VIBER' },
+      {
+        kind: 'no-content-for-stage',
+        cascadeTemplateId: 1002,
+        stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c11',
+        channel: 'WHATSAPP',
+      },
+      {
+        kind: 'no-content-for-stage',
+        cascadeTemplateId: 1002,
+        stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c12',
+        channel: 'VIBER',
+      },
     ]);
     const both = (await client
-      .scheduleCascade({ cascadeId: 1001, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 1 is on its way.' } } })
+      .scheduleCascade({
+        cascadeId: 1001,
+        subscriberFilter: { address: '79001234567', type: 'PHONE' },
+        content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 1 is on its way.' } },
+      })
       .catch((e: unknown) => e)) as ApiError;
     expect(both.code).toBe('cascade-scheduling-request-is-not-valid');
     expect(both.violations).toMatchObject([
       { kind: 'no-stage-for-content', cascadeTemplateId: 1001, channel: 'WHATSAPP' },
-      { kind: 'no-content-for-stage', cascadeTemplateId: 1001, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01', channel: 'VIBER' },
-      { kind: 'no-content-for-stage', cascadeTemplateId: 1001, stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02', channel: 'SMS' },
+      {
+        kind: 'no-content-for-stage',
+        cascadeTemplateId: 1001,
+        stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c01',
+        channel: 'VIBER',
+      },
+      {
+        kind: 'no-content-for-stage',
+        cascadeTemplateId: 1001,
+        stageId: '6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c02',
+        channel: 'SMS',
+      },
     ]);
   });
 
-  const wa = (content: object) => sms({ cascadeId: 1004, content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 7 is on its way.', ...content } } });
+  const wa = (content: object) =>
+    sms({
+      cascadeId: 1004,
+      content: { whatsappContent: { contentType: 'TEXT', text: 'Your order 7 is on its way.', ...content } },
+    });
   const button = (buttonType: string, extra: object = {}) => ({ buttonType, text: 'b', ...extra });
   it.each([
     ['content missing', sms({ content: undefined }), 'content-not-specified'],
@@ -179,26 +288,117 @@ describe('schedule cascade', () => {
     ['no contentType', sms({ content: { smsContent: { text: 'x' } } }), 'contentType-not-specified'],
     ['an empty text', sms({ content: { smsContent: { contentType: 'TEXT', text: '' } } }), 'text-not-specified'],
     ['no text', sms({ content: { smsContent: { contentType: 'TEXT' } } }), 'text-not-specified'],
-    ['an empty caption', sms({ cascadeId: 1001, content: { viberContent: { contentType: 'TEXT', text: 'x', caption: '', action: 'https://e.org' }, smsContent: { contentType: 'TEXT', text: 'x' } } }), 'caption-not-specified'],
-    ['a button action with no caption', sms({ cascadeId: 1001, content: { viberContent: { contentType: 'TEXT', text: 'x', action: 'https://e.org' }, smsContent: { contentType: 'TEXT', text: 'x' } } }), 'caption-not-specified'],
-    ['a caption with no action', sms({ cascadeId: 1001, content: { viberContent: { contentType: 'TEXT', text: 'x', caption: 'Go' }, smsContent: { contentType: 'TEXT', text: 'x' } } }), 'action-not-specified'],
-    ['a document with no name', wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf' } }), 'attachmentName-not-specified'],
-    ['a document name of 71 characters', wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(71) } }), 'attachmentName-is-too-long'],
+    [
+      'an empty caption',
+      sms({
+        cascadeId: 1001,
+        content: {
+          viberContent: { contentType: 'TEXT', text: 'x', caption: '', action: 'https://e.org' },
+          smsContent: { contentType: 'TEXT', text: 'x' },
+        },
+      }),
+      'caption-not-specified',
+    ],
+    [
+      'a button action with no caption',
+      sms({
+        cascadeId: 1001,
+        content: {
+          viberContent: { contentType: 'TEXT', text: 'x', action: 'https://e.org' },
+          smsContent: { contentType: 'TEXT', text: 'x' },
+        },
+      }),
+      'caption-not-specified',
+    ],
+    [
+      'a caption with no action',
+      sms({
+        cascadeId: 1001,
+        content: {
+          viberContent: { contentType: 'TEXT', text: 'x', caption: 'Go' },
+          smsContent: { contentType: 'TEXT', text: 'x' },
+        },
+      }),
+      'action-not-specified',
+    ],
+    [
+      'a document with no name',
+      wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf' } }),
+      'attachmentName-not-specified',
+    ],
+    [
+      'a document name of 71 characters',
+      wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(71) } }),
+      'attachmentName-is-too-long',
+    ],
     ['a longitude alone', wa({ location: { longitude: 1 } }), 'latitude-not-specified'],
     ['a latitude alone', wa({ location: { latitude: 1 } }), 'longitude-not-specified'],
-    ['a list title of 25 characters', wa({ listPicker: { sections: [{ items: [{ title: 't'.repeat(25) }] }] } }), 'template-parameter-is-not-valid'],
-    ['a list subtitle of 25 characters', wa({ listPicker: { sections: [{ items: [{ title: 't', subtitle: 's'.repeat(25) }] }] } }), 'template-parameter-is-not-valid'],
-    ['11 buttons', wa({ keyboard: { rows: [{ buttons: Array.from({ length: 11 }, () => button('QUICK_REPLY')) }] } }), 'button-validation-error'],
-    ['11 buttons over two rows', wa({ keyboard: { rows: [{ buttons: Array.from({ length: 6 }, () => button('QUICK_REPLY')) }, { buttons: Array.from({ length: 5 }, () => button('QUICK_REPLY')) }] } }), 'button-validation-error'],
-    ['3 URL buttons', wa({ keyboard: { rows: [{ buttons: [button('URL'), button('URL'), button('URL')] }] } }), 'button-validation-error'],
-    ['2 PHONE buttons over two rows', wa({ keyboard: { rows: [{ buttons: [button('PHONE')] }, { buttons: [button('PHONE')] }] } }), 'button-validation-error'],
-    ['a payload of 129 characters', wa({ keyboard: { rows: [{ buttons: [button('QUICK_REPLY', { payload: 'p'.repeat(129) })] }] } }), 'button-validation-error'],
-    ['messageActivitySharing without the Marketing Messages API', wa({ messageActivitySharing: true, useMarketingMessagesApi: false }), 'mm-api-options-invalid-combination'],
+    [
+      'a list title of 25 characters',
+      wa({ listPicker: { sections: [{ items: [{ title: 't'.repeat(25) }] }] } }),
+      'template-parameter-is-not-valid',
+    ],
+    [
+      'a list subtitle of 25 characters',
+      wa({ listPicker: { sections: [{ items: [{ title: 't', subtitle: 's'.repeat(25) }] }] } }),
+      'template-parameter-is-not-valid',
+    ],
+    [
+      '11 buttons',
+      wa({ keyboard: { rows: [{ buttons: Array.from({ length: 11 }, () => button('QUICK_REPLY')) }] } }),
+      'button-validation-error',
+    ],
+    [
+      '11 buttons over two rows',
+      wa({
+        keyboard: {
+          rows: [
+            { buttons: Array.from({ length: 6 }, () => button('QUICK_REPLY')) },
+            { buttons: Array.from({ length: 5 }, () => button('QUICK_REPLY')) },
+          ],
+        },
+      }),
+      'button-validation-error',
+    ],
+    [
+      '3 URL buttons',
+      wa({ keyboard: { rows: [{ buttons: [button('URL'), button('URL'), button('URL')] }] } }),
+      'button-validation-error',
+    ],
+    [
+      '2 PHONE buttons over two rows',
+      wa({ keyboard: { rows: [{ buttons: [button('PHONE')] }, { buttons: [button('PHONE')] }] } }),
+      'button-validation-error',
+    ],
+    [
+      'a payload of 129 characters',
+      wa({ keyboard: { rows: [{ buttons: [button('QUICK_REPLY', { payload: 'p'.repeat(129) })] }] } }),
+      'button-validation-error',
+    ],
+    [
+      'messageActivitySharing without the Marketing Messages API',
+      wa({ messageActivitySharing: true, useMarketingMessagesApi: false }),
+      'mm-api-options-invalid-combination',
+    ],
     ['an unknown cascade', sms({ cascadeId: 9999 }), 'cascade-not-found'],
-    ['content for a channel that is no stage', sms({ content: { smsContent: { contentType: 'TEXT', text: 'x' }, viberContent: { contentType: 'TEXT', text: 'x' } } }), 'cascade-scheduling-request-not-valid'],
-    ['content missing for a stage', sms({ cascadeId: 1001, content: { smsContent: { contentType: 'TEXT', text: 'x' } } }), 'request-doesn’t-contain-content-for-all-cascade-stages'],
+    [
+      'content for a channel that is no stage',
+      sms({
+        content: { smsContent: { contentType: 'TEXT', text: 'x' }, viberContent: { contentType: 'TEXT', text: 'x' } },
+      }),
+      'cascade-scheduling-request-not-valid',
+    ],
+    [
+      'content missing for a stage',
+      sms({ cascadeId: 1001, content: { smsContent: { contentType: 'TEXT', text: 'x' } } }),
+      'request-doesn’t-contain-content-for-all-cascade-stages',
+    ],
     ['WhatsApp text matching no template', wa({ text: 'Buy now!' }), 'matched-template-not-found'],
-    ['a contentType no template exists for', sms({ content: { smsContent: { contentType: 'IMAGE', text: 'x' } } }), 'matched-template-not-found'],
+    [
+      'a contentType no template exists for',
+      sms({ content: { smsContent: { contentType: 'IMAGE', text: 'x' } } }),
+      'matched-template-not-found',
+    ],
   ])('%s: 400 %s', async (_what, body, code) => {
     const res = await schedule(body);
     expect(res).toMatchObject({ status: 400, body: { title: code, status: 400 } });
@@ -207,7 +407,22 @@ describe('schedule cascade', () => {
   it('the limits themselves pass: 24-character list titles, 10 buttons, 2 URL and 1 PHONE, 128-character payload, 70-character name', async () => {
     const ok = await Promise.all([
       schedule(wa({ listPicker: { sections: [{ items: [{ title: 't'.repeat(24), subtitle: 's'.repeat(24) }] }] } })),
-      schedule(wa({ keyboard: { rows: [{ buttons: [button('URL'), button('URL'), button('PHONE'), ...Array.from({ length: 7 }, () => button('QUICK_REPLY', { payload: 'p'.repeat(128) }))] }] } })),
+      schedule(
+        wa({
+          keyboard: {
+            rows: [
+              {
+                buttons: [
+                  button('URL'),
+                  button('URL'),
+                  button('PHONE'),
+                  ...Array.from({ length: 7 }, () => button('QUICK_REPLY', { payload: 'p'.repeat(128) })),
+                ],
+              },
+            ],
+          },
+        }),
+      ),
       schedule(wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(70) } })),
     ]);
     expect(ok.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -216,7 +431,11 @@ describe('schedule cascade', () => {
   it('out-of-balance for an account without balance, auth-error for a wrong key', async () => {
     expect((await schedule(sms(), { 'x-api-key': credentials.apiKeyNoBalance! })).body.title).toBe('out-of-balance');
     expect((await schedule(sms(), { 'x-api-key': 'wrong' })).body).toMatchObject({ title: 'auth-error', status: 401 });
-    const none = await fetch(`${sandbox.url}/api/cascade/schedule`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sms()) });
+    const none = await fetch(`${sandbox.url}/api/cascade/schedule`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sms()),
+    });
     expect(none.status).toBe(401);
   });
 

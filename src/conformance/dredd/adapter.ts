@@ -34,7 +34,9 @@ interface ApiDescription {
   transactions: object[];
 }
 type Prepared = (error: Error | null, descriptions?: ApiDescription[]) => void;
-type DreddClass = new (config: object) => {
+type DreddClass = new (
+  config: object,
+) => {
   run(callback: (error: Error | null, stats: { failures: number; errors: number }) => void): void;
   prepareAPIdescriptions(callback: Prepared): void;
 };
@@ -47,7 +49,12 @@ type DreddClass = new (config: object) => {
  */
 let compiled: ApiDescription[] | undefined;
 const copyOf = (descriptions: ApiDescription[]): ApiDescription[] =>
-  descriptions.map(({ location, mediaType, annotations, transactions }) => ({ location, mediaType, annotations, transactions: structuredClone(transactions) }));
+  descriptions.map(({ location, mediaType, annotations, transactions }) => ({
+    location,
+    mediaType,
+    annotations,
+    transactions: structuredClone(transactions),
+  }));
 function compileOnce(runner: InstanceType<DreddClass>): void {
   const compile = runner.prepareAPIdescriptions.bind(runner);
   runner.prepareAPIdescriptions = (callback) => {
@@ -68,7 +75,10 @@ const hooksPath = assetPath(import.meta.url, { bundled: './dredd-hooks.cjs', sou
 
 interface DreddModules {
   Dredd: DreddClass;
-  /** Dredd's reporters print each transaction to stdout, which would mix with the suite's own output (a JSON report, say). */
+  /**
+   * Dredd's reporters print each transaction to stdout, which would mix with the suite's own output (a JSON report,
+   * say).
+   */
   reporterOutput: { silent: boolean };
 }
 let loaded: DreddModules | undefined;
@@ -86,12 +96,17 @@ function dreddModules(): DreddModules {
   try {
     loaded = {
       Dredd: require('dredd') as DreddClass,
-      reporterOutput: (require('dredd/build/reporters/reporterOutputLogger') as { default: { transports: { console: { silent: boolean } } } }).default.transports.console,
+      reporterOutput: (
+        require('dredd/build/reporters/reporterOutputLogger') as {
+          default: { transports: { console: { silent: boolean } } };
+        }
+      ).default.transports.console,
     };
   } finally {
     for (const event of process.eventNames()) {
       const kept = before.get(event) ?? [];
-      for (const listener of process.listeners(event as NodeJS.Signals)) if (!kept.includes(listener)) process.removeListener(event, listener as () => void);
+      for (const listener of process.listeners(event as NodeJS.Signals))
+        if (!kept.includes(listener)) process.removeListener(event, listener as () => void);
     }
   }
   loaded.reporterOutput.silent = runsUnderWay > 0;
@@ -105,14 +120,16 @@ function dreddModules(): DreddModules {
  */
 function isDreddNoise(warning: string | Error, rest: unknown[]): boolean {
   const options = rest[0] !== null && typeof rest[0] === 'object' ? (rest[0] as { code?: unknown }) : undefined;
-  const code = options ? options.code : rest[1] ?? (warning as { code?: unknown }).code;
+  const code = options ? options.code : (rest[1] ?? (warning as { code?: unknown }).code);
   return code === 'DEP0060' || String(warning).includes('inside circular dependency');
 }
 
 let runsUnderWay = 0;
 let emitWarning: typeof process.emitWarning | undefined;
 
-/** While any Dredd run is under way (loading Dredd included), its reporters and its dependencies' warnings are quiet. */
+/**
+ * While any Dredd run is under way (loading Dredd included), its reporters and its dependencies' warnings are quiet.
+ */
 function quiet(on: boolean): void {
   runsUnderWay += on ? 1 : -1;
   if (on && runsUnderWay === 1) {
@@ -138,7 +155,12 @@ export interface DreddStats {
  * A Dredd run over the bundled document against `endpoint`, its requests through `agent`, its
  * errors on `emitter`, and `attach` given its hooks. Quiet from now until `run`'s callback.
  */
-export function createDredd(options: { endpoint: string; agent: HttpAgent | HttpsAgent; emitter: EventEmitter; attach(hooks: DreddHooks): void }): {
+export function createDredd(options: {
+  endpoint: string;
+  agent: HttpAgent | HttpsAgent;
+  emitter: EventEmitter;
+  attach(hooks: DreddHooks): void;
+}): {
   run(callback: (error: Error | null, stats: DreddStats) => void): void;
 } {
   quiet(true);

@@ -33,8 +33,12 @@ function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefin
   // A 400 whose trigger breaks the schema answers the same on any deployment; Dredd expects one
   // status, so the trigger must be one the description allows no other answer for.
   return (
-    candidates.find((p) => p.trigger.body !== undefined && !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid && pairExpectation(p, 'described').allowed.length === 1) ??
-    candidates[0]
+    candidates.find(
+      (p) =>
+        p.trigger.body !== undefined &&
+        !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid &&
+        pairExpectation(p, 'described').allowed.length === 1,
+    ) ?? candidates[0]
   );
 }
 

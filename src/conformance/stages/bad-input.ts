@@ -6,8 +6,24 @@
 import { flatSchema, openapi } from '../../core/document.ts';
 import { examplePair, examplePairs, documentOperations, responseKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
-import { describeAllowed, errorStatuses, invalidBodyExpectation, kindOfStatuses, type Expectation } from '../expectations.ts';
+import {
+  answerOf,
+  check,
+  readAnswer,
+  runs,
+  send,
+  type CheckOutcome,
+  type CheckResult,
+  type Stage,
+  type SuiteContext,
+} from '../stage-runtime.ts';
+import {
+  describeAllowed,
+  errorStatuses,
+  invalidBodyExpectation,
+  kindOfStatuses,
+  type Expectation,
+} from '../expectations.ts';
 import { contentTypeFaults, pairRequest, titleFaults, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 
@@ -23,8 +39,21 @@ export interface BadInput {
 }
 
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-const wrongTypeValue: Record<string, Json> = { string: 12345, number: 'not-a-number', boolean: 'yes', array: { not: 'an array' }, object: ['not', 'an', 'object'], null: 0 };
-const badFormats: Record<string, string> = { uuid: 'not-a-uuid', date: '17.05.1990', 'date-time': 'yesterday at noon', uri: 'not a uri', int64: 'x' };
+const wrongTypeValue: Record<string, Json> = {
+  string: 12345,
+  number: 'not-a-number',
+  boolean: 'yes',
+  array: { not: 'an array' },
+  object: ['not', 'an', 'object'],
+  null: 0,
+};
+const badFormats: Record<string, string> = {
+  uuid: 'not-a-uuid',
+  date: '17.05.1990',
+  'date-time': 'yesterday at noon',
+  uri: 'not a uri',
+  int64: 'x',
+};
 
 function setAt(root: Json, path: (string | number)[], value: Json | undefined): Json {
   const copy = structuredClone(root);
@@ -45,19 +74,34 @@ export function* mutate(base: Json, schema: Schema, path: (string | number)[] = 
   const value = path.reduce<any>((node, key) => node?.[key], base);
   if (value === undefined) return;
   yield [`${here}: wrong type`, setAt(base, path, wrongTypeValue[typeOf(value)]!)];
-  if (typeof s.maxLength === 'number') yield [`${here}: ${s.maxLength + 1} characters`, setAt(base, path, 'x'.repeat(s.maxLength + 1))];
+  if (typeof s.maxLength === 'number')
+    yield [`${here}: ${s.maxLength + 1} characters`, setAt(base, path, 'x'.repeat(s.maxLength + 1))];
   if (typeof s.minLength === 'number' && s.minLength > 0) yield [`${here}: empty`, setAt(base, path, '')];
   if (Array.isArray(s.enum)) yield [`${here}: not one of the values`, setAt(base, path, 'NOT_A_KNOWN_VALUE')];
-  if (typeof s.format === 'string' && badFormats[s.format] && typeof value === 'string') yield [`${here}: bad ${s.format}`, setAt(base, path, badFormats[s.format]!)];
-  if (typeof s.minimum === 'number' && typeof value === 'number') yield [`${here}: below ${s.minimum}`, setAt(base, path, s.minimum - 1)];
-  if (typeof s.maximum === 'number' && typeof value === 'number') yield [`${here}: above ${s.maximum}`, setAt(base, path, s.maximum + 1)];
-  if (typeof s.minProperties === 'number' && s.minProperties > 0) yield [`${here}: empty object`, setAt(base, path, {})];
+  if (typeof s.format === 'string' && badFormats[s.format] && typeof value === 'string')
+    yield [`${here}: bad ${s.format}`, setAt(base, path, badFormats[s.format]!)];
+  if (typeof s.minimum === 'number' && typeof value === 'number')
+    yield [`${here}: below ${s.minimum}`, setAt(base, path, s.minimum - 1)];
+  if (typeof s.maximum === 'number' && typeof value === 'number')
+    yield [`${here}: above ${s.maximum}`, setAt(base, path, s.maximum + 1)];
+  if (typeof s.minProperties === 'number' && s.minProperties > 0)
+    yield [`${here}: empty object`, setAt(base, path, {})];
   if (Array.isArray(value)) {
     if (typeof s.minItems === 'number' && s.minItems > 0) yield [`${here}: empty list`, setAt(base, path, [])];
-    if (typeof s.maxItems === 'number' && value.length > 0) yield [`${here}: ${s.maxItems + 1} items`, setAt(base, path, Array.from({ length: s.maxItems + 1 }, () => value[0]!))];
+    if (typeof s.maxItems === 'number' && value.length > 0)
+      yield [
+        `${here}: ${s.maxItems + 1} items`,
+        setAt(
+          base,
+          path,
+          Array.from({ length: s.maxItems + 1 }, () => value[0]!),
+        ),
+      ];
     if (s.items) for (let i = 0; i < value.length; i++) yield* mutate(base, s.items, [...path, i]);
   } else if (value !== null && typeof value === 'object') {
-    for (const key of s.required ?? []) if (key in value) yield [`${here === '(body)' ? '' : `${here}.`}${key}: missing`, setAt(base, [...path, key], undefined)];
+    for (const key of s.required ?? [])
+      if (key in value)
+        yield [`${here === '(body)' ? '' : `${here}.`}${key}: missing`, setAt(base, [...path, key], undefined)];
     for (const [key, child] of Object.entries<Schema>(s.properties ?? {})) yield* mutate(base, child, [...path, key]);
   }
 }
@@ -82,7 +126,9 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
   const inputs: BadInput[] = [];
   const seen = new Set<string>();
   for (const op of documentOperations()) {
-    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200);
+    const pairs = examplePairs().filter(
+      (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200,
+    );
     const template = pairs[0]!;
     const request = (body: string | undefined, extra: Partial<PairRequest> = {}): PairRequest => ({
       ...pairRequest(ctx.server, template, ctx.credentials, () => null),
@@ -105,18 +151,53 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
       }
     }
     const statuses = errorStatuses(op);
-    const anyError = (basis: string, kind = kindOfStatuses(op, statuses)): Expectation => ({ allowed: statuses.map((status) => ({ status })), kind, basis });
+    const anyError = (basis: string, kind = kindOfStatuses(op, statuses)): Expectation => ({
+      allowed: statuses.map((status) => ({ status })),
+      kind,
+      basis,
+    });
     const malformed = anyError(`${op.pointer}/responses: a body that is not JSON gets a documented error`);
-    for (const [name, body] of [['malformed JSON', '{"'], ['truncated JSON', '{"threadIds": [1,'], ['not JSON', 'hello'], ['an empty body', ''], ['JSON null', 'null'], ['a JSON string', '"text"'], ['a JSON array', '[]'], ['a JSON number', '42']] as const) {
+    for (const [name, body] of [
+      ['malformed JSON', '{"'],
+      ['truncated JSON', '{"threadIds": [1,'],
+      ['not JSON', 'hello'],
+      ['an empty body', ''],
+      ['JSON null', 'null'],
+      ['a JSON string', '"text"'],
+      ['a JSON array', '[]'],
+      ['a JSON number', '42'],
+    ] as const) {
       add(name, request(body), malformed);
     }
     const valid = JSON.stringify(prepare(template, ctx.values).body);
     const otherType = anyError(contentTypeDecision, 'decision');
-    add('Content-Type text/plain', request(valid, { headers: { ...request(valid).headers, 'content-type': 'text/plain' } }), otherType);
-    add('Content-Type form', request('a=1', { headers: { ...request(valid).headers, 'content-type': 'application/x-www-form-urlencoded' } }), otherType);
-    const only = (status: number, code: string): Expectation => ({ allowed: [{ status, code }], kind: responseKind(op, status), basis: `${op.pointer}/responses/${status}` });
-    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) add(`method ${method}`, request(method === 'GET' ? undefined : valid, { method }), only(405, 'method-not-allowed'));
-    for (const suffix of ['/extra', '-x', 'x/..x']) add(`unknown path ${op.path}${suffix}`, request(valid, { url: ctx.server.replace(/\/+$/, '') + op.path + suffix }), only(404, 'not-found'));
+    add(
+      'Content-Type text/plain',
+      request(valid, { headers: { ...request(valid).headers, 'content-type': 'text/plain' } }),
+      otherType,
+    );
+    add(
+      'Content-Type form',
+      request('a=1', { headers: { ...request(valid).headers, 'content-type': 'application/x-www-form-urlencoded' } }),
+      otherType,
+    );
+    const only = (status: number, code: string): Expectation => ({
+      allowed: [{ status, code }],
+      kind: responseKind(op, status),
+      basis: `${op.pointer}/responses/${status}`,
+    });
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'])
+      add(
+        `method ${method}`,
+        request(method === 'GET' ? undefined : valid, { method }),
+        only(405, 'method-not-allowed'),
+      );
+    for (const suffix of ['/extra', '-x', 'x/..x'])
+      add(
+        `unknown path ${op.path}${suffix}`,
+        request(valid, { url: ctx.server.replace(/\/+$/, '') + op.path + suffix }),
+        only(404, 'not-found'),
+      );
   }
   const rnd = random(ctx.seed);
   for (let i = inputs.length - 1; i > 0; i--) {
@@ -130,7 +211,9 @@ const problemValid = schemaValidator('Problem');
 const batch = 50;
 const selected = (ctx: SuiteContext) => badInputs(ctx).filter((input) => runs(ctx, input.expectation.kind));
 
-/** One bad input: an allowed status, a problem body whose `status` is the answer's, and the code where one is expected. */
+/**
+ * One bad input: an allowed status, a problem body whose `status` is the answer's, and the code where one is expected.
+ */
 export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<CheckOutcome> {
   const { request, expectation } = input;
   const expected = `${describeAllowed(expectation.allowed)} with a problem body`;
@@ -160,7 +243,8 @@ export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<Ch
 export const badInputStage: Stage = {
   needs: [['closeThreads', 'notExisting']],
   name: 'bad-input',
-  description: 'invalid requests generated from the schemas; each gets an error the document allows, as a problem body, and the server still answers after each batch',
+  description:
+    'invalid requests generated from the schemas; each gets an error the document allows, as a problem body, and the server still answers after each batch',
   count: (ctx) => {
     const n = selected(ctx).length;
     return n + Math.ceil(n / batch);
@@ -172,18 +256,41 @@ export const badInputStage: Stage = {
       for (const input of inputs.slice(start, start + batch)) {
         const { expectation, operation } = input;
         const single = expectation.allowed.length === 1 ? expectation.allowed[0]! : undefined;
-        const covers = { operationId: operation.operationId, ...(single ? { status: single.status } : {}), ...(single?.code ? { code: single.code } : {}) };
-        results.push(await check(ctx, { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers }, () => judgeError(ctx, input)));
+        const covers = {
+          operationId: operation.operationId,
+          ...(single ? { status: single.status } : {}),
+          ...(single?.code ? { code: single.code } : {}),
+        };
+        results.push(
+          await check(
+            ctx,
+            { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers },
+            () => judgeError(ctx, input),
+          ),
+        );
       }
       // The server must still answer a valid request after each batch.
       const probe = examplePair('closeThreads', 'notExisting');
-      const spec = { stage: 'bad-input', name: `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`, kind: 'described' as const, basis: '#/paths/~1api~1v1~1threads~1close/post/responses/200' };
-      results.push(await check(ctx, spec, async () => {
-        const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);
-        const { response, error } = await send(ctx, request);
-        await response?.body?.cancel();
-        return { ok: response?.status === 200, request, expected: '200', actual: response ? `${response.status}` : `no answer: ${error}`, answer: answerOf(response?.status) };
-      }));
+      const spec = {
+        stage: 'bad-input',
+        name: `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`,
+        kind: 'described' as const,
+        basis: '#/paths/~1api~1v1~1threads~1close/post/responses/200',
+      };
+      results.push(
+        await check(ctx, spec, async () => {
+          const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);
+          const { response, error } = await send(ctx, request);
+          await response?.body?.cancel();
+          return {
+            ok: response?.status === 200,
+            request,
+            expected: '200',
+            actual: response ? `${response.status}` : `no answer: ${error}`,
+            answer: answerOf(response?.status),
+          };
+        }),
+      );
     }
     return results;
   },

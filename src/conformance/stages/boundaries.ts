@@ -8,7 +8,17 @@ import { examplePairs, documentOperations, type ExpectationKind, type Operation 
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { allRowsButtonErrors } from '../../core/buttons.ts';
 import { schemaViolation } from '../../core/schema-violations.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import {
+  answerOf,
+  check,
+  readAnswer,
+  runs,
+  send,
+  type CheckOutcome,
+  type CheckResult,
+  type Stage,
+  type SuiteContext,
+} from '../stage-runtime.ts';
 import { describeAllowed, invalidBodyExpectation, type Allowed, type Expectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -19,7 +29,11 @@ type Schema = Record<string, any>;
 export type Path = Array<string | number>;
 
 /** Integers an int64 holds that 32-bit or double-precision code gets wrong, and the first it does not hold. */
-const int64Inside = [['2^31', '2147483648'], ['2^53 + 1', '9007199254740993'], ['2^63 - 1', '9223372036854775807']] as const;
+const int64Inside = [
+  ['2^31', '2147483648'],
+  ['2^53 + 1', '9007199254740993'],
+  ['2^63 - 1', '9223372036854775807'],
+] as const;
 const int64Outside = ['2^63', '9223372036854775808'] as const;
 
 /** Text of `n` code points in one script; an emoji is one code point and two UTF-16 units. */
@@ -66,15 +80,45 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
   // the answer past a limit can be this contract's decision.
   const marked = kindOf(schema);
   const here = path.length ? path.join('.') : '(body)';
-  const edge = (side: Edge['side'], limit: string, name: string, v: Json): Edge => ({ name: `${here}: ${name}`, path, limit: `${here} ${limit}`, side, value: v, kind: side === 'at' ? 'described' : marked });
+  const edge = (side: Edge['side'], limit: string, name: string, v: Json): Edge => ({
+    name: `${here}: ${name}`,
+    path,
+    limit: `${here} ${limit}`,
+    side,
+    value: v,
+    kind: side === 'at' ? 'described' : marked,
+  });
   if (typeof value === 'string' && !fresh(path)) {
     if (typeof s.maxLength === 'number') {
-      for (const script of ['Latin', 'Cyrillic', 'emoji'] as const) yield edge('at', `maxLength ${s.maxLength}`, `${s.maxLength} code points (${script})`, textOf(s.maxLength, script));
-      for (const script of ['Latin', 'emoji'] as const) yield edge('past', `maxLength ${s.maxLength}`, `${s.maxLength + 1} code points (${script})`, textOf(s.maxLength + 1, script));
+      for (const script of ['Latin', 'Cyrillic', 'emoji'] as const)
+        yield edge(
+          'at',
+          `maxLength ${s.maxLength}`,
+          `${s.maxLength} code points (${script})`,
+          textOf(s.maxLength, script),
+        );
+      for (const script of ['Latin', 'emoji'] as const)
+        yield edge(
+          'past',
+          `maxLength ${s.maxLength}`,
+          `${s.maxLength + 1} code points (${script})`,
+          textOf(s.maxLength + 1, script),
+        );
     }
     if (typeof s.minLength === 'number' && s.minLength > 0) {
-      for (const script of ['Latin', 'emoji'] as const) yield edge('at', `minLength ${s.minLength}`, `${s.minLength} code point(s) (${script})`, textOf(s.minLength, script));
-      yield edge('past', `minLength ${s.minLength}`, `${s.minLength - 1} code points`, textOf(s.minLength - 1, 'Latin'));
+      for (const script of ['Latin', 'emoji'] as const)
+        yield edge(
+          'at',
+          `minLength ${s.minLength}`,
+          `${s.minLength} code point(s) (${script})`,
+          textOf(s.minLength, script),
+        );
+      yield edge(
+        'past',
+        `minLength ${s.minLength}`,
+        `${s.minLength - 1} code points`,
+        textOf(s.minLength - 1, 'Latin'),
+      );
     }
     if (s.format === 'date-time' && !Number.isNaN(Date.parse(value))) {
       const instant = new Date(Date.parse(value));
@@ -120,10 +164,12 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
       yield edge('at', `maxItems ${s.maxItems}`, `${s.maxItems} items`, fill(s.maxItems));
       yield edge('past', `maxItems ${s.maxItems}`, `${s.maxItems + 1} items`, fill(s.maxItems + 1));
     }
-    if (typeof s.minItems === 'number' && value.length >= s.minItems && s.minItems > 0) yield edge('at', `minItems ${s.minItems}`, `${s.minItems} item(s)`, value.slice(0, s.minItems));
+    if (typeof s.minItems === 'number' && value.length >= s.minItems && s.minItems > 0)
+      yield edge('at', `minItems ${s.minItems}`, `${s.minItems} item(s)`, value.slice(0, s.minItems));
     if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, fresh, [...path, i]);
   } else if (value !== null && typeof value === 'object') {
-    for (const [key, child] of Object.entries<Schema>(s.properties ?? {})) yield* edgesOf(base, child, fresh, [...path, key]);
+    for (const [key, child] of Object.entries<Schema>(s.properties ?? {}))
+      yield* edgesOf(base, child, fresh, [...path, key]);
   }
 }
 
@@ -145,7 +191,8 @@ export function setAt(root: Json, path: Path, value: Json): Json {
 function* placements(base: Json, edge: Edge, source: Json): Generator<Json> {
   const values: Json[] = [edge.value];
   const original = at(source, edge.path);
-  if (Array.isArray(original) && Array.isArray(edge.value)) for (const filler of original) values.push((edge.value as Json[]).map(() => structuredClone(filler)));
+  if (Array.isArray(original) && Array.isArray(edge.value))
+    for (const filler of original) values.push((edge.value as Json[]).map(() => structuredClone(filler)));
   for (const value of values) {
     let body = setAt(base, edge.path, value);
     yield body;
@@ -163,11 +210,43 @@ function* placements(base: Json, edge: Edge, source: Json): Generator<Json> {
  * value the suite changed: content the account's template does not match (rule 4 of schedule
  * cascade), a cascade identifier the deployment does not have.
  */
-const businessAnswers: Array<{ operationId: string; under: string; code: string; kind: ExpectationKind; basis: string }> = [
-  { operationId: 'scheduleCascade', under: 'content', code: 'matched-template-not-found', kind: 'described', basis: '#/paths/~1api~1cascade~1schedule/post/description (4. The content must match the template of its channel)' },
-  { operationId: 'scheduleCascade', under: 'cascadeId', code: 'cascade-not-found', kind: 'described', basis: '#/components/schemas/CascadeId/description (an existing cascade)' },
-  { operationId: 'createSubscriber', under: 'parameterValues', code: 'parameter-not-found', kind: 'decision', basis: '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no parameter of the account)' },
-  { operationId: 'createSubscriber', under: 'tagValues', code: 'tag-not-found', kind: 'decision', basis: '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no tag of the account)' },
+const businessAnswers: Array<{
+  operationId: string;
+  under: string;
+  code: string;
+  kind: ExpectationKind;
+  basis: string;
+}> = [
+  {
+    operationId: 'scheduleCascade',
+    under: 'content',
+    code: 'matched-template-not-found',
+    kind: 'described',
+    basis: '#/paths/~1api~1cascade~1schedule/post/description (4. The content must match the template of its channel)',
+  },
+  {
+    operationId: 'scheduleCascade',
+    under: 'cascadeId',
+    code: 'cascade-not-found',
+    kind: 'described',
+    basis: '#/components/schemas/CascadeId/description (an existing cascade)',
+  },
+  {
+    operationId: 'createSubscriber',
+    under: 'parameterValues',
+    code: 'parameter-not-found',
+    kind: 'decision',
+    basis:
+      '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no parameter of the account)',
+  },
+  {
+    operationId: 'createSubscriber',
+    under: 'tagValues',
+    code: 'tag-not-found',
+    kind: 'decision',
+    basis:
+      '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no tag of the account)',
+  },
 ];
 
 interface Boundary {
@@ -186,7 +265,9 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
   const seen = new Set<string>();
   for (const op of documentOperations()) {
     if (!op.requestSchemaPointer) continue;
-    for (const pair of examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice)) {
+    for (const pair of examplePairs().filter(
+      (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice,
+    )) {
       const source = prepare(pair, ctx.values).body as Json;
       const again = withFreshIdentifiers(op.operationId, source, { status: 200 });
       const fresh = (path: Path) => at(again, path) !== at(source, path);
@@ -200,7 +281,12 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
         if (edge.side === 'at') {
           body = [...placements(base, edge, source)].find((b) => isAccepted(op, b));
           if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
-          expectation = acceptedExpectation(op, [edge.path], `${op.requestSchemaPointer} (${edge.limit}: accepted)`, edge.kind);
+          expectation = acceptedExpectation(
+            op,
+            [edge.path],
+            `${op.requestSchemaPointer} (${edge.limit}: accepted)`,
+            edge.kind,
+          );
         } else {
           body = setAt(base, edge.path, edge.value);
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.
@@ -211,7 +297,13 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
         }
         seen.add(key);
         const request = { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
-        out.push({ name: `${op.operationId}: ${edge.side} the limit, ${edge.name}`, operation: op, edge, request, expectation });
+        out.push({
+          name: `${op.operationId}: ${edge.side} the limit, ${edge.name}`,
+          operation: op,
+          edge,
+          request,
+          expectation,
+        });
       }
     }
   }
@@ -219,21 +311,38 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
 }
 
 /** Whether the document says a request with this body is valid: its schema, and the button limits across rows. */
-export const isAccepted = (op: Operation, body: Json) => schemaViolation(op.operationId, parsed(body)) === null && allRowsButtonErrors(parsed(body)).length === 0;
+export const isAccepted = (op: Operation, body: Json) =>
+  schemaViolation(op.operationId, parsed(body)) === null && allRowsButtonErrors(parsed(body)).length === 0;
 
 /** What a valid request may get: 200, or a business answer a value changed at one of `changed` may cause. */
-export function acceptedExpectation(op: Operation, changed: Path[], basis: string, kind: ExpectationKind = 'described'): Expectation {
-  const under = businessAnswers.filter((b) => b.operationId === op.operationId && changed.some((path) => String(path[0]) === b.under));
+export function acceptedExpectation(
+  op: Operation,
+  changed: Path[],
+  basis: string,
+  kind: ExpectationKind = 'described',
+): Expectation {
+  const under = businessAnswers.filter(
+    (b) => b.operationId === op.operationId && changed.some((path) => String(path[0]) === b.under),
+  );
   const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
   // A business answer this contract decides makes the check one of its decisions.
-  return { allowed, kind: under.some((b) => b.kind === 'decision') ? 'decision' : kind, basis: [basis, ...under.map((b) => b.basis)].join('; ') };
+  return {
+    allowed,
+    kind: under.some((b) => b.kind === 'decision') ? 'decision' : kind,
+    basis: [basis, ...under.map((b) => b.basis)].join('; '),
+  };
 }
 
 /**
  * The answer to a valid request: 200 with a body the schema allows, or one of the business
  * answers. Closed thread ids come back digit for digit: every identifier sent is in one list.
  */
-export async function judgeAccepted(ctx: SuiteContext, request: PairRequest, operation: Operation, expectation: Expectation): Promise<CheckOutcome> {
+export async function judgeAccepted(
+  ctx: SuiteContext,
+  request: PairRequest,
+  operation: Operation,
+  expectation: Expectation,
+): Promise<CheckOutcome> {
   const expected = describeAllowed(expectation.allowed);
   const { response, error } = await send(ctx, request);
   if (!response) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
@@ -243,17 +352,36 @@ export async function judgeAccepted(ctx: SuiteContext, request: PairRequest, ope
   const short = `${status} ${text.slice(0, 200)}`;
   if (status === 200) {
     const valid = validator(successPointer(operation))(body);
-    if (!valid.valid) return { ok: false, request, expected, actual: `200 not as the schema says: ${valid.errors.join('; ')}`, answer };
+    if (!valid.valid)
+      return { ok: false, request, expected, actual: `200 not as the schema says: ${valid.errors.join('; ')}`, answer };
     if (operation.operationId === 'closeThreads') {
       // Every identifier sent is in exactly one list, digit for digit as sent.
-      const sent = [...new Set((/"threadIds"\s*:\s*\[([^\]]*)\]/.exec(request.body ?? '')?.[1] ?? '').split(',').map((d) => d.trim()).filter(Boolean))];
+      const sent = [
+        ...new Set(
+          (/"threadIds"\s*:\s*\[([^\]]*)\]/.exec(request.body ?? '')?.[1] ?? '')
+            .split(',')
+            .map((d) => d.trim())
+            .filter(Boolean),
+        ),
+      ];
       const lost = sent.filter((d) => !listsDigits(text, d));
-      const listed = Object.values(body as Record<string, unknown[]>).reduce((n, list) => n + (Array.isArray(list) ? list.length : 0), 0);
-      if (lost.length || listed !== sent.length) return { ok: false, request, expected: `200 listing each of ${sent.length} identifiers once, as sent`, actual: short, answer };
+      const listed = Object.values(body as Record<string, unknown[]>).reduce(
+        (n, list) => n + (Array.isArray(list) ? list.length : 0),
+        0,
+      );
+      if (lost.length || listed !== sent.length)
+        return {
+          ok: false,
+          request,
+          expected: `200 listing each of ${sent.length} identifiers once, as sent`,
+          actual: short,
+          answer,
+        };
     }
     return { ok: true, request, expected, actual: short, answer };
   }
-  const allowed = expectation.allowed.some((a) => a.status === status && a.code === title) && schemaValidator('Problem')(body).valid;
+  const allowed =
+    expectation.allowed.some((a) => a.status === status && a.code === title) && schemaValidator('Problem')(body).valid;
   return { ok: allowed, request, expected, actual: short, answer };
 }
 
@@ -261,7 +389,8 @@ const selected = (ctx: SuiteContext) => boundaries(ctx).filter((b) => runs(ctx, 
 
 export const boundariesStage: Stage = {
   name: 'boundaries',
-  description: 'every limit of the request schemas: at the limit accepted, just past it refused as the document allows (code points in several scripts, int64 past 2^31 and 2^53, date-time offsets, UUID case)',
+  description:
+    'every limit of the request schemas: at the limit accepted, just past it refused as the document allows (code points in several scripts, int64 past 2^31 and 2^53, date-time offsets, UUID case)',
   count: (ctx) => selected(ctx).length,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const results: CheckResult[] = [];
@@ -269,7 +398,13 @@ export const boundariesStage: Stage = {
       const { expectation, operation, edge } = b;
       const covers = { operationId: operation.operationId, limit: edge.limit, side: edge.side };
       const spec = { stage: 'boundaries', name: b.name, kind: expectation.kind, basis: expectation.basis, covers };
-      results.push(await check(ctx, spec, () => (edge.side === 'at' ? judgeAccepted(ctx, b.request, operation, expectation) : judgeError(ctx, { name: b.name, operation, request: b.request, expectation }))));
+      results.push(
+        await check(ctx, spec, () =>
+          edge.side === 'at'
+            ? judgeAccepted(ctx, b.request, operation, expectation)
+            : judgeError(ctx, { name: b.name, operation, request: b.request, expectation }),
+        ),
+      );
     }
     return results;
   },

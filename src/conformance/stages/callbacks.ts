@@ -25,7 +25,8 @@ export interface CallbackOptions {
 
 const webhookPointer = '#/webhooks/messageStatus/post';
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
-const firstRetryMs = (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
+const firstRetryMs =
+  (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
 export const defaultCallbackWindowMs = firstRetryMs + 10_000;
 /** A receiver keeps at most this many posts, each at most this many bytes: a flood costs bounded memory. */
 const maxPosts = 10_000;
@@ -40,7 +41,10 @@ interface Post {
 }
 
 /** The receiver: 200 to every post, except 500 to the first post about `failOnce`. */
-async function listen(options: CallbackOptions, failOnce: string): Promise<{ server: Server; posts: Post[]; url: string }> {
+async function listen(
+  options: CallbackOptions,
+  failOnce: string,
+): Promise<{ server: Server; posts: Post[]; url: string }> {
   const posts: Post[] = [];
   let failed = false;
   const server = createServer((req, res) => {
@@ -72,7 +76,11 @@ async function listen(options: CallbackOptions, failOnce: string): Promise<{ ser
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  return { server, posts, url: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/` };
+  return {
+    server,
+    posts,
+    url: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`,
+  };
 }
 
 /** Waits until `done()` or the window (or the run's deadline) ends, checking every 50 ms. */
@@ -85,36 +93,59 @@ const validCallback = schemaValidator('StatusCallback');
 
 export const callbacksStage: Stage = {
   name: 'callbacks',
-  description: "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the requestId and cascade, one for every message, a repeat after the receiver answers 500)",
+  description:
+    "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the requestId and cascade, one for every message, a repeat after the receiver answers 500)",
   count: () => 5,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const options = ctx.callbacks;
     if (!options) return [];
     const windowMs = options.windowMs ?? defaultCallbackWindowMs;
     // Messages sent now: one with a startTime is reported when it is sent, past any window.
-    const examples = examplePairs().filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired && p.status === 200 && !p.trigger.sendTwice && !(p.requestBody as { startTime?: unknown }).startTime);
+    const examples = examplePairs().filter(
+      (p) =>
+        p.operation.operationId === 'scheduleCascade' &&
+        p.paired &&
+        p.status === 200 &&
+        !p.trigger.sendTwice &&
+        !(p.requestBody as { startTime?: unknown }).startTime,
+    );
     const messages = examples.map((pair) => {
       const body = prepare(pair, ctx.values).body as { requestId: string; cascadeId: unknown };
       return { pair, body, requestId: body.requestId, cascadeId: String(body.cascadeId), accepted: false };
     });
     const probe = messages[0]!.requestId;
     const receiver = await listen(options, probe);
-    ctx.log(`  callbacks: listening for the service's posts at ${receiver.url} for up to ${Math.round(windowMs / 1000)} s`);
+    ctx.log(
+      `  callbacks: listening for the service's posts at ${receiver.url} for up to ${Math.round(windowMs / 1000)} s`,
+    );
     const results: CheckResult[] = [];
     try {
       const base = { stage: 'callbacks', kind: 'described' as const };
       results.push(
-        await check(ctx, { ...base, name: 'the messages the callbacks are about are accepted', basis: '#/paths/~1api~1cascade~1schedule/post/responses/200' }, async () => {
-          const refused: string[] = [];
-          for (const m of messages) {
-            const request = pairRequest(ctx.server, m.pair, ctx.credentials, () => m.body);
-            const { response, error } = await send(ctx, request);
-            const answer = response ? await readAnswer(response) : undefined;
-            m.accepted = answer?.status === 200;
-            if (!m.accepted) refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
-          }
-          return { ok: refused.length === 0, expected: `200 for each of ${messages.length} messages`, actual: refused.length ? refused.join('; ') : 'each accepted' };
-        }),
+        await check(
+          ctx,
+          {
+            ...base,
+            name: 'the messages the callbacks are about are accepted',
+            basis: '#/paths/~1api~1cascade~1schedule/post/responses/200',
+          },
+          async () => {
+            const refused: string[] = [];
+            for (const m of messages) {
+              const request = pairRequest(ctx.server, m.pair, ctx.credentials, () => m.body);
+              const { response, error } = await send(ctx, request);
+              const answer = response ? await readAnswer(response) : undefined;
+              m.accepted = answer?.status === 200;
+              if (!m.accepted)
+                refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
+            }
+            return {
+              ok: refused.length === 0,
+              expected: `200 for each of ${messages.length} messages`,
+              actual: refused.length ? refused.join('; ') : 'each accepted',
+            };
+          },
+        ),
       );
       const accepted = messages.filter((m) => m.accepted);
       const about = (requestId: string) => receiver.posts.filter((p) => p.body?.requestId === requestId);
@@ -124,36 +155,98 @@ export const callbacksStage: Stage = {
       const seen = `${posts.length} callbacks in ${Math.round(windowMs / 1000)} s`;
 
       results.push(
-        await check(ctx, { ...base, name: 'every callback is a status callback as the document writes it (status in upper case, UNDELIVERED with its error code)', basis: callbackSchema }, async () => {
-          const wrong = posts.flatMap((p) => {
-            const v = validCallback(p.body);
-            return v.valid ? [] : [`${p.text.slice(0, 160)}: ${v.errors.join('; ')}`];
-          });
-          return { ok: posts.length > 0 && wrong.length === 0, expected: 'each callback valid against StatusCallback', actual: posts.length === 0 ? 'no callback arrived' : wrong.length ? `${wrong.length} of ${posts.length} not: ${wrong.slice(0, 3).join(' | ')}` : seen };
-        }),
+        await check(
+          ctx,
+          {
+            ...base,
+            name: 'every callback is a status callback as the document writes it (status in upper case, UNDELIVERED with its error code)',
+            basis: callbackSchema,
+          },
+          async () => {
+            const wrong = posts.flatMap((p) => {
+              const v = validCallback(p.body);
+              return v.valid ? [] : [`${p.text.slice(0, 160)}: ${v.errors.join('; ')}`];
+            });
+            return {
+              ok: posts.length > 0 && wrong.length === 0,
+              expected: 'each callback valid against StatusCallback',
+              actual:
+                posts.length === 0
+                  ? 'no callback arrived'
+                  : wrong.length
+                    ? `${wrong.length} of ${posts.length} not: ${wrong.slice(0, 3).join(' | ')}`
+                    : seen,
+            };
+          },
+        ),
       );
       results.push(
-        await check(ctx, { ...base, name: 'every accepted message gets a callback naming its requestId within the window', basis: `${callbackSchema} (requestId: the requestId of the scheduling request)` }, async () => {
-          const missing = accepted.filter((m) => about(m.requestId).length === 0).map((m) => `${m.pair.name} (${m.requestId})`);
-          return { ok: accepted.length > 0 && missing.length === 0, expected: `a callback for each of ${accepted.length} accepted messages`, actual: missing.length ? `none for ${missing.join(', ')}; ${seen}` : seen };
-        }),
+        await check(
+          ctx,
+          {
+            ...base,
+            name: 'every accepted message gets a callback naming its requestId within the window',
+            basis: `${callbackSchema} (requestId: the requestId of the scheduling request)`,
+          },
+          async () => {
+            const missing = accepted
+              .filter((m) => about(m.requestId).length === 0)
+              .map((m) => `${m.pair.name} (${m.requestId})`);
+            return {
+              ok: accepted.length > 0 && missing.length === 0,
+              expected: `a callback for each of ${accepted.length} accepted messages`,
+              actual: missing.length ? `none for ${missing.join(', ')}; ${seen}` : seen,
+            };
+          },
+        ),
       );
       results.push(
-        await check(ctx, { ...base, name: 'a callback reports the cascade of the message it names', basis: `${callbackSchema} (cascadeId)` }, async () => {
-          const wrong = accepted.flatMap((m) => about(m.requestId).filter((p) => p.body?.cascadeId !== undefined && String(p.body.cascadeId) !== m.cascadeId).map((p) => `${m.requestId}: cascadeId ${JSON.stringify(p.body.cascadeId)}, scheduled ${m.cascadeId}`));
-          return { ok: wrong.length === 0, expected: 'the cascadeId of the scheduling request', actual: wrong.length ? wrong.join('; ') : seen };
-        }),
+        await check(
+          ctx,
+          {
+            ...base,
+            name: 'a callback reports the cascade of the message it names',
+            basis: `${callbackSchema} (cascadeId)`,
+          },
+          async () => {
+            const wrong = accepted.flatMap((m) =>
+              about(m.requestId)
+                .filter((p) => p.body?.cascadeId !== undefined && String(p.body.cascadeId) !== m.cascadeId)
+                .map((p) => `${m.requestId}: cascadeId ${JSON.stringify(p.body.cascadeId)}, scheduled ${m.cascadeId}`),
+            );
+            return {
+              ok: wrong.length === 0,
+              expected: 'the cascadeId of the scheduling request',
+              actual: wrong.length ? wrong.join('; ') : seen,
+            };
+          },
+        ),
       );
       results.push(
-        await check(ctx, { ...base, name: 'a callback the receiver answered with 500 is posted again', basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds` }, async () => {
-          const first = about(probe)[0];
-          const again = about(probe).slice(1).filter((p) => p.body?.status === first?.body?.status && p.body?.messageId === first?.body?.messageId);
-          return {
-            ok: first !== undefined && again.length > 0,
-            expected: `the callback about ${probe} posted again after the receiver's 500 (first retry after ${firstRetryMs / 1000} s)`,
-            actual: first === undefined ? `no callback about ${probe}` : again.length ? `posted again after ${again[0]!.at - first.at} ms` : `not posted again within ${Math.round(windowMs / 1000)} s`,
-          };
-        }),
+        await check(
+          ctx,
+          {
+            ...base,
+            name: 'a callback the receiver answered with 500 is posted again',
+            basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds`,
+          },
+          async () => {
+            const first = about(probe)[0];
+            const again = about(probe)
+              .slice(1)
+              .filter((p) => p.body?.status === first?.body?.status && p.body?.messageId === first?.body?.messageId);
+            return {
+              ok: first !== undefined && again.length > 0,
+              expected: `the callback about ${probe} posted again after the receiver's 500 (first retry after ${firstRetryMs / 1000} s)`,
+              actual:
+                first === undefined
+                  ? `no callback about ${probe}`
+                  : again.length
+                    ? `posted again after ${again[0]!.at - first.at} ms`
+                    : `not posted again within ${Math.round(windowMs / 1000)} s`,
+            };
+          },
+        ),
       );
     } finally {
       receiver.server.closeAllConnections();

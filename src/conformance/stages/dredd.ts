@@ -9,7 +9,17 @@ import { createDredd, type DreddHooks } from '../dredd/adapter.ts';
 import { judge, parsed, type RecordedAnswer } from '../dredd/judge.ts';
 import { dreddPlan, type Step } from '../dredd/plan.ts';
 import type { PairRequest } from '../pairs.ts';
-import { answerOf, deadlinePassed, describeRequest, failFastAfter, replay, StageStopped, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import {
+  answerOf,
+  deadlinePassed,
+  describeRequest,
+  failFastAfter,
+  replay,
+  StageStopped,
+  type CheckResult,
+  type Stage,
+  type SuiteContext,
+} from '../stage-runtime.ts';
 
 export { dreddPlan } from '../dredd/plan.ts';
 
@@ -41,13 +51,27 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
   const ms = performance.now() - start;
   if (!record.hooksAttached) {
     if (record.stopped) throw new StageStopped(record.stopped, deadlinePassed(ctx));
-    return [{ stage: 'dredd', name: 'dredd ran', kind: 'described', ok: false, ms, expected: 'Dredd to run the hooks', actual: record.verdict }];
+    return [
+      {
+        stage: 'dredd',
+        name: 'dredd ran',
+        kind: 'described',
+        ok: false,
+        ms,
+        expected: 'Dredd to run the hooks',
+        actual: record.verdict,
+      },
+    ];
   }
   // A stopped run keeps the checks of the transactions that ran, as a stopped stage does.
   const judged = Object.entries(plan).filter(([name, step]) => !step.skip && (!record.stopped || record.ran.has(name)));
   const checks: CheckResult[] = judged.map(([name, step]) => {
     const real = record.ran.get(name);
-    const faults = !real ? ['Dredd did not run this transaction'] : 'error' in real ? [`no answer: ${real.error}`] : judge(step, real);
+    const faults = !real
+      ? ['Dredd did not run this transaction']
+      : 'error' in real
+        ? [`no answer: ${real.error}`]
+        : judge(step, real);
     const sent = record.sent.get(name);
     return {
       stage: 'dredd',
@@ -57,7 +81,9 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
       covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
       ok: faults.length === 0,
       ms: ms / Object.keys(plan).length,
-      ...(sent ? { request: `${describeRequest(sent)} (example ${step.example})`, replay: replay(ctx, sent) } : { request: `${step.method} ${step.path} (example ${step.example})` }),
+      ...(sent
+        ? { request: `${describeRequest(sent)} (example ${step.example})`, replay: replay(ctx, sent) }
+        : { request: `${step.method} ${step.path} (example ${step.example})` }),
       expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
       actual: faults.length ? faults.join('; ') : `${step.status}`,
       answer: !real || 'error' in real ? 'no answer' : answerOf(real.status, parsed(real.body)),
@@ -68,13 +94,31 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
     throw new StageStopped(record.stopped, deadlinePassed(ctx));
   }
   for (const name of record.unplanned) {
-    checks.push({ stage: 'dredd', name, kind: 'described', basis: '#/paths', ok: false, ms: 0, expected: 'a planned handling', actual: 'Dredd ran a transaction the suite has no plan for' });
+    checks.push({
+      stage: 'dredd',
+      name,
+      kind: 'described',
+      basis: '#/paths',
+      ok: false,
+      ms: 0,
+      expected: 'a planned handling',
+      actual: 'Dredd ran a transaction the suite has no plan for',
+    });
   }
   // Dredd's own verdict adds a check only where no transaction check above explains it (an error of
   // Dredd's, or its own checks failing where ours pass); a failed transaction is already a check of its kind.
   const passed = record.verdict === 'passed';
   const explained = /^failed/.test(record.verdict) && checks.some((c) => !c.ok);
-  checks.push({ stage: 'dredd', name: 'dredd verdict', kind: 'described', basis: "#/paths (Dredd's own checks of every documented transaction)", ok: passed || explained, ms: 0, expected: 'passed, or failed for the failed transactions above', actual: record.verdict });
+  checks.push({
+    stage: 'dredd',
+    name: 'dredd verdict',
+    kind: 'described',
+    basis: "#/paths (Dredd's own checks of every documented transaction)",
+    ok: passed || explained,
+    ms: 0,
+    expected: 'passed, or failed for the failed transactions above',
+    actual: record.verdict,
+  });
   return checks;
 }
 
@@ -87,7 +131,10 @@ class Requests {
   private timer: NodeJS.Timeout | undefined;
   timedOut = false;
 
-  constructor(server: string, private readonly timeoutMs: number) {
+  constructor(
+    server: string,
+    private readonly timeoutMs: number,
+  ) {
     this.agent = server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
   }
 
@@ -114,7 +161,13 @@ class Requests {
 }
 
 /** The hooks: each planned transaction sends its planned request and records its answer; an unplanned one fails. */
-function planHooks(ctx: SuiteContext, plan: Record<string, Step>, record: DreddRecord, requests: Requests, errors: Map<string, string>) {
+function planHooks(
+  ctx: SuiteContext,
+  plan: Record<string, Step>,
+  record: DreddRecord,
+  requests: Requests,
+  errors: Map<string, string>,
+) {
   return (hooks: DreddHooks) => {
     record.hooksAttached = true;
     hooks.beforeEach((transaction, done) => {
@@ -164,9 +217,20 @@ function planHooks(ctx: SuiteContext, plan: Record<string, Step>, record: DreddR
         const real = transaction.real;
         if (real) ctx.stage.answered++;
         else ctx.stage.networkFailures++;
-        const noAnswer = requests.timedOut ? `no answer within ${ctx.timeoutMs} ms` : (errors.get(transaction.id) ?? 'the request failed');
+        const noAnswer = requests.timedOut
+          ? `no answer within ${ctx.timeoutMs} ms`
+          : (errors.get(transaction.id) ?? 'the request failed');
         // (Node writes the names of received headers in lower case.)
-        record.ran.set(transaction.name, real ? { status: Number(real.statusCode), contentType: real.headers['content-type'] ?? '', body: real.body === undefined ? null : String(real.body) } : { error: noAnswer });
+        record.ran.set(
+          transaction.name,
+          real
+            ? {
+                status: Number(real.statusCode),
+                contentType: real.headers['content-type'] ?? '',
+                body: real.body === undefined ? null : String(real.body),
+              }
+            : { error: noAnswer },
+        );
       }
       done();
     });
@@ -187,7 +251,12 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
   });
   let runner: ReturnType<typeof createDredd>;
   try {
-    runner = createDredd({ endpoint: ctx.server, agent: requests.agent, emitter, attach: planHooks(ctx, plan, record, requests, errors) });
+    runner = createDredd({
+      endpoint: ctx.server,
+      agent: requests.agent,
+      emitter,
+      attach: planHooks(ctx, plan, record, requests, errors),
+    });
   } catch (error) {
     requests.agent.destroy();
     throw error;
@@ -203,7 +272,11 @@ function dredd(ctx: SuiteContext, plan: Record<string, Step>): Promise<DreddReco
       requests.finished();
       ctx.deadline.removeEventListener('abort', onDeadline);
       requests.agent.destroy();
-      record.verdict = error ? `Dredd stopped: ${error.message}` : stats.failures + stats.errors > 0 ? `failed: ${stats.failures} failures, ${stats.errors} errors` : 'passed';
+      record.verdict = error
+        ? `Dredd stopped: ${error.message}`
+        : stats.failures + stats.errors > 0
+          ? `failed: ${stats.failures} failures, ${stats.errors} errors`
+          : 'passed';
       resolve(record);
     });
   });

@@ -3,7 +3,17 @@
 // another answer than the example's, the default profile accepts it (expectations.ts); where the
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
-import { answerOf, check, readAnswer, runs, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import {
+  answerOf,
+  check,
+  readAnswer,
+  runs,
+  send,
+  type CheckOutcome,
+  type CheckResult,
+  type Stage,
+  type SuiteContext,
+} from '../stage-runtime.ts';
 import { describeAllowed, pairExpectation } from '../expectations.ts';
 import { judgePair, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
@@ -12,9 +22,14 @@ const selected = (ctx: SuiteContext) => examplePairs().filter((p) => runs(ctx, p
 
 type CloseResult = Record<'resolved_threads' | 'already_resolved_threads', unknown[]>;
 
-/** A close-threads success that closes threads: with the state unknown, a thread the example says is open may have been closed before. */
+/**
+ * A close-threads success that closes threads: with the state unknown, a thread the example says is open may have been
+ * closed before.
+ */
 const closesThreads = (pair: ExamplePair) =>
-  pair.operation.operationId === 'closeThreads' && pair.status === 200 && ((pair.response as CloseResult).resolved_threads?.length ?? 0) > 0;
+  pair.operation.operationId === 'closeThreads' &&
+  pair.status === 200 &&
+  ((pair.response as CloseResult).resolved_threads?.length ?? 0) > 0;
 
 export const examplesStage: Stage = {
   name: 'examples',
@@ -30,16 +45,30 @@ export const examplesStage: Stage = {
         status: pair.status,
         code: (pair.response as { title?: string })?.title,
         example: pair.name,
-        ...(unknownState ? { needsReset: 'a thread the example closes may have been closed before this stage: resolved or already resolved was accepted' } : {}),
+        ...(unknownState
+          ? {
+              needsReset:
+                'a thread the example closes may have been closed before this stage: resolved or already resolved was accepted',
+            }
+          : {}),
       };
-      const spec = { stage: 'examples', name: `${pair.operation.operationId} ${pair.status} ${pair.name}`, kind: expectation.kind, basis: expectation.basis, covers };
+      const spec = {
+        stage: 'examples',
+        name: `${pair.operation.operationId} ${pair.status} ${pair.name}`,
+        kind: expectation.kind,
+        basis: expectation.basis,
+        covers,
+      };
       results.push(await check(ctx, spec, () => (ctx.mock ? askMock(ctx, pair) : sendPair(ctx, pair, unknownState))));
     }
     return results;
   },
 };
 
-/** A mock is asked for the example by name, with a request it accepts (the operation's own path, method, credentials and a valid body). */
+/**
+ * A mock is asked for the example by name, with a request it accepts (the operation's own path, method, credentials and
+ * a valid body).
+ */
 async function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<CheckOutcome> {
   const body = validRequestBody(pair);
   const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, () => body);
@@ -50,9 +79,17 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
   const { body, expected } = prepare(pair, ctx.values);
   const request = pairRequest(ctx.server, pair, ctx.credentials, () => body);
   if (pair.trigger.sendTwice) {
-    // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not judged.
+    // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not
+    // judged.
     const first = await send(ctx, request);
-    if (!first.response) return { ok: false, request, expected: 'an answer to the first of two sends', actual: `no answer: ${first.error}`, answer: 'no answer' };
+    if (!first.response)
+      return {
+        ok: false,
+        request,
+        expected: 'an answer to the first of two sends',
+        actual: `no answer: ${first.error}`,
+        answer: 'no answer',
+      };
     await first.response.body?.cancel();
   }
   if (!unknownState) return judged(ctx, pair, request, expected);
@@ -60,7 +97,14 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
 }
 
 /** Sends the request and judges the answer against what the document allows for the pair. */
-async function judged(ctx: SuiteContext, pair: ExamplePair, request: PairRequest, expected: unknown, headers: Record<string, string> = {}, answer?: Response): Promise<CheckOutcome> {
+async function judged(
+  ctx: SuiteContext,
+  pair: ExamplePair,
+  request: PairRequest,
+  expected: unknown,
+  headers: Record<string, string> = {},
+  answer?: Response,
+): Promise<CheckOutcome> {
   const { allowed } = pairExpectation(pair, ctx.profile);
   const wanted = describeAllowed(allowed);
   const response = answer ?? (await send(ctx, request, headers)).response;
@@ -70,7 +114,9 @@ async function judged(ctx: SuiteContext, pair: ExamplePair, request: PairRequest
     ok: verdict.ok,
     request,
     expected: wanted,
-    actual: verdict.ok ? `${verdict.status}` : `${verdict.status} ${JSON.stringify(verdict.body)?.slice(0, 300)}: ${verdict.faults.join('; ')}`,
+    actual: verdict.ok
+      ? `${verdict.status}`
+      : `${verdict.status} ${JSON.stringify(verdict.body)?.slice(0, 300)}: ${verdict.faults.join('; ')}`,
     answer: answerOf(verdict.status, verdict.body),
   };
 }
@@ -80,11 +126,20 @@ async function judged(ctx: SuiteContext, pair: ExamplePair, request: PairRequest
  * reset hook): each may come back resolved or already resolved (the description's state table),
  * and must come back already resolved when the same request is sent again.
  */
-async function closeFromUnknownState(ctx: SuiteContext, pair: ExamplePair, request: PairRequest, expected: CloseResult): Promise<CheckOutcome> {
+async function closeFromUnknownState(
+  ctx: SuiteContext,
+  pair: ExamplePair,
+  request: PairRequest,
+  expected: CloseResult,
+): Promise<CheckOutcome> {
   const { response, error } = await send(ctx, request);
   if (!response) return { ok: false, request, expected: '200', actual: `no answer: ${error}`, answer: 'no answer' };
   const peek = await readAnswer(response.clone());
-  const closedBefore = new Set(Array.isArray((peek.body as CloseResult)?.already_resolved_threads) ? (peek.body as CloseResult).already_resolved_threads : []);
+  const closedBefore = new Set(
+    Array.isArray((peek.body as CloseResult)?.already_resolved_threads)
+      ? (peek.body as CloseResult).already_resolved_threads
+      : [],
+  );
   const opened = expected.resolved_threads;
   const widened = {
     ...expected,
@@ -94,14 +149,24 @@ async function closeFromUnknownState(ctx: SuiteContext, pair: ExamplePair, reque
   const first = await judged(ctx, pair, request, widened, {}, response);
   if (!first.ok) return first;
   const again = await send(ctx, request);
-  if (!again.response) return { ok: false, request, expected: 'an answer to the second close', actual: `no answer: ${again.error}`, answer: 'no answer' };
+  if (!again.response)
+    return {
+      ok: false,
+      request,
+      expected: 'an answer to the second close',
+      actual: `no answer: ${again.error}`,
+      answer: 'no answer',
+    };
   const second = await readAnswer(again.response);
   const stillOpen = opened.filter((id) => !(second.body as CloseResult)?.already_resolved_threads?.includes(id));
   return {
     ok: second.status === 200 && stillOpen.length === 0,
     request,
     expected: `${first.expected}; sent again, ${opened.join(', ')} in already_resolved_threads`,
-    actual: stillOpen.length === 0 && second.status === 200 ? first.actual : `sent again: ${second.status} ${second.text.slice(0, 300)}`,
+    actual:
+      stillOpen.length === 0 && second.status === 200
+        ? first.actual
+        : `sent again: ${second.status} ${second.text.slice(0, 300)}`,
     answer: answerOf(second.status, second.body),
   };
 }

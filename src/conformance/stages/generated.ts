@@ -24,22 +24,39 @@ export const defaultGenerated = 25;
 
 /** Code points of several scripts: Latin, Cyrillic, CJK and emoji (one code point, two UTF-16 units). */
 const codePoint = fc
-  .oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x400, max: 0x4ff }), fc.integer({ min: 0x4e00, max: 0x9fff }), fc.integer({ min: 0x1f300, max: 0x1faff }))
+  .oneof(
+    fc.integer({ min: 0x20, max: 0x7e }),
+    fc.integer({ min: 0x400, max: 0x4ff }),
+    fc.integer({ min: 0x4e00, max: 0x9fff }),
+    fc.integer({ min: 0x1f300, max: 0x1faff }),
+  )
   .map((c) => String.fromCodePoint(c));
-const text = (min: number, max: number) => fc.array(codePoint, { minLength: min, maxLength: max }).map((cs) => cs.join(''));
+const text = (min: number, max: number) =>
+  fc.array(codePoint, { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 
 const day = 86_400_000;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 /** A date-time from tomorrow to a year ahead, written with any offset the format allows, with or without a fraction. */
 function dateTime(now: number): fc.Arbitrary<string> {
-  return fc.record({ ms: fc.integer({ min: day, max: 365 * day }), offset: fc.integer({ min: -48, max: 56 }).map((q) => q * 15), fraction: fc.boolean() }).map(({ ms, offset, fraction }) => {
-    const local = new Date(now + ms + offset * 60_000);
-    const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-    const seconds = `${pad(local.getUTCSeconds())}${fraction ? `.${pad(local.getUTCMilliseconds(), 3)}` : ''}`;
-    return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${seconds}${zone}`;
-  });
+  return fc
+    .record({
+      ms: fc.integer({ min: day, max: 365 * day }),
+      offset: fc.integer({ min: -48, max: 56 }).map((q) => q * 15),
+      fraction: fc.boolean(),
+    })
+    .map(({ ms, offset, fraction }) => {
+      const local = new Date(now + ms + offset * 60_000);
+      const zone =
+        offset === 0
+          ? 'Z'
+          : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+      const seconds = `${pad(local.getUTCSeconds())}${fraction ? `.${pad(local.getUTCMilliseconds(), 3)}` : ''}`;
+      return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${seconds}${zone}`;
+    });
 }
-const date = fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const date = fc
+  .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const int64 = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map((b) => new Digits(String(b)));
 
 /** Values for an optional property the example leaves out: only where the schema alone says enough. */
@@ -58,7 +75,8 @@ function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
 function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.Arbitrary<Json> {
   const s = flatSchema(schema) ?? {};
   if (typeof example === 'string') {
-    if (s.enum || s.const !== undefined || s.pattern || (s.format && s.format !== 'date-time' && s.format !== 'date')) return fc.constant(example);
+    if (s.enum || s.const !== undefined || s.pattern || (s.format && s.format !== 'date-time' && s.format !== 'date'))
+      return fc.constant(example);
     if (s.format === 'date-time') return dateTime(now);
     if (s.format === 'date') return date;
     if (typeof s.maxLength === 'number' || / /.test(example)) return text(s.minLength ?? 0, s.maxLength ?? 60);
@@ -67,8 +85,10 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
   if (typeof example === 'number') {
     // An int64 is an identifier of something the deployment has (a cascade): a business fact.
     if (s.format === 'int64') return fc.constant(example);
-    if (s.type === 'integer' && typeof s.minimum === 'number') return fc.integer({ min: s.minimum, max: s.maximum ?? 1_000_000_000 });
-    if (s.type === 'number' && typeof s.minimum === 'number' && typeof s.maximum === 'number') return fc.double({ min: s.minimum, max: s.maximum, noNaN: true, noDefaultInfinity: true });
+    if (s.type === 'integer' && typeof s.minimum === 'number')
+      return fc.integer({ min: s.minimum, max: s.maximum ?? 1_000_000_000 });
+    if (s.type === 'number' && typeof s.minimum === 'number' && typeof s.maximum === 'number')
+      return fc.double({ min: s.minimum, max: s.maximum, noNaN: true, noDefaultInfinity: true });
     return fc.constant(example);
   }
   if (typeof example === 'boolean') return fc.boolean();
@@ -79,7 +99,11 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
     // Identifier lists (int64 items): the example's ids and ids anywhere in the int64 range, each once.
     if (items.format === 'int64') {
       const known = example.length ? fc.constantFrom(...example) : int64;
-      return fc.uniqueArray(fc.oneof(known, int64), { minLength: Math.max(minLength, 1), maxLength, selector: (v) => (v instanceof Digits ? v.digits : String(v)) });
+      return fc.uniqueArray(fc.oneof(known, int64), {
+        minLength: Math.max(minLength, 1),
+        maxLength,
+        selector: (v) => (v instanceof Digits ? v.digits : String(v)),
+      });
     }
     if (example.length === 0) return fc.constant(example);
     const item = fc.nat(example.length - 1).chain((i) => arbitrary(s.items ?? {}, example[i]!, [...path, i], now));
@@ -101,7 +125,9 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
       const made = fromSchema(flatSchema(child) ?? {}, now);
       if (made) fields[key] = fc.option(made, { nil: undefined });
     }
-    return fc.record(fields).map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Json);
+    return fc
+      .record(fields)
+      .map((o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Json);
   }
   return fc.constant(example);
 }
@@ -122,7 +148,8 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest 
   let body = withFreshIdentifiers(op.operationId, draft.body, { status: 200 }) as Json;
   const requestId = at(body, ['requestId']);
   if (typeof requestId === 'string' && requestId !== at(draft.body, ['requestId']) && uuidShaped.test(requestId)) {
-    const shaped = draft.shape === 'upper' ? requestId.toUpperCase() : draft.shape === 'prefixed' ? `order-${requestId}` : requestId;
+    const shaped =
+      draft.shape === 'upper' ? requestId.toUpperCase() : draft.shape === 'prefixed' ? `order-${requestId}` : requestId;
     body = { ...(body as Record<string, Json>), requestId: shaped };
   }
   return { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
@@ -130,10 +157,18 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest 
 
 function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
   const now = Date.now();
-  const examples = examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice);
+  const examples = examplePairs().filter(
+    (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice,
+  );
   return fc
     .constantFrom(...examples)
-    .chain((pair) => fc.record({ example: fc.constant(pair.name), body: arbitrary({ $ref: op.requestSchemaPointer! }, prepare(pair, ctx.values).body as Json, [], now), shape: idShape }))
+    .chain((pair) =>
+      fc.record({
+        example: fc.constant(pair.name),
+        body: arbitrary({ $ref: op.requestSchemaPointer! }, prepare(pair, ctx.values).body as Json, [], now),
+        shape: idShape,
+      }),
+    )
     .filter((d) => isAccepted(op, d.body));
 }
 
@@ -141,7 +176,12 @@ function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
 const changedPaths = (draft: Draft): Path[] => ('content' in (draft.body as object) ? [['content']] : []);
 
 /** Runs a property over `runs` generated cases; on a failure, the shrunk case's outcome and how to replay it. */
-async function property<T>(ctx: SuiteContext, arb: fc.Arbitrary<T>, seed: number, judge: (value: T) => Promise<CheckOutcome | undefined>): Promise<CheckOutcome> {
+async function property<T>(
+  ctx: SuiteContext,
+  arb: fc.Arbitrary<T>,
+  seed: number,
+  judge: (value: T) => Promise<CheckOutcome | undefined>,
+): Promise<CheckOutcome> {
   let failure: CheckOutcome | undefined;
   let sent = 0;
   const details = await fc.check(
@@ -155,10 +195,24 @@ async function property<T>(ctx: SuiteContext, arb: fc.Arbitrary<T>, seed: number
     { seed, numRuns: ctx.generated, endOnFailure: false, maxSkipsPerRun: 100 },
   );
   // A property no generated case reached proves nothing: it fails rather than pass empty.
-  if (!details.failed && sent === 0) return { ok: false, expected: `${ctx.generated} generated requests`, actual: `none of the ${details.numRuns + details.numSkips} generated cases was one of this check (seed ${seed})` };
-  if (!details.failed) return { ok: true, expected: `${ctx.generated} generated requests`, actual: `${sent} sent, each answered as predicted` };
+  if (!details.failed && sent === 0)
+    return {
+      ok: false,
+      expected: `${ctx.generated} generated requests`,
+      actual: `none of the ${details.numRuns + details.numSkips} generated cases was one of this check (seed ${seed})`,
+    };
+  if (!details.failed)
+    return {
+      ok: true,
+      expected: `${ctx.generated} generated requests`,
+      actual: `${sent} sent, each answered as predicted`,
+    };
   const replay = `seed ${seed} (replay: --seed ${ctx.seed} --only generated), shrunk in ${details.numShrinks} steps`;
-  return { ...(failure ?? { ok: false }), ok: false, actual: `${failure?.actual ?? String(details.errorInstance)}; ${replay}` };
+  return {
+    ...(failure ?? { ok: false }),
+    ok: false,
+    actual: `${failure?.actual ?? String(details.errorInstance)}; ${replay}`,
+  };
 }
 
 /**
@@ -168,25 +222,50 @@ async function property<T>(ctx: SuiteContext, arb: fc.Arbitrary<T>, seed: number
  */
 function brokenKinds(ctx: SuiteContext, op: Operation): ExpectationKind[] {
   const kinds: ExpectationKind[] = ctx.profile === 'strict' ? ['described', 'decision'] : ['described'];
-  const examples = examplePairs().filter((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200);
-  const found = new Set(examples.flatMap((p) => [...mutate(prepare(p, ctx.values).body as never, { $ref: op.requestSchemaPointer! })].map(([, body]) => invalidBodyExpectation(op, body, ctx.profile)?.kind)));
+  const examples = examplePairs().filter(
+    (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200,
+  );
+  const found = new Set(
+    examples.flatMap((p) =>
+      [...mutate(prepare(p, ctx.values).body as never, { $ref: op.requestSchemaPointer! })].map(
+        ([, body]) => invalidBodyExpectation(op, body, ctx.profile)?.kind,
+      ),
+    ),
+  );
   return kinds.filter((k) => found.has(k));
 }
 
 export const generatedStage: Stage = {
   name: 'generated',
-  description: 'requests generated from the schemas and the success examples (fast-check; --seed replays): valid ones accepted as the rules predict, each broken in one place refused as the document allows',
-  count: (ctx) => documentOperations().filter((op) => op.requestSchemaPointer).reduce((n, op) => n + 1 + brokenKinds(ctx, op).length, 0),
+  description:
+    'requests generated from the schemas and the success examples (fast-check; --seed replays): valid ones accepted as the rules predict, each broken in one place refused as the document allows',
+  count: (ctx) =>
+    documentOperations()
+      .filter((op) => op.requestSchemaPointer)
+      .reduce((n, op) => n + 1 + brokenKinds(ctx, op).length, 0),
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const results: CheckResult[] = [];
-    for (const [index, op] of documentOperations().filter((o) => o.requestSchemaPointer).entries()) {
+    for (const [index, op] of documentOperations()
+      .filter((o) => o.requestSchemaPointer)
+      .entries()) {
       const seed = ctx.seed * 1009 + index;
       const basis = `${op.requestSchemaPointer} and the operation's success examples`;
-      const valid = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated valid requests are accepted`, kind: 'described' as const, basis, covers: { operationId: op.operationId, generated: ctx.generated } };
+      const valid = {
+        stage: 'generated',
+        name: `${op.operationId}: ${ctx.generated} generated valid requests are accepted`,
+        kind: 'described' as const,
+        basis,
+        covers: { operationId: op.operationId, generated: ctx.generated },
+      };
       results.push(
         await check(ctx, valid, () =>
           property(ctx, drafts(ctx, op), seed, (draft) => {
-            return judgeAccepted(ctx, requestOf(ctx, op, draft), op, acceptedExpectation(op, changedPaths(draft), basis));
+            return judgeAccepted(
+              ctx,
+              requestOf(ctx, op, draft),
+              op,
+              acceptedExpectation(op, changedPaths(draft), basis),
+            );
           }),
         ),
       );
@@ -195,7 +274,13 @@ export const generatedStage: Stage = {
       for (const kind of brokenKinds(ctx, op)) {
         const broken = fc.record({ draft: drafts(ctx, op), pick: fc.nat() });
         const what = kind === 'decision' ? ' (answers this contract decides)' : '';
-        const spec = { stage: 'generated', name: `${op.operationId}: ${ctx.generated} generated requests broken in one place are refused${what}`, kind, basis: `${op.pointer}/responses`, covers: { operationId: op.operationId, generated: ctx.generated } };
+        const spec = {
+          stage: 'generated',
+          name: `${op.operationId}: ${ctx.generated} generated requests broken in one place are refused${what}`,
+          kind,
+          basis: `${op.pointer}/responses`,
+          covers: { operationId: op.operationId, generated: ctx.generated },
+        };
         results.push(
           await check(ctx, spec, () =>
             property(ctx, broken, seed + (kind === 'decision' ? 700 : 500), async ({ draft, pick }) => {
@@ -205,13 +290,24 @@ export const generatedStage: Stage = {
                 .map(([name, body]) => ({ name, body, invalid: invalidBodyExpectation(op, body, ctx.profile) }))
                 .filter((v) => v.invalid?.kind === kind);
               if (variants.length === 0) return undefined;
-              const { name, body, invalid } = variants[pick % variants.length]! as { name: string; body: unknown; invalid: NonNullable<ReturnType<typeof invalidBodyExpectation>> };
+              const { name, body, invalid } = variants[pick % variants.length]! as {
+                name: string;
+                body: unknown;
+                invalid: NonNullable<ReturnType<typeof invalidBodyExpectation>>;
+              };
               // The generated text may already miss the account's template, and the description
               // does not order that check before the schema's: its answer is allowed too.
               const business = acceptedExpectation(op, changedPaths(draft), '');
               const extra = business.allowed.filter((a) => a.status !== 200);
-              const expectation = extra.length ? { ...invalid, allowed: [...invalid.allowed, ...extra], basis: `${invalid.basis}${business.basis}` } : invalid;
-              return judgeError(ctx, { name, operation: op, request: { ...request, body: JSON.stringify(body) }, expectation });
+              const expectation = extra.length
+                ? { ...invalid, allowed: [...invalid.allowed, ...extra], basis: `${invalid.basis}${business.basis}` }
+                : invalid;
+              return judgeError(ctx, {
+                name,
+                operation: op,
+                request: { ...request, body: JSON.stringify(body) },
+                expectation,
+              });
             }),
           ),
         );

@@ -12,7 +12,8 @@ type SchemeDefinition = { type: string; in?: string; name?: string; scheme?: str
 const sha256 = (s: string) => hash('sha256', s, 'buffer');
 const secretDigests = new Map<string, Buffer>();
 /** The fixtures' secrets are hashed once; a given value is always hashed, so timing says nothing about it. */
-const secretDigest = (secret: string) => secretDigests.get(secret) ?? secretDigests.set(secret, sha256(secret)).get(secret)!;
+const secretDigest = (secret: string) =>
+  secretDigests.get(secret) ?? secretDigests.set(secret, sha256(secret)).get(secret)!;
 
 /** The matching secret, compared in constant time against every candidate. */
 function findSecret(given: string | undefined, secrets: Iterable<string>): string | undefined {
@@ -28,10 +29,12 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 
 /** The credential a request carries for a scheme, from where the scheme says it is sent. */
 function credentialOf(req: IncomingMessage, scheme: SchemeDefinition): string | undefined {
-  if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer') return bearerToken.exec(req.headers.authorization ?? '')?.[1];
+  if (scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')
+    return bearerToken.exec(req.headers.authorization ?? '')?.[1];
   if (scheme.type !== 'apiKey' || !scheme.name) return undefined;
   if (scheme.in === 'header') return first(req.headers[scheme.name.toLowerCase()]);
-  if (scheme.in === 'query') return new URL(req.url ?? '/', 'http://sandbox').searchParams.get(scheme.name) ?? undefined;
+  if (scheme.in === 'query')
+    return new URL(req.url ?? '/', 'http://sandbox').searchParams.get(scheme.name) ?? undefined;
   if (scheme.in === 'cookie') {
     for (const pair of (req.headers.cookie ?? '').split(';')) {
       const at = pair.indexOf('=');
@@ -42,15 +45,21 @@ function credentialOf(req: IncomingMessage, scheme: SchemeDefinition): string | 
 }
 
 /** What each scheme's credential is called in a 401's detail. */
-const credentialName = (name: SchemeName, scheme: SchemeDefinition) => (scheme.type === 'apiKey' ? 'The API key' : `The ${name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`);
+const credentialName = (name: SchemeName, scheme: SchemeDefinition) =>
+  scheme.type === 'apiKey' ? 'The API key' : `The ${name.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`;
 
 /** The secret each of the operation's schemes matched; a Refusal (401 auth-error) when one does not. */
-export function authenticate(req: IncomingMessage, op: Operation, secrets: Record<SchemeName, () => Iterable<string>>): Partial<Record<SchemeName, string>> {
+export function authenticate(
+  req: IncomingMessage,
+  op: Operation,
+  secrets: Record<SchemeName, () => Iterable<string>>,
+): Partial<Record<SchemeName, string>> {
   const matched: Partial<Record<SchemeName, string>> = {};
   for (const name of op.security as SchemeName[]) {
     const scheme = securitySchemes[name] as SchemeDefinition;
     const secret = findSecret(credentialOf(req, scheme), secrets[name]());
-    if (!secret) throw new Refusal(problem(401, 'auth-error', `${credentialName(name, scheme)} is missing, wrong or expired.`));
+    if (!secret)
+      throw new Refusal(problem(401, 'auth-error', `${credentialName(name, scheme)} is missing, wrong or expired.`));
     matched[name] = secret;
   }
   return matched;

@@ -24,7 +24,8 @@ export function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === backslash) i++; // skip the escaped character
+      if (c === backslash)
+        i++; // skip the escaped character
       else if (c === quote) inString = false;
     } else if (c === quote) inString = true;
     else if (c === openBracket || c === openBrace) max = Math.max(max, ++depth);
@@ -78,14 +79,17 @@ export function exactIntegers(text: string): unknown {
     else if (c === minus || (c >= zero && c <= nine)) {
       numberToken.lastIndex = i;
       const token = numberToken.exec(text)?.[0] ?? text[i]!;
-      if (integerLiteral.test(token) && isRounded(Number(token))) out.push(text.slice(from, i), JSON.stringify(`${mark}${token}`));
+      if (integerLiteral.test(token) && isRounded(Number(token)))
+        out.push(text.slice(from, i), JSON.stringify(`${mark}${token}`));
       else out.push(text.slice(from, i + token.length));
       from = i + token.length;
       i = from - 1;
     }
   }
   out.push(text.slice(from));
-  return JSON.parse(out.join(''), (_key, value: unknown) => (typeof value === 'string' && value.startsWith(mark) ? BigInt(value.slice(mark.length)) : value));
+  return JSON.parse(out.join(''), (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(mark) ? BigInt(value.slice(mark.length)) : value,
+  );
 }
 
 /** A path as the problem's detail writes it: `content.items[2].id`, or `(body)` for the body itself. */
@@ -99,7 +103,9 @@ export function toJson(body: unknown): string {
   } catch (error) {
     if (!(error instanceof TypeError)) throw error;
     const mark = nonceMark();
-    const marked = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'bigint' ? `${mark}${value}` : value));
+    const marked = JSON.stringify(body, (_key, value: unknown) =>
+      typeof value === 'bigint' ? `${mark}${value}` : value,
+    );
     // Each marked string, `"\u0000<nonce>:<digits>"`, becomes its digits.
     return marked
       .split(JSON.stringify(mark).slice(0, -1))

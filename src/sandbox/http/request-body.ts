@@ -22,7 +22,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       } else chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))); // most bodies come in one chunk: no copy
+    // Most bodies come in one chunk: no copy.
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -52,7 +53,9 @@ const utf8Charset = /^utf-?8$/i;
 
 export interface JsonBody {
   body: unknown;
-  /** The same body with int64 identifiers past 2^53 as BigInts of the digits sent (the body itself when it has none). */
+  /**
+   * The same body with int64 identifiers past 2^53 as BigInts of the digits sent (the body itself when it has none).
+   */
   exact: unknown;
 }
 
@@ -61,11 +64,23 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   const type = req.headers['content-type'] ?? '';
   if (type !== 'application/json') {
     if (!jsonContentType.test(type)) {
-      throw new Refusal(problem(500, 'system-error', `The request is malformed: Content-Type is ${JSON.stringify(type)}; expected application/json.`));
+      throw new Refusal(
+        problem(
+          500,
+          'system-error',
+          `The request is malformed: Content-Type is ${JSON.stringify(type)}; expected application/json.`,
+        ),
+      );
     }
     const charset = charsetParameter.exec(type)?.[1];
     if (charset !== undefined && !utf8Charset.test(charset)) {
-      throw new Refusal(problem(400, 'body-is-not-utf-8', `The request body must be UTF-8 (JSON's encoding); Content-Type says charset=${charset}.`));
+      throw new Refusal(
+        problem(
+          400,
+          'body-is-not-utf-8',
+          `The request body must be UTF-8 (JSON's encoding); Content-Type says charset=${charset}.`,
+        ),
+      );
     }
   }
   let bytes: Buffer;
@@ -73,16 +88,32 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     bytes = await readBody(req, limit);
   } catch (error) {
     if (!(error instanceof BodyTooLarge)) throw error;
-    throw new Refusal(problem(413, 'payload-too-large', `The request body is larger than the sandbox's limit of ${limit} bytes.`), undefined, limit);
+    throw new Refusal(
+      problem(413, 'payload-too-large', `The request body is larger than the sandbox's limit of ${limit} bytes.`),
+      undefined,
+      limit,
+    );
   }
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new Refusal(problem(400, 'body-is-not-utf-8', 'The request body is not valid UTF-8 (JSON must be UTF-8); it was not read as any other encoding.'));
+    throw new Refusal(
+      problem(
+        400,
+        'body-is-not-utf-8',
+        'The request body is not valid UTF-8 (JSON must be UTF-8); it was not read as any other encoding.',
+      ),
+    );
   }
   if (jsonDepth(text) > maxJsonDepth) {
-    throw new Refusal(problem(500, 'system-error', `The request is malformed: it nests arrays and objects deeper than ${maxJsonDepth} levels.`));
+    throw new Refusal(
+      problem(
+        500,
+        'system-error',
+        `The request is malformed: it nests arrays and objects deeper than ${maxJsonDepth} levels.`,
+      ),
+    );
   }
   let body: unknown;
   try {
@@ -95,6 +126,13 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   if (!findValue(body, isRounded)) return { body, exact: body };
   const exact = exactIntegers(text);
   const outside = findValue(exact, outsideInt64);
-  if (outside) throw new Refusal(problem(500, 'system-error', `The request is malformed: ${pathText(outside)} is an integer outside int64 (-2^63 to 2^63 - 1).`));
+  if (outside)
+    throw new Refusal(
+      problem(
+        500,
+        'system-error',
+        `The request is malformed: ${pathText(outside)} is an integer outside int64 (-2^63 to 2^63 - 1).`,
+      ),
+    );
   return { body, exact };
 }

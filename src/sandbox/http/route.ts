@@ -3,7 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import { documentOperations, type Operation } from '../../core/examples.ts';
 import { problem, Refusal } from '../reply.ts';
 
-/** A target of only letters, digits, `-`, `_` and `/` is its own path: no dot segment, query or escape for a URL parser to resolve. */
+/**
+ * A target of only letters, digits, `-`, `_` and `/` is its own path: no dot segment, query or escape for a URL parser
+ * to resolve.
+ */
 const plainTarget = /^\/[A-Za-z0-9_\-/]*$/;
 
 /** The path of an origin-form request target (`/api/...`, dot segments resolved), or null for anything else. */
@@ -24,7 +27,10 @@ export function route(req: IncomingMessage, path: string): Operation {
   const op = routes.get(path);
   if (!op) throw new Refusal(problem(404, 'not-found', `No operation at ${path}.`));
   if (req.method !== op.method) {
-    throw new Refusal(problem(405, 'method-not-allowed', `Method ${req.method} is not allowed here; use ${op.method}.`), { allow: op.method });
+    throw new Refusal(
+      problem(405, 'method-not-allowed', `Method ${req.method} is not allowed here; use ${op.method}.`),
+      { allow: op.method },
+    );
   }
   return op;
 }

@@ -6,7 +6,12 @@ import type { Handler, Id } from './context.ts';
 export const closeThreads: Handler = (state, body, { exact }) => {
   const { comment } = body as CloseThreadsRequest;
   const threadIds = (exact as { threadIds: Id[] }).threadIds;
-  const result = { resolved_threads: [] as Id[], not_existing_threads: [] as Id[], already_resolved_threads: [] as Id[], not_resolved_due_to_system_error: [] as Id[] };
+  const result = {
+    resolved_threads: [] as Id[],
+    not_existing_threads: [] as Id[],
+    already_resolved_threads: [] as Id[],
+    not_resolved_due_to_system_error: [] as Id[],
+  };
   const closedAt = new Date().toISOString();
   // A repeated identifier is handled once, by its state before the call (documented on threadIds).
   for (const id of new Set(threadIds)) {

@@ -15,7 +15,10 @@ export interface OperationContext {
   now: number;
 }
 
-/** One operation's rules on the state: a body valid against the request schema in, the answer out; no I/O, nothing awaited. */
+/**
+ * One operation's rules on the state: a body valid against the request schema in, the answer out; no I/O, nothing
+ * awaited.
+ */
 export type Handler = (state: SandboxState, body: unknown, context: OperationContext) => Reply;
 
 /** A thread or cascade identifier as sent: a number, or a BigInt past 2^53 (see http/json.ts). */

@@ -27,12 +27,26 @@ export const scheduleCascade: Handler = (state, body, { exact, credentials, acce
   const missing = cascade.stages.filter((s) => !sent.some((key) => channelOf(key) === s.channel));
   if (foreign.length > 0 || missing.length > 0) {
     const violations = [
-      ...foreign.map((key) => `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf(key)}]`),
-      ...missing.map((s) => `Content is missing for the cascade stage [cascadeTemplateId:${grouped(cascade.id)};stageUUID:${s.uuid};channelType:${s.channel}]`),
+      ...foreign.map(
+        (key) =>
+          `Cascade has no stage for the content channel [cascadeTemplateId:${grouped(cascade.id)};contentChannelType:${channelOf(key)}]`,
+      ),
+      ...missing.map(
+        (s) =>
+          `Content is missing for the cascade stage [cascadeTemplateId:${grouped(cascade.id)};stageUUID:${s.uuid};channelType:${s.channel}]`,
+      ),
     ].join('; ');
     return foreign.length > 0
-      ? problem(400, 'cascade-scheduling-request-not-valid', `Cascade scheduling request is not valid. Violations: ${violations}`)
-      : problem(400, 'request-doesn’t-contain-content-for-all-cascade-stages', `Request does not contain content for all cascade stages. Violations: ${violations}`);
+      ? problem(
+          400,
+          'cascade-scheduling-request-not-valid',
+          `Cascade scheduling request is not valid. Violations: ${violations}`,
+        )
+      : problem(
+          400,
+          'request-doesn’t-contain-content-for-all-cascade-stages',
+          `Request does not contain content for all cascade stages. Violations: ${violations}`,
+        );
   }
 
   const buttonErrors = allRowsButtonErrors(request);
@@ -42,14 +56,23 @@ export const scheduleCascade: Handler = (state, body, { exact, credentials, acce
     // Content types are an open set; the sandbox has templates for the known ones only [contract decision].
     const known = knownContentTypes.get(key);
     if (known && !known.includes(entry.contentType)) {
-      return problem(400, 'matched-template-not-found', `content.${key}.contentType is ${entry.contentType}; the account has no ${channelOf(key)} template of that type.`);
+      return problem(
+        400,
+        'matched-template-not-found',
+        `content.${key}.contentType is ${entry.contentType}; the account has no ${channelOf(key)} template of that type.`,
+      );
     }
     if (entry.contentType === 'TEXT' && !state.matchesTemplate(channelOf(key), entry.text)) {
-      return problem(400, 'matched-template-not-found', `content.${key} matches no ${channelOf(key)} template of the account.`);
+      return problem(
+        400,
+        'matched-template-not-found',
+        `content.${key} matches no ${channelOf(key)} template of the account.`,
+      );
     }
   }
   const apiKey = credentials.apiKey;
-  if (apiKey === undefined || (state.apiKeys.get(apiKey)?.balance ?? 0) <= 0) return problem(400, 'out-of-balance', "The account's balance is insufficient.");
+  if (apiKey === undefined || (state.apiKeys.get(apiKey)?.balance ?? 0) <= 0)
+    return problem(400, 'out-of-balance', "The account's balance is insufficient.");
 
   state.takeRequestId(request.requestId, now);
   accept({ request, acceptedAt: now });

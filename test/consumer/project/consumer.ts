@@ -27,7 +27,11 @@ import { runConformance, type ConformanceReport } from '@messaging-contract/conf
 
 export async function main(): Promise<void> {
   await using sandbox: RunningSandbox = await startSandbox({ port: 0 });
-  const client: MessagingClient = createMessagingClient({ baseUrl: sandbox.url, apiKey: 'sandbox-api-key', integratorToken: 'sandbox-integrator-token' });
+  const client: MessagingClient = createMessagingClient({
+    baseUrl: sandbox.url,
+    apiKey: 'sandbox-api-key',
+    integratorToken: 'sandbox-integrator-token',
+  });
   const closed: CloseThreadsResult = await client.closeThreads({ threadIds: [101], comment: 'Done' });
   const ids: number[] = closed.resolved_threads;
   const request: Omit<CascadeScheduleRequest, 'requestId'> = {
@@ -47,7 +51,13 @@ export async function main(): Promise<void> {
       const violations: CascadeViolation[] = error.violations;
       console.log(code, violations, error.status);
     }
-    if (error instanceof NetworkError || error instanceof TimeoutError || error instanceof MissingCredentialError || error instanceof MessagingError) throw error;
+    if (
+      error instanceof NetworkError ||
+      error instanceof TimeoutError ||
+      error instanceof MissingCredentialError ||
+      error instanceof MessagingError
+    )
+      throw error;
   }
   const errors: string[] = validateRequest('closeThreads', { threadIds: [] });
   const callbacks: CallbackRecord[] = sandbox.callbacks();
@@ -56,7 +66,12 @@ export async function main(): Promise<void> {
   const status: string = parsed.status;
   const known: boolean = isKnownErrorCode(normalizeErrorCode('out-of-balance'));
   const violations = parseCascadeViolations('Violations: x');
-  const report: ConformanceReport = await runConformance({ server: sandbox.url, apiKey: 'sandbox-api-key', integratorToken: 'sandbox-integrator-token', only: ['examples'] });
+  const report: ConformanceReport = await runConformance({
+    server: sandbox.url,
+    apiKey: 'sandbox-api-key',
+    integratorToken: 'sandbox-integrator-token',
+    only: ['examples'],
+  });
   const ok: boolean = report.ok;
   const title: string = (document as { info: { title: string } }).info.title;
   console.log(ids, accepted, errors, status, known, violations, ok, title, StatusCallbackError.name);

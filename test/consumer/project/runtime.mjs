@@ -28,17 +28,38 @@ facts.requireClient = typeof createRequire(import.meta.url)('@messaging-contract
 const sandbox = await sandboxPackage.startSandbox();
 try {
   facts.asyncDispose = typeof sandbox[Symbol.asyncDispose];
-  const api = client.createMessagingClient({ baseUrl: sandbox.url, apiKey: 'sandbox-api-key', integratorToken: 'sandbox-integrator-token', retry: false });
+  const api = client.createMessagingClient({
+    baseUrl: sandbox.url,
+    apiKey: 'sandbox-api-key',
+    integratorToken: 'sandbox-integrator-token',
+    retry: false,
+  });
   facts.closed = await api.closeThreads({ threadIds: [101, 999999] });
-  facts.scheduled = typeof (await api.scheduleCascade({ cascadeId: 1001, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { viberContent: { contentType: 'TEXT', text: 'Hi' }, smsContent: { contentType: 'TEXT', text: 'Hi' } } })).requestId;
-  facts.apiError = await api.scheduleCascade({ cascadeId: 424242, subscriberFilter: { address: '79001234567', type: 'PHONE' }, content: { smsContent: { contentType: 'TEXT', text: 'Hi' } } }).then(
-    () => 'resolved',
-    (e) => (e instanceof client.ApiError ? `${e.status} ${e.code}` : String(e)),
-  );
-  facts.preflight = await preflight.createValidatingClient({ baseUrl: sandbox.url, integratorToken: 'x' }).closeThreads({ threadIds: 'nope' }).then(
-    () => 'sent',
-    (e) => (e instanceof preflight.RequestValidationError && e instanceof client.MessagingError ? e.errors[0] : String(e)),
-  );
+  facts.scheduled = typeof (
+    await api.scheduleCascade({
+      cascadeId: 1001,
+      subscriberFilter: { address: '79001234567', type: 'PHONE' },
+      content: { viberContent: { contentType: 'TEXT', text: 'Hi' }, smsContent: { contentType: 'TEXT', text: 'Hi' } },
+    })
+  ).requestId;
+  facts.apiError = await api
+    .scheduleCascade({
+      cascadeId: 424242,
+      subscriberFilter: { address: '79001234567', type: 'PHONE' },
+      content: { smsContent: { contentType: 'TEXT', text: 'Hi' } },
+    })
+    .then(
+      () => 'resolved',
+      (e) => (e instanceof client.ApiError ? `${e.status} ${e.code}` : String(e)),
+    );
+  facts.preflight = await preflight
+    .createValidatingClient({ baseUrl: sandbox.url, integratorToken: 'x' })
+    .closeThreads({ threadIds: 'nope' })
+    .then(
+      () => 'sent',
+      (e) =>
+        e instanceof preflight.RequestValidationError && e instanceof client.MessagingError ? e.errors[0] : String(e),
+    );
   await sandbox.idle();
   const callback = sandbox.callbacks()[0]?.payload;
   facts.callback = webhooks.parseStatusCallback(JSON.stringify(callback)).status;
@@ -69,7 +90,12 @@ const output = (child) => {
   let text = '';
   child.stdout.on('data', (c) => (text += c));
   child.stderr?.on('data', (c) => (text += c));
-  return { get text() { return text; }, exit: new Promise((resolve) => child.once('exit', resolve)) };
+  return {
+    get text() {
+      return text;
+    },
+    exit: new Promise((resolve) => child.once('exit', resolve)),
+  };
 };
 // The node a bin's `#!/usr/bin/env node` finds: the line under test.
 const which = spawn(npx, ['--no-install', 'node', '-p', 'process.version'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -78,7 +104,11 @@ await whichOut.exit;
 facts.binNode = whichOut.text.trim().split('\n').at(-1);
 
 // detached: npx runs the bin in a child of its own; the whole group is stopped at the end.
-const bin = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+const bin = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0'], {
+  env,
+  detached: true,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 const binOut = output(bin);
 try {
   const url = await new Promise((resolve, reject) => {
@@ -89,13 +119,33 @@ try {
     bin.once('exit', (code) => reject(new Error(`messaging-sandbox exited with ${code}: ${binOut.text}`)));
     setTimeout(() => reject(new Error(`messaging-sandbox did not start: ${binOut.text}`)), 20_000).unref();
   });
-  const suite = spawn(npx, ['--no-install', 'messaging-conformance', '--server', url, '--api-key', 'sandbox-api-key', '--api-key-no-balance', 'sandbox-api-key-no-balance', '--integrator-token', 'sandbox-integrator-token', '--profile', 'strict'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const suite = spawn(
+    npx,
+    [
+      '--no-install',
+      'messaging-conformance',
+      '--server',
+      url,
+      '--api-key',
+      'sandbox-api-key',
+      '--api-key-no-balance',
+      'sandbox-api-key-no-balance',
+      '--integrator-token',
+      'sandbox-integrator-token',
+      '--profile',
+      'strict',
+    ],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   const suiteOut = output(suite);
   facts.conformanceExit = await suiteOut.exit;
   facts.conformanceSummary = suiteOut.text.trim().split('\n').at(-1);
   // Dredd runs inside the suite's process: nothing of it (its reporters, its dependencies' warnings) may show.
   // (Dredd's logger colours its lines even into a pipe: the colours go before matching.)
-  facts.conformanceNoise = suiteOut.text.replace(/\x1b\[[0-9;]*m/g, '').split('\n').filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|skip|complete):/.test(l));
+  facts.conformanceNoise = suiteOut.text
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|skip|complete):/.test(l));
   if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
 } finally {
   process.kill(-bin.pid, 'SIGTERM');

@@ -264,12 +264,17 @@ export interface components {
         /**
          * @description The subscriber to create. Which fields are required is not shown beyond the rule that an
          *     address of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold
-         *     exactly one `EXT_USER_ID` address, the subscriber's external identifier.
+         *     an `EXT_USER_ID` address, the subscriber's external identifier. That it holds exactly one is
+         *     **[contract decision]**: the description names "the address of type EXT_USER_ID" and states
+         *     no limit.
          */
         CreateSubscriberRequest: {
             /** @description `true`: excluded from mailings and cannot receive them. `false`: may receive mailings. */
             blacklisted?: boolean;
-            /** @description One or more addresses of the subscriber, one of them of type `EXT_USER_ID`. */
+            /**
+             * @description One or more addresses of the subscriber, one of them of type `EXT_USER_ID`; at most one
+             *     of that type is **[contract decision]** (the description names one and states no limit).
+             */
             addresses: components["schemas"]["SubscriberAddress"][];
             parameterValues?: components["schemas"]["ParameterValue"][];
             tagValues?: components["schemas"]["TagValue"][];
@@ -292,7 +297,9 @@ export interface components {
         /**
          * Format: int64
          * @description Identifier of an existing cascade. Some examples of the public docs show it as a numeric
-         *     string; the service's description says integer, and so does this contract.
+         *     string; the service's description says integer, and so does this contract. That it is at
+         *     least 1 and fits in 64 bits is **[contract decision]**: the description says only "integer"
+         *     (identifiers are positive, as the public docs' numbers are, and held as long).
          * @example 1001
          */
         CascadeId: number;
@@ -352,12 +359,17 @@ export interface components {
         WhatsAppAttachment: {
             /**
              * Format: uri
+             * @description Address of the file [public docs]. That it is a URI is **[contract decision]**: the docs
+             *     show URLs and state no format.
              * @example https://files.example.org/invoice-1234.pdf
              */
             url: string;
             /** @example invoice-1234.pdf */
             name?: string;
-            /** @description Size in bytes. */
+            /**
+             * @description Size in bytes [public docs]. That it is not negative is **[contract decision]**: a size
+             *     in bytes cannot be, and no limit is stated.
+             */
             size?: number;
         };
         /**
@@ -365,7 +377,15 @@ export interface components {
          *     `longitude-not-specified` otherwise.
          */
         WhatsAppLocation: {
+            /**
+             * @description Degrees [public docs]. The range is **[contract decision]**: that of a latitude on
+             *     Earth; no range is stated.
+             */
             latitude: number;
+            /**
+             * @description Degrees [public docs]. The range is **[contract decision]**: that of a longitude on
+             *     Earth; no range is stated.
+             */
             longitude: number;
             address?: string;
         };

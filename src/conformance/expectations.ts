@@ -5,7 +5,8 @@ import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
-import { schemaViolation } from '../core/schema-violations.ts';
+import { schemaViolation, type SchemaOutcome } from '../core/schema-violations.ts';
+import { buttonsInOneRow } from '../core/buttons.ts';
 import type { Profile } from './stage-runtime.ts';
 
 /** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
@@ -57,10 +58,19 @@ function codeOr500(op: Operation, exact: Allowed, kind: ExpectationKind, basis: 
   };
 }
 
-/** What a body that breaks the operation's request schema may get; undefined for a valid body. */
+/**
+ * What a body that breaks the operation's request schema, or the button limits across rows, may get;
+ * undefined for a valid body. A limit this contract decides makes the expectation a decision.
+ */
 export function invalidBodyExpectation(op: Operation, body: unknown, profile: Profile): Expectation | undefined {
-  const outcome = schemaViolation(op.operationId, body);
+  // The button limits hold for all rows together: judged as one row holding every button.
+  const outcome = schemaViolation(op.operationId, body) ?? schemaViolation(op.operationId, buttonsInOneRow(body));
   if (!outcome) return undefined;
+  const expectation = schemaExpectation(op, outcome, profile);
+  return outcome.decided ? { ...expectation, kind: 'decision' } : expectation;
+}
+
+function schemaExpectation(op: Operation, outcome: SchemaOutcome, profile: Profile): Expectation {
   const responses = `${op.pointer}/responses`;
   if (outcome.code === 'system-error') {
     // No code names the broken property: any documented error, as a problem body.

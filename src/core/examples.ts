@@ -49,7 +49,8 @@ export interface ExamplePair {
 /** Where an expectation comes from: the service's description (or its public docs), or a choice of this contract. */
 export type ExpectationKind = 'described' | 'decision';
 
-const decisionMark = '[contract decision]';
+/** How the document marks a choice of this contract where the description is silent. */
+export const decisionMark = '[contract decision]';
 const marked = (node: Obj | undefined) =>
   [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));
 

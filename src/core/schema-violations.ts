@@ -3,7 +3,7 @@
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
 import { resolvePointer } from './document.ts';
-import { documentOperations } from './examples.ts';
+import { decisionMark, documentOperations } from './examples.ts';
 import type { OperationId } from './meta.ts';
 import { describeErrors, type SchemaError } from './validation.ts';
 import { rawErrors } from './validators/all.ts';
@@ -67,12 +67,44 @@ export interface SchemaOutcome {
    * occur on a malformed request (wrong placement, missing or empty properties)").
    */
   malformed: boolean;
+  /**
+   * True when every violation passes a limit of a schema node marked [contract decision]: the
+   * description states the field but not that limit (its type and presence stay the description's).
+   */
+  decided: boolean;
 }
 
 /** A wrong type, a missing property, or an empty value (a `min...` limit of 1). */
 const isMalformed = (e: SchemaError) =>
   ['type', 'required', 'dependentRequired'].includes(e.keyword) ||
   (['minLength', 'minItems', 'minProperties'].includes(e.keyword) && (e.params as { limit?: unknown }).limit === 1);
+
+const limitKeywords = new Set([
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'format',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'contains',
+  'minContains',
+  'maxContains',
+]);
+
+/** Whether the error passes a limit of a node the document marks as this contract's decision. */
+function isDecided(e: SchemaError): boolean {
+  if (!limitKeywords.has(e.keyword) || !e.schemaPath.startsWith('#/')) return false;
+  try {
+    const node = resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as { description?: unknown };
+    return typeof node?.description === 'string' && node.description.includes(decisionMark);
+  } catch {
+    return false;
+  }
+}
 
 const requestSchemas = new Map(documentOperations().map((op) => [op.operationId, op.requestSchemaPointer!]));
 const rulesOf = new Map(Object.entries(rules).map(([id, codes]) => [id, Object.entries(codes)]));
@@ -109,6 +141,7 @@ export function schemaViolation(operationId: OperationId, body: unknown): Schema
   return {
     code,
     malformed: errors.some(isMalformed),
+    decided: errors.every(isDecided),
     status: code === 'system-error' ? 500 : 400,
     detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
   };

@@ -1,10 +1,19 @@
 // Stage boundaries: every limit the request schemas state, met and passed by one. A request at a
 // limit must be accepted; one just past it must get an error the document allows. The limits are
 // read from the document (maxLength and minLength in code points, maxItems and minItems, minimum
-// and maximum, int64, date-time, UUID-like strings), never restated here. Each edge starts from a
-// named success example, so the rest of the request is one the document says is accepted.
-import { flatSchema, resolvePointer } from '../../core/document.ts';
-import { examplePairs, documentOperations, type ExpectationKind, type Operation } from '../../core/examples.ts';
+// and maximum, int64, date and date-time, items of a kind counted by maxContains and minContains,
+// non-empty open sets, and those inside `if/then`), never restated here; UUID-like strings and free
+// text are probed too. Each edge starts from a named success example, so the rest of the request is
+// one the document says is accepted. A past-edge check on a limit the document marks [contract
+// decision] is a decision.
+import { deref, flatSchema, resolvePointer } from '../../core/document.ts';
+import {
+  decisionMark,
+  examplePairs,
+  documentOperations,
+  type ExpectationKind,
+  type Operation,
+} from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { allRowsButtonErrors } from '../../core/buttons.ts';
 import { schemaViolation } from '../../core/schema-violations.ts';
@@ -47,7 +56,7 @@ export const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 function kindOf(schema: Schema): ExpectationKind {
   let s = schema;
   for (let hops = 0; s && hops < 50; hops++) {
-    if (typeof s.description === 'string' && s.description.includes('[contract decision]')) return 'decision';
+    if (typeof s.description === 'string' && s.description.includes(decisionMark)) return 'decision';
     if (!s.$ref) break;
     s = resolvePointer(s.$ref) as Schema;
   }
@@ -56,23 +65,60 @@ function kindOf(schema: Schema): ExpectationKind {
 
 export const at = (root: unknown, path: Path) => path.reduce<any>((node, key) => node?.[key], root);
 
+/** "content.whatsappContent.keyboard.rows.[].buttons": a path with its list indices left out. */
+const pattern = (path: Path) => path.map((k) => (typeof k === 'number' ? '[]' : k)).join('.');
+
 /** One request at or past one limit. */
 interface Edge {
   /** "comment: 300 code points (Cyrillic)". */
   name: string;
   path: Path;
-  /** The keyword and value, for the scorecard: "maxLength 300". */
-  limit: string;
+  /** The field and keyword, for the scorecard: "comment maxLength 300"; none for a probe of free text. */
+  limit?: string;
   side: 'at' | 'past';
   value: Json;
   kind: ExpectationKind;
+  /** Placed as it is: not cut down or filled with other items (a count across list elements). */
+  asIs?: boolean;
+}
+
+/** The `then` and `else` branches of the schema and of its `allOf` members, nested ones included. */
+function branches(schema: Schema): Schema[] {
+  const s = deref(schema);
+  if (!s || typeof s !== 'object') return [];
+  const own = s.if ? [s.then, s.else].filter(Boolean).flatMap((b: Schema) => [deref(b), ...branches(b)]) : [];
+  return [...own, ...(s.allOf ?? []).flatMap(branches)];
+}
+
+/** The counts the array schema limits (`contains` with `maxContains`/`minContains`), by the properties they fix. */
+function countLimits(schema: Schema): Array<{ fixed: Record<string, Json>; max?: number; min?: number }> {
+  return [deref(schema), ...branches(schema)]
+    .filter((s) => s.contains && (typeof s.maxContains === 'number' || typeof s.minContains === 'number'))
+    .map((s) => ({
+      fixed: Object.fromEntries(
+        Object.entries<Schema>(flatSchema(s.contains).properties ?? {})
+          .filter(([, p]) => 'const' in p)
+          .map(([k, p]) => [k, p.const]),
+      ),
+      max: s.maxContains,
+      min: s.minContains,
+    }))
+    .filter((l) => Object.keys(l.fixed).length > 0);
 }
 
 /**
  * The edges of every limit on the way from `schema` down to the values the example has. An
- * identifier the deployment takes once (`fresh`) keeps its uniqueness: only its case and shape vary.
+ * identifier the deployment takes once (`fresh`) keeps its uniqueness: only its case and shape
+ * vary. `refused` says whether the document refuses the example with `value` at `path`: a limit in
+ * an `if/then` binds only where going past it is refused.
  */
-function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, path: Path = []): Generator<Edge> {
+function* edgesOf(
+  base: Json,
+  schema: Schema,
+  fresh: (path: Path) => boolean,
+  refused: (path: Path, value: Json) => boolean,
+  path: Path = [],
+): Generator<Edge> {
   const s = flatSchema(schema);
   const value = at(base, path);
   if (value === undefined || !s) return;
@@ -80,10 +126,10 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
   // the answer past a limit can be this contract's decision.
   const marked = kindOf(schema);
   const here = path.length ? path.join('.') : '(body)';
-  const edge = (side: Edge['side'], limit: string, name: string, v: Json): Edge => ({
+  const edge = (side: Edge['side'], limit: string | undefined, name: string, v: Json): Edge => ({
     name: `${here}: ${name}`,
     path,
-    limit: `${here} ${limit}`,
+    ...(limit === undefined ? {} : { limit: `${pattern(path) || '(body)'} ${limit}` }),
     side,
     value: v,
     kind: side === 'at' ? 'described' : marked,
@@ -120,6 +166,16 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
         textOf(s.minLength - 1, 'Latin'),
       );
     }
+    // An open set of names (known ones, or any non-empty string): the empty string is past it.
+    const nonEmpty = (b: Schema) => {
+      const f = flatSchema(b);
+      return f.minLength > 0 || (Array.isArray(f.enum) && f.enum.every((v: unknown) => v !== ''));
+    };
+    if (Array.isArray(s.anyOf) && s.anyOf.every(nonEmpty)) yield edge('past', 'non-empty', 'empty', '');
+    if (s.format === 'date') {
+      yield edge('at', 'date', 'a leap day', '2024-02-29');
+      yield edge('past', 'date', 'a day no month has', '2023-02-30');
+    }
     if (s.format === 'date-time' && !Number.isNaN(Date.parse(value))) {
       const instant = new Date(Date.parse(value));
       const pad = (n: number) => String(n).padStart(2, '0');
@@ -135,13 +191,16 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
       yield edge('at', 'date-time', 'fraction of a second', instant.toISOString());
     }
   }
+  // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each
+  // value once for good, and one-character values (about a million) would be taken in a few runs.
   if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
-    yield edge('at', 'UUID-like', 'a UUID in upper case', value.toUpperCase());
-    yield edge('at', 'UUID-like', 'a string that is no UUID', `order-${value}-attempt-1`);
+    // Probes, not limits: the document says "UUID-like" but states no format.
+    yield edge('at', undefined, 'a UUID in upper case', value.toUpperCase());
+    yield edge('at', undefined, 'a string that is no UUID', `order-${value}-attempt-1`);
   }
   if (typeof value === 'string' && !fresh(path)) {
     const free = !s.enum && !s.format && !s.pattern && !s.const && / /.test(value) && typeof s.maxLength !== 'number';
-    if (free) yield edge('at', 'text', 'text in several scripts and an emoji', severalScripts);
+    if (free) yield edge('at', undefined, 'text in several scripts and an emoji', severalScripts);
   }
   if (typeof value === 'number' && (s.type === 'integer' || s.type === 'number')) {
     const step = s.type === 'integer' ? 1 : 1e-6;
@@ -166,10 +225,75 @@ function* edgesOf(base: Json, schema: Schema, fresh: (path: Path) => boolean, pa
     }
     if (typeof s.minItems === 'number' && value.length >= s.minItems && s.minItems > 0)
       yield edge('at', `minItems ${s.minItems}`, `${s.minItems} item(s)`, value.slice(0, s.minItems));
-    if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, fresh, [...path, i]);
+    yield* countEdges(base, schema, path, marked);
+    if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, fresh, refused, [...path, i]);
   } else if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries<Schema>(s.properties ?? {}))
-      yield* edgesOf(base, child, fresh, [...path, key]);
+      yield* edgesOf(base, child, fresh, refused, [...path, key]);
+    for (const branch of branches(schema))
+      for (const [key, child] of Object.entries<Schema>(branch.properties ?? {})) {
+        const edges = [...edgesOf(base, child, fresh, refused, [...path, key])];
+        const binding = new Set(edges.filter((e) => e.side === 'past' && refused(e.path, e.value)).map((e) => e.limit));
+        yield* edges.filter((e) => binding.has(e.limit));
+      }
+  }
+}
+
+/**
+ * The edges of the array's item counts (at most so many items, at most and at least so many of a
+ * kind). Inside an element of a list (the buttons of a keyboard's rows), the items are spread over
+ * two elements, so that a limit held for each element alone is seen to differ from one held for
+ * all together; a body the document allows past it is left out later.
+ */
+function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKind): Generator<Edge> {
+  const s = flatSchema(schema);
+  const counts = countLimits(schema);
+  const last = path.map((k) => typeof k).lastIndexOf('number');
+  const list = last < 0 ? undefined : path.slice(0, last);
+  const rest = path.slice(last + 1);
+  const elements: Json[] = list ? at(base, list) : [];
+  const pool: Json[] = list ? elements.flatMap((e) => at(e, rest) ?? []) : at(base, path);
+  const isOf = (fixed: Record<string, Json>) => (item: Json) =>
+    Object.entries(fixed).every(([k, v]) => (item as any)?.[k] === v);
+  // Items no count limits: they fill a list to its size and keep each element from being empty.
+  const free = pool.filter((item) => !counts.some((c) => isOf(c.fixed)(item)));
+  if (list && free.length === 0) return;
+  const here = list ? `${pattern(list)}.[].${rest.join('.')}` : path.join('.') || '(body)';
+  const place = (items: Json[]): { path: Path; value: Json } => {
+    if (!list) return { path, value: items };
+    // Alternately in two elements, each starting with an item no count limits.
+    const spread = [0, 1].map((r) => [free[r % free.length]!, ...items.filter((_, i) => i % 2 === r)]);
+    return { path: list, value: spread.map((items) => setAt(structuredClone(elements[0]!), rest, items)) };
+  };
+  const over = list ? ` over 2 ${String(list.at(-1))}` : '';
+  const make = (side: Edge['side'], limit: string, name: string, items: Json[]): Edge => ({
+    ...place(items),
+    name: `${here}: ${name}${over}`,
+    limit: `${pattern(path)} ${limit}`,
+    side,
+    kind: side === 'at' ? 'described' : kind,
+    asIs: true,
+  });
+  if (list && typeof s.maxItems === 'number') {
+    const fill = (n: number) =>
+      Array.from({ length: Math.max(0, n - 2) }, (_, i) => structuredClone(free[i % free.length]!));
+    yield make('at', `maxItems ${s.maxItems}`, `${s.maxItems} items`, fill(s.maxItems));
+    yield make('past', `maxItems ${s.maxItems}`, `${s.maxItems + 1} items`, fill(s.maxItems + 1));
+  }
+  for (const { fixed, max, min } of counts) {
+    const sample = pool.find(isOf(fixed));
+    if (sample === undefined) continue;
+    const what = Object.entries(fixed)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    const others = list ? [] : pool.filter((item) => !isOf(fixed)(item));
+    const of = (n: number) => [...Array.from({ length: n }, () => structuredClone(sample)), ...others];
+    if (typeof max === 'number') {
+      yield make('at', `maxContains ${max} (${what})`, `${max} of ${what}`, of(max));
+      yield make('past', `maxContains ${max} (${what})`, `${max + 1} of ${what}`, of(max + 1));
+    }
+    if (typeof min === 'number' && min > 0)
+      yield make('past', `minContains ${min} (${what})`, `${min - 1} of ${what}`, of(min - 1));
   }
 }
 
@@ -189,6 +313,10 @@ export function setAt(root: Json, path: Path, value: Json): Json {
  * items in turn (the first may be of a kind the schema allows only once or twice).
  */
 function* placements(base: Json, edge: Edge, source: Json): Generator<Json> {
+  if (edge.asIs) {
+    yield setAt(base, edge.path, edge.value);
+    return;
+  }
   const values: Json[] = [edge.value];
   const original = at(source, edge.path);
   if (Array.isArray(original) && Array.isArray(edge.value))
@@ -212,6 +340,7 @@ function* placements(base: Json, edge: Edge, source: Json): Generator<Json> {
  */
 const businessAnswers: Array<{
   operationId: string;
+  /** The field it is about: a change at or under it (or of a list holding it) may get this answer. */
   under: string;
   code: string;
   kind: ExpectationKind;
@@ -233,7 +362,7 @@ const businessAnswers: Array<{
   },
   {
     operationId: 'createSubscriber',
-    under: 'parameterValues',
+    under: 'parameterValues.[].name',
     code: 'parameter-not-found',
     kind: 'decision',
     basis:
@@ -241,7 +370,7 @@ const businessAnswers: Array<{
   },
   {
     operationId: 'createSubscriber',
-    under: 'tagValues',
+    under: 'tagValues.[].name',
     code: 'tag-not-found',
     kind: 'decision',
     basis:
@@ -271,24 +400,28 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
       const source = prepare(pair, ctx.values).body as Json;
       const again = withFreshIdentifiers(op.operationId, source, { status: 200 });
       const fresh = (path: Path) => at(again, path) !== at(source, path);
-      for (const edge of edgesOf(source, { $ref: op.requestSchemaPointer }, fresh)) {
-        const key = `${op.operationId} ${edge.path.map((k) => (typeof k === 'number' ? '[]' : k)).join('.')} ${edge.name.slice(edge.name.indexOf(':'))}`;
+      const refused = (path: Path, value: Json) => !isAccepted(op, setAt(source, path, value));
+      for (const edge of edgesOf(source, { $ref: op.requestSchemaPointer }, fresh, refused)) {
+        const key = `${op.operationId} ${pattern(edge.path)} ${edge.name.slice(edge.name.indexOf(':'))}`;
         if (seen.has(key)) continue;
         // Each send gets identifiers of its own; the edge is placed after, so it can be about one.
         const base = withFreshIdentifiers(op.operationId, structuredClone(source), { status: 200 }) as Json;
+        // Items copied for a count may carry such identifiers: each copy gets its own.
+        const placed = (b: Json) =>
+          edge.asIs ? (withFreshIdentifiers(op.operationId, b, { status: 200 }) as Json) : b;
         let body: Json | undefined;
         let expectation: Expectation | undefined;
         if (edge.side === 'at') {
-          body = [...placements(base, edge, source)].find((b) => isAccepted(op, b));
+          body = [...placements(base, edge, source)].map(placed).find((b) => isAccepted(op, b));
           if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
           expectation = acceptedExpectation(
             op,
             [edge.path],
-            `${op.requestSchemaPointer} (${edge.limit}: accepted)`,
+            `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`,
             edge.kind,
           );
         } else {
-          body = setAt(base, edge.path, edge.value);
+          body = placed(setAt(base, edge.path, edge.value));
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.
           const judged = edge.value instanceof Digits ? setAt(base, edge.path, 'not-an-int64') : body;
           expectation = invalidBodyExpectation(op, parsed(judged), ctx.profile);
@@ -322,7 +455,9 @@ export function acceptedExpectation(
   kind: ExpectationKind = 'described',
 ): Expectation {
   const under = businessAnswers.filter(
-    (b) => b.operationId === op.operationId && changed.some((path) => String(path[0]) === b.under),
+    (b) =>
+      b.operationId === op.operationId &&
+      changed.map(pattern).some((p) => `${p}.`.startsWith(`${b.under}.`) || `${b.under}.`.startsWith(`${p}.`)),
   );
   const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
   // A business answer this contract decides makes the check one of its decisions.

@@ -72,6 +72,8 @@ export class DeliverySimulator {
   private readonly recent: RecentKeys;
   private nextMessageId = 700_000_001;
   private pending = 0;
+  /** Bumped by reset(): work begun before it (a message waiting for its startTime, a callback retry) is dropped. */
+  private generation = 0;
   private idleWaiters: Array<() => void> = [];
   private readonly clock: Clock;
   private readonly retryDelaysMs: number[];
@@ -93,25 +95,32 @@ export class DeliverySimulator {
   reset(): void {
     this.callbacks.length = 0;
     this.recent.clear();
+    this.generation++;
+    this.pending = 0;
+    this.track(0);
   }
 
-  /** Resolves when no delivery or callback post is waiting (with a fake clock: once its timers ran). */
+  /**
+   * Resolves when no delivery or callback post is waiting (with a fake clock: once its timers ran). A message
+   * scheduled for later (startTime) waits until then; reset() drops it.
+   */
   idle(): Promise<void> {
     return this.pending === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   accept = ({ request, acceptedAt }: Accepted): void => {
     const start = request.startTime ? Date.parse(request.startTime) : acceptedAt;
-    this.track(1);
+    const { current, end } = this.begin();
     this.clock.setTimeout(
       () => {
+        if (!current()) return;
         try {
           this.deliver(request);
         } catch (error) {
           // A simulation fault must not take the sandbox down; the message simply gets no callback.
           process.stderr.write(`sandbox delivery: ${(error as Error).message}\n`);
         } finally {
-          this.track(-1);
+          end();
         }
       },
       Math.max(0, start - acceptedAt),
@@ -184,7 +193,7 @@ export class DeliverySimulator {
   }
 
   private attempt(record: CallbackRecord, url: string, n: number): void {
-    this.track(1);
+    const { current, end } = this.begin();
     const at = new Date(this.clock.now()).toISOString();
     const post = this.options.fetch ?? fetch;
     post(url, {
@@ -206,15 +215,32 @@ export class DeliverySimulator {
       )
       .then((ok) => {
         if (ok) record.state = 'delivered';
+        else if (!current()) return;
         else if (n < this.retryDelaysMs.length) {
-          this.track(1);
+          const retry = this.begin();
           this.clock.setTimeout(() => {
-            this.attempt(record, url, n + 1);
-            this.track(-1);
+            if (retry.current()) this.attempt(record, url, n + 1);
+            retry.end();
           }, this.retryDelaysMs[n]!);
         } else record.state = 'failed';
       })
-      .finally(() => this.track(-1));
+      .finally(end);
+  }
+
+  /** Counts work under way until `end()`; `current()` is false once a reset has dropped it (and `end` then does nothing). */
+  private begin(): { current: () => boolean; end: () => void } {
+    const generation = this.generation;
+    const current = () => generation === this.generation;
+    let ended = false;
+    this.track(1);
+    return {
+      current,
+      end: () => {
+        if (ended || !current()) return;
+        ended = true;
+        this.track(-1);
+      },
+    };
   }
 
   private track(delta: number): void {

@@ -200,3 +200,38 @@ describe('real clock', () => {
     expect(warnings).not.toContain('TimeoutOverflowWarning');
   });
 });
+
+describe('reset', () => {
+  it('drops a message scheduled for later and a callback waiting for its retry: idle() then resolves', async () => {
+    // A clock that never runs its timers: the work stays waiting until a reset drops it.
+    const clock: Clock = { now: () => Date.now(), setTimeout: () => {} };
+    receiver = await startStub((_req, res) => json(res, 500, {}));
+    sandbox = await listenSandbox({ callbackUrl: `${receiver.url}/hooks/status`, clock });
+    const res = await post(sandbox.url, '/api/cascade/schedule', message({ startTime: '2099-01-01T00:00:00Z' }));
+    expect(res.status).toBe(200);
+    const settled = (promise: Promise<void>) =>
+      Promise.race([promise.then(() => true), new Promise((r) => setTimeout(() => r(false), 100))]);
+    expect(await settled(sandbox.delivery.idle())).toBe(false);
+    const waiting = sandbox.delivery.idle();
+    sandbox.reset();
+    expect(await settled(waiting)).toBe(true);
+    expect(await settled(sandbox.delivery.idle())).toBe(true);
+  });
+
+  it('a callback post under way when the sandbox is reset no longer counts: idle() resolves at once', async () => {
+    let answer: (() => void) | undefined;
+    receiver = await startStub((_req, res) => {
+      answer = () => json(res, 200, {});
+    });
+    sandbox = await listenSandbox({ callbackUrl: `${receiver.url}/hooks/status` });
+    expect((await post(sandbox.url, '/api/cascade/schedule', message())).status).toBe(200);
+    await expect.poll(() => answer).toBeDefined();
+    sandbox.reset();
+    await sandbox.delivery.idle();
+    answer!();
+    await new Promise((r) => setTimeout(r, 20));
+    await sandbox.delivery.idle(); // the post that ended after the reset did not make the count negative
+    expect((await post(sandbox.url, '/api/cascade/schedule', message())).status).toBe(200);
+    await expect.poll(() => receiver!.requests.length).toBe(2);
+  });
+});

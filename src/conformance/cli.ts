@@ -23,7 +23,7 @@ import { failedRun, redactor, selectStages } from './suite.ts';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
-         [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--mock] [--list]
+         [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--bail] [--mock] [--list]
          [--reporter junit|json --output <file>]
          [--callbacks --callback-listen HOST:PORT [--callback-url URL] [--callback-window S]]
 
@@ -55,6 +55,7 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --seed                seed of the generated requests and the order of the bad inputs
                         (default 1); a failure prints the seed that replays it
   --generated           generated requests per operation, valid and broken each (default 25)
+  --bail                stop at the first failed check (exit 1); the stages after it do not run
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
   --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output (on every
@@ -178,6 +179,7 @@ const suiteOptions = {
   seed: { type: 'string' },
   generated: { type: 'string' },
   mock: { type: 'boolean', default: false },
+  bail: { type: 'boolean', default: false },
   list: { type: 'boolean', default: false },
   reporter: { type: 'string' },
   output: { type: 'string' },
@@ -305,6 +307,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
       generated: o.generated === undefined ? undefined : Number(o.generated),
       callbacks,
       mock: o.mock,
+      bail: o.bail,
       resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
       resetCommand: o['reset-command'],
       log: (line) => console.log(redact(line)),

@@ -35,6 +35,8 @@ export interface ConformanceOptions extends Credentials {
   callbacks?: CallbackOptions;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
+  /** Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list. */
+  bail?: boolean;
   /**
    * `described` (default): only what the service's description states. `strict`: this contract's decisions too (its
    * sandbox).
@@ -101,6 +103,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       generated: options.generated,
       callbacks: options.callbacks,
       mock: options.mock ?? false,
+      bail: options.bail === true,
       profile: options.profile,
       log: options.log ?? (() => {}),
       timeoutMs: options.timeoutMs,

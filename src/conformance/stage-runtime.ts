@@ -35,6 +35,8 @@ export interface SuiteContext {
    * whatever state the service starts from (earlier stages, earlier runs).
    */
   stateKnown: boolean;
+  /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
+  bail?: boolean;
 }
 
 /** How a stage's requests have fared; every check of it is recorded here as it ends. */
@@ -59,6 +61,13 @@ export class StageStopped extends Error {
     readonly runOver: boolean,
   ) {
     super(message);
+  }
+}
+
+/** Thrown by `check` under `bail` once a check of the stage has failed: the run ends with that failure. */
+export class Bailed extends Error {
+  constructor() {
+    super('stopped at the first failed check (--bail)');
   }
 }
 
@@ -260,10 +269,12 @@ export function answerOf(status: number | undefined, body?: unknown): string {
 /**
  * Times `fn` and turns a thrown error into a failed check; records it in the stage's traffic.
  * Before running, it stops the run when the deadline has passed, and the stage when its first
- * requests all failed at the network level: hundreds of checks against a dead server say nothing more.
+ * requests all failed at the network level: hundreds of checks against a dead server say nothing more;
+ * under `bail`, it stops the run after the first failed check.
  */
 export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promise<CheckOutcome>): Promise<CheckResult> {
   if (deadlinePassed(ctx)) throw new StageStopped("the run's deadline passed before every check ran", true);
+  if (ctx.bail && ctx.stage.checks.some((c) => !c.ok)) throw new Bailed();
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
     throw new StageStopped(
       `the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`,

@@ -12,6 +12,7 @@ import { dreddStage } from './stages/dredd.ts';
 import { examplesStage } from './stages/examples.ts';
 import { statefulStage } from './stages/stateful.ts';
 import {
+  Bailed,
   deadlinePassed,
   defaultDeadlineMs,
   defaultTimeoutMs,
@@ -321,9 +322,11 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     }
     const start = performance.now();
     let stageResults: CheckResult[];
+    let bailed = false;
     try {
       stageResults = await stage.run(ctx);
       if (stageResults.length === 0) throw new StageStopped('the stage ran no check', false);
+      bailed = Boolean(ctx.bail) && stageResults.some((r) => !r.ok);
     } catch (error) {
       // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
       const reason =
@@ -331,18 +334,21 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
           ? error.message
           : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
       if (error instanceof StageStopped && error.runOver) unfinished ??= reason;
-      stageResults = [
-        ...ctx.stage.checks,
-        {
-          stage: stage.name,
-          name: 'stage ran to the end',
-          kind: 'described',
-          ok: false,
-          ms: 0,
-          expected: 'every check of the stage to run',
-          actual: reason,
-        },
-      ];
+      bailed = error instanceof Bailed;
+      stageResults = bailed
+        ? ctx.stage.checks
+        : [
+            ...ctx.stage.checks,
+            {
+              stage: stage.name,
+              name: 'stage ran to the end',
+              kind: 'described',
+              ok: false,
+              ms: 0,
+              expected: 'every check of the stage to run',
+              actual: reason,
+            },
+          ];
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
@@ -350,6 +356,10 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       `  ${stageResults.length - failed} passed, ${failed} failed (${(stageMs[stage.name]! / 1000).toFixed(1)} s)`,
     );
     results.push(...stageResults);
+    if (bailed) {
+      ctx.log(`  ${new Bailed().message}: the stages after ${stage.name} did not run`);
+      break;
+    }
   }
   const redacted = results.map((r) => ({
     ...r,

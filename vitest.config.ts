@@ -8,10 +8,14 @@ import { defineConfig } from 'vitest/config';
 const slowest = [
   'conformance/suite',
   'conformance/verdicts',
-  'conformance/mutations-independent',
   'conformance/mutations-sandbox',
   'diff/gate',
+  'conformance/mutations-independent',
   'conformance/independent',
+  'operations/fourth-operation',
+  'conformance/readme',
+  'conformance/callbacks-sandbox',
+  'conformance/seeds',
   'sandbox/hostile',
 ];
 const rank = (file: TestSpecification) => {
@@ -33,7 +37,7 @@ export default defineConfig({
     // Two workers on two cores (vitest's default leaves one idle).
     maxWorkers: 2,
     sequence: { sequencer: SlowestFirst },
-    globalSetup: ['test/helpers/prism-global.ts'],
+    globalSetup: ['test/helpers/prism-global.ts', 'test/helpers/bins-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

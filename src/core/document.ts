@@ -13,6 +13,16 @@ export const documentId = 'urn:messaging-contract:openapi';
  * The value at a JSON Pointer ("#/components/schemas/Problem") of the bundled document, or of a copy of it (`root`).
  */
 export function resolvePointer(pointer: string, root: unknown = openapi): unknown {
+  if (root === openapi) {
+    // The bundled document never changes, and the stages look the same pointers up thousands of times.
+    if (!resolved.has(pointer)) resolved.set(pointer, walk(pointer, root));
+    return resolved.get(pointer);
+  }
+  return walk(pointer, root);
+}
+const resolved = new Map<string, unknown>();
+
+function walk(pointer: string, root: unknown): unknown {
   const parts = pointer
     .replace(/^#\/?/, '')
     .split('/')

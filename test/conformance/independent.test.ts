@@ -2,13 +2,11 @@
 // as a service team runs it: the CLI, a vars file, no reset hook, twice in a row against the same
 // running service. Where the implementation chose differently from the contract's decisions, the
 // default profile passes and strict fails on decisions only.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../src/paths.ts';
+import { conformanceCli } from '../helpers/conformance-cli.ts';
 import { startIndependent } from '../independent/server.ts';
 import { independentVars } from '../independent/vars.ts';
 
@@ -24,15 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cli = (...args: string[]) =>
-  promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', 'src/conformance/cli.ts', '--server', service.url, '--vars', vars, ...args],
-    { cwd: projectRoot, maxBuffer: 16 * 1024 * 1024 },
-  ).then(
-    (r) => ({ code: 0, out: r.stdout + r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
-  );
+const cli = (...args: string[]) => conformanceCli(['--server', service.url, '--vars', vars, ...args]);
 
 describe('the independent implementation', () => {
   it('passes the default profile twice in a row, with no reset, every stage run', async () => {

@@ -1,12 +1,11 @@
 // The conformance README's examples of output are what the CLI prints: each `text` block, with
 // `...` standing for any text and the sandbox's port written 4020, matches the CLI's lines in order
 // (indentation aside).
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.ts';
+import { conformanceCli } from '../helpers/conformance-cli.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
@@ -39,14 +38,7 @@ function expectPrinted(output: string, lines: string[]): void {
   }
 }
 
-const cli = (args: string[], env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', ...args], {
-    cwd: projectRoot,
-    env: { ...process.env, ...env },
-  }).then(
-    (r) => r.stdout + r.stderr,
-    (e: { stdout: string; stderr: string }) => e.stdout + e.stderr,
-  );
+const cli = (args: string[], env: Record<string, string>) => conformanceCli(args, env).then((r) => r.out);
 const env = {
   MESSAGING_API_KEY: credentials.apiKey,
   MESSAGING_API_KEY_NO_BALANCE: credentials.apiKeyNoBalance!,

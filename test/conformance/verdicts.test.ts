@@ -1,6 +1,5 @@
 // The suite's verdict against servers that misbehave: no path exits 0, every run ends within its
 // deadline with a message, and no credential reaches anything the suite writes.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server } from 'node:net';
@@ -8,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { projectRoot } from '../../src/paths.ts';
+import { conformanceCli } from '../helpers/conformance-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mc-verdicts-'));
 const servers: Server[] = [];
@@ -27,22 +26,7 @@ async function listen(server: Server): Promise<string> {
 }
 const http = (handler: (req: IncomingMessage, res: ServerResponse) => void) => listen(createHttpServer(handler));
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; ms: number }> {
-  const start = performance.now();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/conformance/cli.ts', ...args],
-      { cwd: projectRoot, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) =>
-        resolve({
-          code: error ? ((error as { code?: number }).code ?? 1) : 0,
-          out: `${stdout}${stderr}`,
-          ms: performance.now() - start,
-        }),
-    );
-  });
-}
+const cli = conformanceCli;
 const keys = ['--api-key', 'verdict-api-key', '--integrator-token', 'verdict-token'];
 
 // Each test has its own server and CLI process, and mostly waits: they run side by side.
@@ -109,7 +93,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     const result = await cli(['--server', url, ...keys, '--deadline', '4', '--timeout', '60']);
     expect(result.code, result.out).toBe(2);
     expect(result.out).toContain("the run could not finish: the run's deadline passed while Dredd ran");
-    expect(result.ms).toBeLessThan(4_000 + 5_000 + 2_000); // + tsx start-up
+    expect(result.ms).toBeLessThan(4_000 + 5_000 + 2_000); // + start-up
   }, 30_000);
 
   it('a server that trickles an answer it never finishes: each Dredd request ends at the timeout, body included', async ({

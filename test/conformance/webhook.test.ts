@@ -1,15 +1,12 @@
 // messaging-conformance webhook: a receiver built on parseStatusCallback passes; receivers that
 // reject what the service may send, crash on bad input or hang, fail with the post that broke them.
-import { execFile } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseStatusCallback, StatusCallbackError } from '../../src/client/webhooks.ts';
 import { checkWebhookReceiver } from '../../src/conformance/webhook.ts';
-import { projectRoot } from '../../src/paths.ts';
+import { conformanceCli } from '../helpers/conformance-cli.ts';
 
-const run = promisify(execFile);
 const servers: Array<ReturnType<typeof createServer>> = [];
 afterEach(() => {
   for (const s of servers.splice(0)) {
@@ -43,11 +40,7 @@ const goodReceiver = () =>
 describe('webhook receiver check', () => {
   it('a receiver built on parseStatusCallback passes every post: exit 0', async () => {
     const url = await goodReceiver();
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url],
-      { cwd: projectRoot },
-    );
+    const { stdout } = await conformanceCli(['webhook', '--url', url]);
     expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
     expect(Number(/^(\d+) passed/m.exec(stdout)![1])).toBeGreaterThanOrEqual(25);
   }, 30_000);
@@ -94,12 +87,7 @@ describe('webhook receiver check', () => {
         res.writeHead(500).end('boom');
       }
     });
-    const result = await run(process.execPath, ['--import', 'tsx', 'src/conformance/cli.ts', 'webhook', '--url', url], {
-      cwd: projectRoot,
-    }).then(
-      () => ({ code: 0, out: '' }),
-      (e: { code: number; stdout: string }) => ({ code: e.code, out: e.stdout }),
-    );
+    const result = await conformanceCli(['webhook', '--url', url]);
     expect(result.code).toBe(1);
     expect(result.out).toContain('FAIL webhook [decision]: malformed JSON');
   }, 30_000);

@@ -248,6 +248,14 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
     const credentialsOf = credentials.get(id)!;
     if (credentialsOf instanceof Error) throw credentialsOf;
     const headers = callOptions?.headers ? withCallHeaders(credentialsOf, callOptions.headers) : credentialsOf;
+    // Serialized once, before any attempt: a body JSON cannot hold (a bigint, a cycle) is the caller's
+    // error, not a network failure to retry.
+    let serialized: string | undefined;
+    try {
+      serialized = JSON.stringify(body);
+    } catch (error) {
+      throw new TypeError(`${id}: the body cannot be written as JSON, nothing was sent: ${(error as Error).message}`);
+    }
     for (let attempt = 0; ; attempt++) {
       let outcome: { value: unknown } | { error: unknown; retryAfter: string | null; retryable: boolean };
       const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
@@ -255,6 +263,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
         // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
         const { data, error, response } = await request(path, {
           body,
+          bodySerializer: () => serialized,
           headers,
           parseAs: 'text',
           attemptSignal: attempt$.signal,

@@ -62,7 +62,7 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
                         exit once the options are read, with the reason when the run could not finish)
   --help                this text
 
-  stages: ${conformanceStages.map((s) => s.name).join(', ')}
+  stages: ${conformanceStages.map((s) => (s.needsCallbacks ? `${s.name} (with --callbacks)` : s.name)).join(', ')}
 
 usage: messaging-conformance webhook --url <receiver> [--timeout S] [--reporter junit|json --output <file>]
 
@@ -234,6 +234,9 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   }
   if (o.list) {
     for (const s of selected) console.log(`${s.name.padEnd(10)} ${s.description}`);
+    const callbacks = conformanceStages.find((s) => s.needsCallbacks)!;
+    if (!o.callbacks && !skip.includes(callbacks.name) && (only.length === 0 || only.includes(callbacks.name)))
+      console.log(`${callbacks.name.padEnd(10)} (with --callbacks) ${callbacks.description}`);
     finished = true;
     return;
   }

@@ -2,6 +2,7 @@
 // the contract, for a service team's CI.
 import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
+import { callbacksStage } from './stages/callbacks.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
 import { isHttpUrl } from '../core/http-url.ts';
 import type { Credentials } from './pairs.ts';
@@ -58,8 +59,11 @@ export interface ConformanceOptions extends Credentials {
   resetCommand?: string;
 }
 
-/** The names and descriptions of the stages, in the order they run. */
-export const conformanceStages = stages.map(({ name, description }) => ({ name, description }));
+/** The names and descriptions of the stages, in the order they run; `callbacks` runs only with the callbacks option. */
+export const conformanceStages: Array<{ name: string; description: string; needsCallbacks?: true }> = [
+  ...stages.map(({ name, description }) => ({ name, description })),
+  { name: callbacksStage.name, description: callbacksStage.description, needsCallbacks: true },
+];
 
 /**
  * Runs the selected stages and resolves with every check. Rejects with UnreachableError when the

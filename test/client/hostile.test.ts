@@ -168,3 +168,26 @@ describe('parseStatusCallback against hostile input', () => {
     expect(() => parseStatusCallback(getter)).toThrow(/could not be read \(nope\)/);
   });
 });
+
+describe('bodies JSON cannot hold', () => {
+  it.each([
+    ['a bigint', { threadIds: [9007199254740993n] }, /Do not know how to serialize a BigInt/],
+    [
+      'a cycle',
+      (() => {
+        const body: Record<string, unknown> = { threadIds: [1] };
+        body.self = body;
+        return body;
+      })(),
+      /circular/i,
+    ],
+  ])('%s is a TypeError before anything is sent, not a network failure retried', async (_name, body, cause) => {
+    const server = await stub((_req, res) => json(res, 200, {}));
+    const client = createMessagingClient({ baseUrl: server.url, integratorToken: 't' });
+    const error = await client.closeThreads(body as never).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toMatch(/^closeThreads: the body cannot be written as JSON, nothing was sent: /);
+    expect((error as Error).message).toMatch(cause);
+    expect(server.requests).toEqual([]);
+  });
+});

@@ -280,7 +280,9 @@ describe('command line', () => {
     const result = await cli('--help');
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/^usage: messaging-conformance --server <url>/);
-    expect(result.out).toContain('stages: dredd, examples, stateful, boundaries, generated, bad-input');
+    expect(result.out).toContain(
+      'stages: dredd, examples, stateful, boundaries, generated, bad-input, callbacks (with --callbacks)',
+    );
   }, 30_000);
 
   it('--list names the stages', async () => {
@@ -290,7 +292,11 @@ describe('command line', () => {
         .trim()
         .split('\n')
         .map((l) => l.split(/\s+/)[0]),
-    ).toEqual(['examples', 'stateful', 'boundaries', 'generated', 'bad-input']);
+    ).toEqual(['examples', 'stateful', 'boundaries', 'generated', 'bad-input', 'callbacks']);
+    expect(result.out).toMatch(/^callbacks +\(with --callbacks\) /m);
+    const withCallbacks = await cli('--list', '--only', 'callbacks', '--callbacks', '--callback-listen', '127.0.0.1:1');
+    expect(withCallbacks.out).toMatch(/^callbacks +[^(]/);
+    expect(withCallbacks.out.trim().split('\n')).toHaveLength(1);
   }, 30_000);
 
   it("--vars maps example values to a deployment's and supplies credentials", async () => {

@@ -64,22 +64,17 @@ export interface SuiteReport {
 export function failedRun(reason: string, profile: Profile = 'described'): SuiteReport {
   return {
     profile,
-    results: [
-      {
-        stage: 'run',
-        name: 'the run could not finish',
-        kind: 'described',
-        ok: false,
-        ms: 0,
-        expected: 'the run to finish',
-        actual: reason,
-      },
-    ],
+    results: [failedCheck('run', 'the run could not finish', 'the run to finish', reason)],
     stageMs: {},
     finished: false,
     unfinished: reason,
     ok: false,
   };
+}
+
+/** A failed check about the run itself: it could not finish, a stage stopped, a reset failed. */
+function failedCheck(stage: string, name: string, expected: string, actual: string): CheckResult {
+  return { stage, name, kind: 'described', ok: false, ms: 0, expected, actual };
 }
 
 /** The stages to run; `callbacks` only when the run has a receiver for them (--callbacks). */
@@ -275,13 +270,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     unfinished = `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`;
     results.push(
       ...rejected.map((credential) => ({
-        stage: 'credentials',
-        name: `the server accepts ${credential}`,
-        kind: 'described' as const,
-        ok: false,
-        ms: 0,
-        expected: 'an answer other than 401',
-        actual: '401',
+        ...failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401'),
         answer: '401',
       })),
     );
@@ -290,15 +279,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     if (deadlinePassed(ctx)) {
       const reason = `the run's deadline passed before stage ${stage.name}`;
       unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
-      results.push({
-        stage: stage.name,
-        name: 'stage ran',
-        kind: 'described',
-        ok: false,
-        ms: 0,
-        expected: 'the stage to run',
-        actual: reason,
-      });
+      results.push(failedCheck(stage.name, 'stage ran', 'the stage to run', reason));
       continue;
     }
     ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
@@ -307,15 +288,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       const failed = await reset(ctx, options.reset);
       if (failed) {
         unfinished = `the reset hook failed before stage ${stage.name}: ${failed}`;
-        results.push({
-          stage: stage.name,
-          name: 'reset before the stage',
-          kind: 'described',
-          ok: false,
-          ms: 0,
-          expected: 'the reset hook to succeed',
-          actual: failed,
-        });
+        results.push(failedCheck(stage.name, 'reset before the stage', 'the reset hook to succeed', failed));
         break;
       }
       ctx.stateKnown = true;
@@ -339,15 +312,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
         ? ctx.stage.checks
         : [
             ...ctx.stage.checks,
-            {
-              stage: stage.name,
-              name: 'stage ran to the end',
-              kind: 'described',
-              ok: false,
-              ms: 0,
-              expected: 'every check of the stage to run',
-              actual: reason,
-            },
+            failedCheck(stage.name, 'stage ran to the end', 'every check of the stage to run', reason),
           ];
     }
     stageMs[stage.name] = performance.now() - start;

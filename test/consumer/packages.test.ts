@@ -86,13 +86,14 @@ describe('the tarballs', () => {
     expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
   }, 120_000);
 
-  it('bundled for an app, the client entry stays within 15.5 kB, ./webhooks within 30 kB and ./preflight within 125 kB (minified)', async () => {
+  it('bundled for an app, the client entry stays within 16 kB, ./webhooks within 30 kB and ./preflight within 125 kB (minified)', async () => {
     const [client, webhooks, preflight] = Object.values(await bundleEntries(project, entryImports)).map(
       (code) => code.length,
     ) as [number, number, number];
-    // 15.5 kB holds openapi-fetch (6.6 kB) and the client with its transport hygiene (response cap,
-    // shape check, no redirects), and leaves no room for ajv or the document.
-    expect(client).toBeLessThanOrEqual(15_500);
+    // 16 kB holds openapi-fetch (6.6 kB) and the client with its transport hygiene (response cap,
+    // shape check, no redirects), its methods and credentials made from the document's operations
+    // and security schemes (15.75 kB today), and leaves no room for ajv or the document.
+    expect(client).toBeLessThanOrEqual(16_000);
     expect(webhooks).toBeLessThanOrEqual(30_000);
     // ./preflight carries the precompiled validators of every request (about 119 kB today).
     expect(preflight).toBeLessThanOrEqual(125_000);

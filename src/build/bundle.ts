@@ -33,7 +33,8 @@ export const recipes: Record<string, Recipe> = {
     before: buildDocs,
   },
   '@messaging-contract/conformance': {
-    entries: { index: 'index.ts', cli: 'cli.ts' },
+    // The bin keeps its name, dist/cli.js; its source is bin.ts (cli.ts is the function tests run in-process).
+    entries: { index: 'index.ts', cli: 'bin.ts' },
     typed: ['index'],
     assets: { 'dredd-hooks.cjs': 'dredd-hooks.cjs' },
   },

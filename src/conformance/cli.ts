@@ -1,9 +1,10 @@
-#!/usr/bin/env node
 // messaging-conformance: checks a live implementation against the contract; exit 0 only when
 // every check passes, 1 when one fails, 2 for bad arguments or a server that does not answer.
+// A function of its arguments, streams and environment, so tests call it without starting a
+// process; bin.ts is the command.
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { CannotRunError, httpUrl, parse, runCli, UsageError } from '../core/cli.ts';
+import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../core/cli.ts';
 import {
   checkWebhookReceiver,
   conformanceStages,
@@ -20,6 +21,8 @@ import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
 import { rejectedLine } from './report.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';
+
+const name = 'messaging-conformance';
 
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
@@ -121,21 +124,37 @@ function reporter(o: { reporter?: string; output?: string }): 'junit' | 'json' |
   return o.reporter;
 }
 
+/**
+ * One call's state, which the bin's process-level guards read too: whether the run has reported (until then the
+ * process must not end quietly with exit 0), and how to hide the credentials it was given.
+ */
+export interface RunState {
+  finished: boolean;
+  redact: (text: string) => string;
+}
+
+export const newRunState = (): RunState => ({ finished: false, redact: (text) => text });
+
+/** Writes an error as the command reports it; returns the exit code. */
+export const reportFailure = (error: unknown, stderr: (text: string) => void, run: RunState): number =>
+  reportError(name, usage, error, stderr, run.redact);
+
 /** Writes the report the --reporter option asked for (`quiet`: without saying so, when the run ends with one line). */
 function writeReport(
   kind: 'junit' | 'json' | undefined,
   output: string | undefined,
   report: ConformanceReport,
+  say: (line: string) => void,
   clean: (text: string) => string = (t) => t,
   quiet = false,
 ): void {
   if (kind === undefined) return;
   writeFileSync(output!, clean(kind === 'json' ? formatJson(report) : formatJUnit(report)));
-  if (!quiet) console.log(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
+  if (!quiet) say(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
 }
 
 /** messaging-conformance webhook --url U: the receiver check. */
-async function webhook(args: string[]): Promise<void> {
+async function webhook(args: string[], say: (line: string) => void, run: RunState): Promise<number> {
   const o = parse(args, {
     url: { type: 'string' },
     timeout: { type: 'string' },
@@ -147,26 +166,13 @@ async function webhook(args: string[]): Promise<void> {
   const report = await checkWebhookReceiver({
     url: httpUrl('--url', o.url),
     timeoutMs: seconds('timeout', o.timeout),
-    log: (line) => console.log(line),
+    log: say,
   });
-  console.log(formatSummary(report));
-  writeReport(kind, o.output, report);
-  process.exitCode = report.ok ? 0 : 1;
+  say(formatSummary(report));
+  writeReport(kind, o.output, report, say);
+  run.finished = true;
+  return report.ok ? 0 : 1;
 }
-
-/**
- * Until the run has reported, the process must not end quietly with exit 0 (a fetch pending on a dead connection keeps
- * nothing alive).
- */
-let finished = false;
-let redact = (text: string) => text;
-process.on('beforeExit', () => {
-  if (finished || process.exitCode !== undefined) return;
-  process.stderr.write(
-    'messaging-conformance: the run ended before it finished (work was still pending when nothing was left to wait on); the verdict is not a pass\n',
-  );
-  process.exitCode = 2;
-});
 
 const suiteOptions = {
   server: { type: 'string' },
@@ -194,33 +200,50 @@ const suiteOptions = {
   'callback-window': { type: 'string' },
 } as const;
 
-runCli(
-  'messaging-conformance',
-  usage,
-  async (args) => {
-    if (args[0] === 'webhook') {
-      await webhook(args.slice(1));
-      finished = true;
-      return;
-    }
+/**
+ * messaging-conformance with these arguments: writes what the command prints to `io` and returns its exit code. `run`
+ * is the call's state (the bin passes its own, for its guards).
+ */
+export async function conformanceMain(args: string[], io: CliIo, run: RunState = newRunState()): Promise<number> {
+  if (asksForHelp(args)) {
+    io.stdout(usage);
+    return 0;
+  }
+  const say = (line: string) => io.stdout(`${line}\n`);
+  try {
+    if (args[0] === 'webhook') return await webhook(args.slice(1), say, run);
     const o = parse(args, suiteOptions);
     const kind = reporter(o);
     const profile = o.profile === 'strict' ? 'strict' : 'described';
     try {
-      await conformance(o, kind);
+      return await conformance(o, kind, io, say, run);
     } catch (error) {
       // Once the report's file is known, every exit writes it, with the reason.
-      if (kind && !finished)
-        writeReport(kind, o.output, failedRun(String((error as Error)?.message ?? error), profile), redact, true);
+      if (kind && !run.finished)
+        writeReport(
+          kind,
+          o.output,
+          failedRun(String((error as Error)?.message ?? error), profile),
+          say,
+          run.redact,
+          true,
+        );
       throw error;
     }
-  },
-  (message) => redact(message),
-);
+  } catch (error) {
+    return reportFailure(error, io.stderr, run);
+  }
+}
 
 type Options = ReturnType<typeof parse<typeof suiteOptions>>;
 
-async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Promise<void> {
+async function conformance(
+  o: Options,
+  kind: 'junit' | 'json' | undefined,
+  io: CliIo,
+  say: (line: string) => void,
+  run: RunState,
+): Promise<number> {
   const timeoutMs = seconds('timeout', o.timeout);
   const deadlineMs = seconds('deadline', o.deadline);
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
@@ -233,12 +256,12 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
     throw new UsageError((error as Error).message);
   }
   if (o.list) {
-    for (const s of selected) console.log(`${s.name.padEnd(10)} ${s.description}`);
+    for (const s of selected) say(`${s.name.padEnd(10)} ${s.description}`);
     const callbacks = conformanceStages.find((s) => s.needsCallbacks)!;
     if (!o.callbacks && !skip.includes(callbacks.name) && (only.length === 0 || only.includes(callbacks.name)))
-      console.log(`${callbacks.name.padEnd(10)} (with --callbacks) ${callbacks.description}`);
-    finished = true;
-    return;
+      say(`${callbacks.name.padEnd(10)} (with --callbacks) ${callbacks.description}`);
+    run.finished = true;
+    return 0;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
   if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict')
@@ -257,7 +280,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
     if (error instanceof VarsError) throw new UsageError(error.message);
     throw error;
   }
-  const env = process.env;
+  const env = io.env;
   const apiKey = o['api-key'] ?? vars.apiKey ?? env.MESSAGING_API_KEY;
   const integratorToken = o['integrator-token'] ?? vars.integratorToken ?? env.MESSAGING_INTEGRATOR_TOKEN;
   const apiKeyNoBalance = o['api-key-no-balance'] ?? vars.apiKeyNoBalance ?? env.MESSAGING_API_KEY_NO_BALANCE;
@@ -279,7 +302,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
     integratorToken: source('integrator-token', 'integratorToken', 'MESSAGING_INTEGRATOR_TOKEN'),
   };
   // Every credential given any way is written as *** in all the suite prints and writes.
-  redact = redactor([
+  const redact = redactor([
     apiKey,
     integratorToken,
     apiKeyNoBalance,
@@ -293,6 +316,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
     o['integrator-token'],
     o['api-key-no-balance'],
   ]);
+  run.redact = redact;
   let report: Awaited<ReturnType<typeof runConformance>>;
   try {
     report = await runConformance({
@@ -313,7 +337,7 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
       bail: o.bail,
       resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
       resetCommand: o['reset-command'],
-      log: (line) => console.log(redact(line)),
+      log: (line) => say(redact(line)),
     });
   } catch (error) {
     if (error instanceof UnreachableError) throw new CannotRunError(error.message);
@@ -321,15 +345,14 @@ async function conformance(o: Options, kind: 'junit' | 'json' | undefined): Prom
   }
   const rejected = rejectedLine(report, sources);
   if (rejected) {
-    writeReport(kind, o.output, report, redact, true);
-    finished = true;
+    writeReport(kind, o.output, report, say, redact, true);
+    run.finished = true;
     throw new CannotRunError(rejected);
   }
-  console.log(redact(formatSummary(report)));
-  writeReport(kind, o.output, report, redact);
-  if (!report.finished) {
-    process.stderr.write(`messaging-conformance: the run could not finish: ${redact(report.unfinished ?? '')}\n`);
-    process.exitCode = 2;
-  } else process.exitCode = report.ok ? 0 : 1;
-  finished = true;
+  say(redact(formatSummary(report)));
+  writeReport(kind, o.output, report, say, redact);
+  run.finished = true;
+  if (report.finished) return report.ok ? 0 : 1;
+  io.stderr(`${name}: the run could not finish: ${redact(report.unfinished ?? '')}\n`);
+  return 2;
 }

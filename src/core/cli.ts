@@ -59,11 +59,38 @@ export function stopOnSignal(stop: () => Promise<void>): void {
   setInterval(() => process.ppid !== startedBy && handler(), 250).unref();
 }
 
+/** Where a command writes and the environment it reads: the process's in a bin, a test's own when run in-process. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: Record<string, string | undefined>;
+}
+
+export const asksForHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
+
 /**
- * Runs a command's main: `--help` prints usage (exit 0); a usage error prints it with the message
- * (exit 2), a CannotRunError the message alone (exit 2); anything else, an unhandled rejection or exception included,
- * prints the message (exit
- * 1), passed through `clean` (which hides secrets), never a stack trace.
+ * Writes an error as the command-line tools report one and returns the exit code: a usage error the message and the
+ * usage (2), a CannotRunError the message alone (2), anything else the message (1); passed through `clean` (which hides
+ * secrets), never a stack trace.
+ */
+export function reportError(
+  name: string,
+  usage: string,
+  error: unknown,
+  stderr: (text: string) => void,
+  clean: (message: string) => string = (m) => m,
+): number {
+  if (error instanceof UsageError || error instanceof CannotRunError) {
+    stderr(`${name}: ${clean(error.message)}\n${error instanceof UsageError ? `\n${usage}` : ''}`);
+    return 2;
+  }
+  stderr(`${name}: ${clean(String((error as Error)?.message ?? error))}\n`);
+  return 1;
+}
+
+/**
+ * Runs a command's main: `--help` prints usage (exit 0); an error, an unhandled rejection or exception included, ends
+ * the process as reportError says.
  */
 export function runCli(
   name: string,
@@ -72,19 +99,12 @@ export function runCli(
   clean: (message: string) => string = (m) => m,
 ): void {
   const args = process.argv.slice(2);
-  if (args.includes('--help') || args.includes('-h')) {
+  if (asksForHelp(args)) {
     process.stdout.write(usage);
     process.exitCode = 0;
     return;
   }
-  const fail = (error: unknown) => {
-    if (error instanceof UsageError || error instanceof CannotRunError) {
-      process.stderr.write(`${name}: ${clean(error.message)}\n${error instanceof UsageError ? `\n${usage}` : ''}`);
-      process.exit(2);
-    }
-    process.stderr.write(`${name}: ${clean(String((error as Error)?.message ?? error))}\n`);
-    process.exit(1);
-  };
+  const fail = (error: unknown) => process.exit(reportError(name, usage, error, (t) => process.stderr.write(t), clean));
   process.on('unhandledRejection', fail);
   process.on('uncaughtException', fail);
   main(args).catch(fail);

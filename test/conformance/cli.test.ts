@@ -1,13 +1,14 @@
 // The conformance CLI as a service team runs it: exit codes, reports, the reset hook, grouped
-// failures, credentials, usage errors (the bundled bin, test/helpers/bins-global.ts). Apart from
-// suite.test.ts, so that the two run side by side.
+// failures, credentials, usage errors. Mostly in this process (conformanceMain); what only a whole
+// process shows runs the bundled bin (test/helpers/bins-global.ts). Apart from suite.test.ts, so
+// that the two run side by side.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { conformanceCli } from '../helpers/conformance-cli.ts';
+import { conformanceCli, conformanceInProcess } from '../helpers/conformance-cli.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
@@ -19,7 +20,7 @@ afterAll(() => {
 });
 
 describe('command line', () => {
-  const cli = (...args: string[]) => conformanceCli(args);
+  const cli = (...args: string[]) => conformanceInProcess(args);
   const keys = [
     '--api-key',
     credentials.apiKey,
@@ -52,7 +53,8 @@ describe('command line', () => {
   }, 30_000);
 
   it("a whole run prints the suite's lines only: nothing of Dredd in the process, no warning", async () => {
-    const result = await cli('--server', sandbox.url, ...keys);
+    // A process: Dredd and Node's warnings write to the process's streams, not to conformanceMain's.
+    const result = await conformanceCli(['--server', sandbox.url, ...keys]);
     expect(result.code, result.out).toBe(0);
     expect(result.out).toMatch(/stage dredd: .*\n(.*\n)? {2}19 passed, 0 failed/);
     // Dredd's logger colours its lines even into a pipe: the colours go before matching.
@@ -83,6 +85,7 @@ describe('command line', () => {
 
   it('credentials the server rejects: one line naming them and where they came from, exit 2, the report says why', async () => {
     const output = join(dir, 'rejected.json');
+    // A process: exactly these bytes on the process's stdout and stderr, and its exit code.
     const result = await conformanceCli(
       ['--server', sandbox.url, '--api-key', 'not-the-key', '--reporter', 'json', '--output', output],
       { MESSAGING_INTEGRATOR_TOKEN: credentials.integratorToken },
@@ -276,8 +279,20 @@ describe('command line', () => {
     expect(result.out).not.toMatch(/\n\s+at /); // a message, not a stack trace
   });
 
+  it('a usage error through the bin: the process exits 2 with the message and the usage, no stack trace', async () => {
+    // A process: the exit code of the bin itself.
+    const result = await conformanceCli(['--bogus']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^messaging-conformance: Unknown option '--bogus'.*\n\nusage: messaging-conformance /,
+    );
+    expect(result.out).not.toMatch(/\n\s+at /);
+  }, 30_000);
+
   it('--help prints the usage and exits 0', async () => {
-    const result = await cli('--help');
+    // A process: the exit code of the bin itself.
+    const result = await conformanceCli(['--help']);
     expect(result.code).toBe(0);
     expect(result.out).toMatch(/^usage: messaging-conformance --server <url>/);
     expect(result.out).toContain(

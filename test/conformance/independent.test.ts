@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conformanceCli } from '../helpers/conformance-cli.ts';
+import { conformanceInProcess } from '../helpers/conformance-cli.ts';
 import { startIndependent } from '../independent/server.ts';
 import { independentVars } from '../independent/vars.ts';
 
@@ -22,7 +22,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cli = (...args: string[]) => conformanceCli(['--server', service.url, '--vars', vars, ...args]);
+const cli = (...args: string[]) => conformanceInProcess(['--server', service.url, '--vars', vars, ...args]);
 
 describe('the independent implementation', () => {
   it('passes the default profile twice in a row, with no reset, every stage run', async () => {

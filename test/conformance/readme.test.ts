@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.ts';
-import { conformanceCli } from '../helpers/conformance-cli.ts';
+import { conformanceInProcess } from '../helpers/conformance-cli.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
@@ -38,7 +38,7 @@ function expectPrinted(output: string, lines: string[]): void {
   }
 }
 
-const cli = (args: string[], env: Record<string, string>) => conformanceCli(args, env).then((r) => r.out);
+const cli = (args: string[], env: Record<string, string>) => conformanceInProcess(args, env).then((r) => r.out);
 const env = {
   MESSAGING_API_KEY: credentials.apiKey,
   MESSAGING_API_KEY_NO_BALANCE: credentials.apiKeyNoBalance!,

@@ -26,6 +26,8 @@ async function listen(server: Server): Promise<string> {
 }
 const http = (handler: (req: IncomingMessage, res: ServerResponse) => void) => listen(createHttpServer(handler));
 
+// Processes: a run that ends at its deadline, or whose fetch a destroyed connection leaves pending, is
+// a process's end and exit code (the bin's guards).
 const cli = conformanceCli;
 const keys = ['--api-key', 'verdict-api-key', '--integrator-token', 'verdict-token'];
 

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseStatusCallback, StatusCallbackError } from '../../src/client/webhooks.ts';
 import { checkWebhookReceiver } from '../../src/conformance/webhook.ts';
-import { conformanceCli } from '../helpers/conformance-cli.ts';
+import { conformanceInProcess } from '../helpers/conformance-cli.ts';
 
 const servers: Array<ReturnType<typeof createServer>> = [];
 afterEach(() => {
@@ -40,7 +40,7 @@ const goodReceiver = () =>
 describe('webhook receiver check', () => {
   it('a receiver built on parseStatusCallback passes every post: exit 0', async () => {
     const url = await goodReceiver();
-    const { stdout } = await conformanceCli(['webhook', '--url', url]);
+    const { stdout } = await conformanceInProcess(['webhook', '--url', url]);
     expect(stdout).toMatch(/^\d+ passed, 0 failed$/m);
     expect(Number(/^(\d+) passed/m.exec(stdout)![1])).toBeGreaterThanOrEqual(25);
   }, 30_000);
@@ -87,7 +87,7 @@ describe('webhook receiver check', () => {
         res.writeHead(500).end('boom');
       }
     });
-    const result = await conformanceCli(['webhook', '--url', url]);
+    const result = await conformanceInProcess(['webhook', '--url', url]);
     expect(result.code).toBe(1);
     expect(result.out).toContain('FAIL webhook [decision]: malformed JSON');
   }, 30_000);

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// The messaging-conformance command: conformanceMain (cli.ts) on the process's arguments, streams
+// and environment, with the guards only a whole process needs.
+import { conformanceMain, newRunState, reportFailure } from './cli.ts';
+
+const run = newRunState();
+const stderr = (text: string) => process.stderr.write(text);
+
+// An error nothing awaited: its message (credentials hidden), never a stack trace.
+const fail = (error: unknown) => process.exit(reportFailure(error, stderr, run));
+process.on('unhandledRejection', fail);
+process.on('uncaughtException', fail);
+
+// A fetch pending on a dead connection keeps nothing alive: the process must not then end quietly with exit 0.
+process.on('beforeExit', () => {
+  if (run.finished || process.exitCode !== undefined) return;
+  stderr(
+    'messaging-conformance: the run ended before it finished (work was still pending when nothing was left to wait on); the verdict is not a pass\n',
+  );
+  process.exitCode = 2;
+});
+
+void conformanceMain(
+  process.argv.slice(2),
+  { stdout: (text) => process.stdout.write(text), stderr, env: process.env },
+  run,
+).then((code) => {
+  process.exitCode = code;
+  // A run that failed before it reported ends now: whatever it left pending must not hold the process.
+  if (code !== 0 && !run.finished) process.exit(code);
+});

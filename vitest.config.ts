@@ -16,6 +16,7 @@ const slowest = [
   'operations/fourth-operation',
   'conformance/readme',
   'conformance/callbacks-sandbox',
+  'conformance/callbacks-independent',
   'conformance/seeds',
   'sandbox/hostile',
 ];

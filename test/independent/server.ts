@@ -1,7 +1,8 @@
 // A second, independent implementation of the messaging service, written only from the service's
 // description and the OpenAPI document (never from the sandbox). Wherever the description leaves
 // room it chooses differently from the document's examples, so that the conformance suite is seen
-// to judge by the contract. Node built-ins only; state lives in memory, fresh per start.
+// to judge by the contract. Node built-ins only; state lives in memory, fresh per start. Given a
+// callback URL, it posts a status callback for every accepted message (deliver, startIndependent).
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -68,6 +69,15 @@ const BUTTONS_MAX = 10,
   URL_BUTTONS_MAX = 2,
   PHONE_BUTTONS_MAX = 1,
   PAYLOAD_MAX = 128;
+// Status callbacks: this implementation's sender signature; the retry delays of the public docs.
+const SUBJECT = 'Independent Store',
+  SUBJECT_ID = 64,
+  RETRY_DELAYS_MS = [4_000, 128_000, 2_048_000],
+  DUPLICATE_WINDOW_MS = 5 * 60_000,
+  POST_TIMEOUT_MS = 10_000;
+// A message due later than this is never reported: state lives in memory, and a timer of more
+// than 2^31 ms would fire at once.
+const CALLBACK_HORIZON_MS = 24 * 3_600_000;
 
 type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
@@ -207,6 +217,10 @@ interface State {
   requestIds: Set<string>;
   nextSubscriberId: number;
   nextMessageId: number;
+  /** When each recipient last got each content, for the `duplicated` rule. */
+  sentAt: Map<string, number>;
+  /** Present with a callback URL: at `at`, posts the callback that `result()` builds then. */
+  report?: (at: number, result: () => Obj) => void;
 }
 function freshState(): State {
   const threads: State['threads'] = new Map();
@@ -214,7 +228,14 @@ function freshState(): State {
   for (const id of [5201, 5202]) threads.set(String(id), { closed: true, failing: false });
   for (const id of [5301, 5302]) threads.set(String(id), { closed: false, failing: true });
   const subscribers = new Map([API_KEY, API_KEY_NO_BALANCE].map((k) => [k, new Set([EXISTING_SUBSCRIBER])]));
-  return { threads, subscribers, requestIds: new Set(), nextSubscriberId: 40001, nextMessageId: 880000001 };
+  return {
+    threads,
+    subscribers,
+    requestIds: new Set(),
+    nextSubscriberId: 40001,
+    nextMessageId: 880000001,
+    sentAt: new Map(),
+  };
 }
 
 /** POST /api/v1/threads/close. Ids are kept as decimal text so int64 digits survive. */
@@ -462,7 +483,70 @@ function scheduleCascade(state: State, apiKey: string, body: Json): Json {
   if (apiKey === API_KEY_NO_BALANCE)
     throw bad('out-of-balance', 'There is no money left on this account for any channel.');
   state.requestIds.add(requestId);
-  return { requestId, messageId: state.nextMessageId++ };
+  const messageId = state.nextMessageId++;
+  state.report?.(startTime === undefined ? Date.now() : instant(startTime), () =>
+    deliver(state, { requestId, messageId, cascadeId: String(cascadeId), stages, filter, content }),
+  );
+  return { requestId, messageId };
+}
+
+/** Epoch ms of a date-time isDateTime accepted (a leap second, which Date.parse refuses, means now). */
+function instant(s: string): number {
+  const at = Date.parse(
+    s
+      .replace(/^(.{10})[tT ]/, '$1T')
+      .replace(/[zZ]$/, 'Z')
+      .replace(/([+-]\d{2}):?(\d{2})?$/, (_m, h: string, m?: string) => `${h}:${m ?? '00'}`),
+  );
+  return Number.isNaN(at) ? Date.now() : at;
+}
+
+/**
+ * The delivery result of an accepted message, decided when it is sent. This implementation's rules
+ * (section 7.3): a PHONE address that is not 10-15 digits (a leading + allowed) fails with
+ * error-address-format; the same content to the same recipient over the same cascade within 5
+ * minutes of a delivered one fails with duplicated; anything else is delivered. Either way the
+ * first stage reports (the cascade's stages share the address, so a later one cannot do better).
+ */
+function deliver(
+  state: State,
+  m: {
+    requestId: string;
+    messageId: number;
+    cascadeId: string;
+    stages: ReadonlyArray<{ uuid: string }>;
+    filter: Obj;
+    content: Obj;
+  },
+): Obj {
+  const now = Date.now();
+  for (const [k, at] of state.sentAt) if (now - at >= DUPLICATE_WINDOW_MS) state.sentAt.delete(k);
+  const address = String(m.filter.address),
+    type = String(m.filter.type);
+  const key = JSON.stringify([m.cascadeId, type, address, m.content], (_k, v) =>
+    typeof v === 'bigint' ? v.toString() : v,
+  );
+  let error: string | null = null,
+    comment: string | null = null;
+  if (type === 'PHONE' && !/^\+?\d{10,15}$/.test(address)) {
+    error = 'error-address-format';
+    comment = `"${address}" is no phone number of 10 to 15 digits.`;
+  } else if (now - (state.sentAt.get(key) ?? Number.NEGATIVE_INFINITY) < DUPLICATE_WINDOW_MS) {
+    error = 'duplicated';
+    comment = 'The same content went to this recipient less than 5 minutes ago.';
+  } else state.sentAt.set(key, now);
+  return {
+    requestId: m.requestId,
+    messageId: m.messageId,
+    cascadeId: m.cascadeId, // the numeric-string form the public docs also show
+    cascadeStageUUID: m.stages[0]?.uuid ?? '',
+    subject: SUBJECT,
+    subjectId: SUBJECT_ID,
+    status: error ? 'UNDELIVERED' : 'DELIVERED',
+    statusAt: new Date(now).toISOString(),
+    error,
+    comment,
+  };
 }
 
 type Route = { auth: 'token' | 'key'; run: (state: State, apiKey: string, body: Json) => Json | string };
@@ -524,8 +608,53 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   send(res, 200, typeof result === 'string' ? result : JSON.stringify(result));
 }
 
-export async function startIndependent(port = 0): Promise<{ url: string; close(): Promise<void> }> {
+export interface IndependentOptions {
+  port?: number;
+  /** Where status callbacks go; none are posted without it. */
+  callbackUrl?: string;
+  /** The waits before each repeat of a callback not answered with 200 (default: the public docs'). */
+  retryDelaysMs?: readonly number[];
+}
+
+export async function startIndependent({
+  port = 0,
+  callbackUrl,
+  retryDelaysMs = RETRY_DELAYS_MS,
+}: IndependentOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
   const state = freshState();
+  // Callbacks: every wait is a timer in `timers` and every post listens to `closing`, so close() ends all.
+  const timers = new Set<NodeJS.Timeout>();
+  const closing = new AbortController();
+  const later = (ms: number, run: () => void) => {
+    if (closing.signal.aborted) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      run();
+    }, ms);
+    timer.unref();
+    timers.add(timer);
+  };
+  const post = (url: string, payload: string, attempt: number): void =>
+    void fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: payload,
+      signal: AbortSignal.any([closing.signal, AbortSignal.timeout(POST_TIMEOUT_MS)]),
+    })
+      .then(async (res) => {
+        await res.body?.cancel();
+        return res.status === 200;
+      })
+      .catch(() => false)
+      .then((ok) => {
+        const wait = retryDelaysMs[attempt];
+        if (!ok && wait !== undefined) later(wait, () => post(url, payload, attempt + 1));
+      });
+  if (callbackUrl)
+    state.report = (at, result) => {
+      const wait = Math.max(0, at - Date.now());
+      if (wait <= CALLBACK_HORIZON_MS) later(wait, () => post(callbackUrl, JSON.stringify(result()), 0));
+    };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => {
       const p =
@@ -561,6 +690,9 @@ export async function startIndependent(port = 0): Promise<{ url: string; close()
     url: `http://127.0.0.1:${bound}`,
     close: () =>
       new Promise<void>((resolve) => {
+        closing.abort();
+        for (const timer of timers) clearTimeout(timer);
+        timers.clear();
         server.close(() => resolve());
         server.closeAllConnections();
       }),

@@ -46,6 +46,18 @@ export interface StageTraffic {
   checks: CheckResult[];
 }
 
+/**
+ * `build` made once per run: a stage's count (its banner) and its run read the same list, built
+ * once. The list depends only on the run's options, and each run has a context of its own.
+ */
+export function perRun<T>(build: (ctx: SuiteContext) => T): (ctx: SuiteContext) => T {
+  const built = new WeakMap<SuiteContext, T>();
+  return (ctx) => {
+    if (!built.has(ctx)) built.set(ctx, build(ctx));
+    return built.get(ctx)!;
+  };
+}
+
 /** Longest wait for one answer, body included, unless the run says otherwise. */
 export const defaultTimeoutMs = 10_000;
 /** Longest time for a whole run, unless the run says otherwise. */

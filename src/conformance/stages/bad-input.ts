@@ -10,6 +10,7 @@ import {
   answerOf,
   check,
   readAnswer,
+  perRun,
   runs,
   send,
   type CheckOutcome,
@@ -209,7 +210,7 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
 
 const problemValid = schemaValidator('Problem');
 const batch = 50;
-const selected = (ctx: SuiteContext) => badInputs(ctx).filter((input) => runs(ctx, input.expectation.kind));
+const selected = perRun((ctx) => badInputs(ctx).filter((input) => runs(ctx, input.expectation.kind)));
 
 /**
  * One bad input: an allowed status, a problem body whose `status` is the answer's, and the code where one is expected.

@@ -21,6 +21,7 @@ import {
   answerOf,
   check,
   readAnswer,
+  perRun,
   runs,
   send,
   type CheckOutcome,
@@ -520,7 +521,7 @@ export async function judgeAccepted(
   return { ok: allowed, request, expected, actual: short, answer };
 }
 
-const selected = (ctx: SuiteContext) => boundaries(ctx).filter((b) => runs(ctx, b.expectation.kind));
+const selected = perRun((ctx) => boundaries(ctx).filter((b) => runs(ctx, b.expectation.kind)));
 
 export const boundariesStage: Stage = {
   name: 'boundaries',

@@ -7,6 +7,7 @@ export declare const validators: Record<string, {
     schemaPath: string;
     params: Record<string, unknown>;
     message?: string;
+    /** With ajv's `verbose` (request validators): the failing keyword's value and its schema. */
     schema?: unknown;
     parentSchema?: unknown;
   }> | null;

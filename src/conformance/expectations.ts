@@ -5,8 +5,7 @@ import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
-import { schemaViolation, type SchemaOutcome } from '../core/schema-violations.ts';
-import { buttonsInOneRow } from '../core/buttons.ts';
+import { documentViolation, schemaViolation, type SchemaOutcome } from '../core/schema-violations.ts';
 import type { Profile } from './stage-runtime.ts';
 
 /** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
@@ -63,8 +62,7 @@ function codeOr500(op: Operation, exact: Allowed, kind: ExpectationKind, basis: 
  * undefined for a valid body. A limit this contract decides makes the expectation a decision.
  */
 export function invalidBodyExpectation(op: Operation, body: unknown, profile: Profile): Expectation | undefined {
-  // The button limits hold for all rows together: judged as one row holding every button.
-  const outcome = schemaViolation(op.operationId, body) ?? schemaViolation(op.operationId, buttonsInOneRow(body));
+  const outcome = documentViolation(op.operationId, body);
   if (!outcome) return undefined;
   const expectation = schemaExpectation(op, outcome, profile);
   return outcome.decided ? { ...expectation, kind: 'decision' } : expectation;

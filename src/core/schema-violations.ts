@@ -2,6 +2,7 @@
 // in it) is the document's; this file only names, per field and keyword, the code the service
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
+import { buttonsInOneRow } from './buttons.ts';
 import { resolvePointer } from './document.ts';
 import { decisionMark, documentOperations } from './examples.ts';
 import type { OperationId } from './meta.ts';
@@ -145,4 +146,12 @@ export function schemaViolation(operationId: OperationId, body: unknown): Schema
     status: code === 'system-error' ? 500 : 400,
     detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
   };
+}
+
+/**
+ * What the document refuses in `body`: its schema, and the button limits, which hold for all rows
+ * of a template together (the schema checks them row by row), judged as one row holding every button.
+ */
+export function documentViolation(operationId: OperationId, body: unknown): SchemaOutcome | null {
+  return schemaViolation(operationId, body) ?? schemaViolation(operationId, buttonsInOneRow(body));
 }

@@ -1,31 +1,20 @@
 // Turning the errors of the precompiled validators (generated/validators/, ajv standalone code,
 // built by `npm run build:generated`) into lines a person can act on: the field, the value and
 // what was expected. No JSON Schema compiler runs at run time.
+import type { validators } from '../../generated/validators/all.js';
 import { unescapePointer } from './pointers.ts';
 
+/** A precompiled validator as ajv's standalone code exports it (declared once, in the generated modules' types). */
+export type CompiledValidator = (typeof validators)[string];
+
 /** The part of an ajv error this project reads. */
-export interface SchemaError {
-  keyword: string;
-  instancePath: string;
-  schemaPath: string;
-  params: Record<string, unknown>;
-  message?: string;
-  /** With ajv's `verbose` (request validators): the failing keyword's value and its schema. */
-  schema?: unknown;
-  parentSchema?: unknown;
-}
+export type SchemaError = NonNullable<CompiledValidator['errors']>[number];
 
 /** A string's length as JSON Schema's `maxLength` counts it: in code points, not UTF-16 units. */
 export function codePointLength(text: string): number {
   let length = 0;
   for (const _ of text) length++;
   return length;
-}
-
-/** A precompiled validator as ajv's standalone code exports it. */
-export interface CompiledValidator {
-  (value: unknown): boolean;
-  errors?: SchemaError[] | null;
 }
 
 export interface ValidationResult {

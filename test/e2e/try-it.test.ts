@@ -1,8 +1,9 @@
 // The docs page the sandbox serves tries requests against that same sandbox, in headless
 // Chromium, with every request outside the sandbox's origin refused: nothing leaves the machine.
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './chromium.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 
@@ -14,18 +15,7 @@ const outside: string[] = [];
 beforeAll(async () => {
   sandbox = createSandbox();
   url = await sandbox.listen(0, '127.0.0.1');
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

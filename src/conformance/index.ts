@@ -36,7 +36,10 @@ export interface ConformanceOptions extends Credentials {
   callbacks?: CallbackOptions;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
-  /** Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list. */
+  /**
+   * Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list. The
+   * dredd stage, one Dredd run, ends with its run.
+   */
   bail?: boolean;
   /**
    * `described` (default): only what the service's description states. `strict`: this contract's decisions too (its

@@ -35,7 +35,10 @@ export interface SuiteContext {
    * whatever state the service starts from (earlier stages, earlier runs).
    */
   stateKnown: boolean;
-  /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
+  /**
+   * Stop at the first failed check: its stage ends there (the dredd stage, one Dredd run, at its end), and no stage
+   * runs after it (--bail).
+   */
   bail?: boolean;
 }
 

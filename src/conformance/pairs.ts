@@ -3,7 +3,7 @@ import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
 import type { ExamplePair } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { validator } from '../core/validators/all.ts';
-import { readAnswer } from './stage-runtime.ts';
+import type { Answer } from './transport.ts';
 import { describeAllowed, type Allowed } from './expectations.ts';
 import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
 
@@ -90,23 +90,23 @@ const problemSchema = '#/components/schemas/Problem';
  * `allowed` are the answers the document allows (default: the pair's own); another allowed answer
  * than the pair's (500 where the description allows it) is judged as a problem body.
  */
-export async function judgePair(
+export function judgePair(
   pair: ExamplePair,
-  response: Response,
+  answer: Answer,
   expected: unknown = pair.response,
   allowed: Allowed[] = [{ status: pair.status, code: (pair.response as { title?: string } | undefined)?.title }],
-): Promise<PairVerdict> {
+): PairVerdict {
   const faults: string[] = [];
-  const { text, body, json, contentType: type } = await readAnswer(response);
+  const { status, text, body, json, contentType: type } = answer;
   if (!json) faults.push(`body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
-  const match = allowed.find((a) => a.status === response.status);
-  if (!match) faults.push(`status ${response.status}, expected ${describeAllowed(allowed)}`);
+  const match = allowed.find((a) => a.status === status);
+  if (!match) faults.push(`status ${status}, expected ${describeAllowed(allowed)}`);
   faults.push(...contentTypeFaults(type));
   faults.push(...titleFaults(body, (match ?? allowed[0])?.code));
-  if (body === undefined || !match) return { ok: faults.length === 0, faults, status: response.status, body };
-  if (response.status !== pair.status) {
+  if (body === undefined || !match) return { ok: faults.length === 0, faults, status: status, body };
+  if (status !== pair.status) {
     for (const e of validator(problemSchema)(body).errors) faults.push(`body: ${e}`);
-    return { ok: faults.length === 0, faults, status: response.status, body };
+    return { ok: faults.length === 0, faults, status: status, body };
   }
   // A validation error must name every violation its example names (stage ids and channels).
   const expectedTitle = (pair.response as { title?: string }).title;
@@ -125,5 +125,5 @@ export async function judgePair(
         faults.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
     }
   }
-  return { ok: faults.length === 0, faults, status: response.status, body };
+  return { ok: faults.length === 0, faults, status: status, body };
 }

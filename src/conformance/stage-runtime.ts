@@ -4,6 +4,7 @@ import type { ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader, type OperationId } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
+import { exchange, type Answer } from './transport.ts';
 
 export interface SuiteContext {
   server: string;
@@ -169,32 +170,6 @@ export function replay(ctx: SuiteContext, r: PairRequest): string {
   return `curl -sS -X ${r.method} ${shellQuote(r.url)} ${Object.entries(r.headers).map(header).join(' ')}${body}`;
 }
 
-/**
- * An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds
- * none).
- */
-export interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-  body: unknown;
-  /** False when the text is not empty and not JSON. */
-  json: boolean;
-}
-
-/** Reads an answer once, for every check that judges one. */
-export async function readAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  let body: unknown;
-  let json = true;
-  try {
-    body = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = false;
-  }
-  return { status: response.status, contentType: response.headers.get('content-type') ?? '', text, body, json };
-}
-
 /** One line per request, as a person would write it with curl. */
 export function describeRequest(r: PairRequest): string {
   const headers = Object.entries(r.headers)
@@ -226,34 +201,43 @@ export function requestSignal(ctx: SuiteContext, ms = ctx.timeoutMs): AbortSigna
   return controller.signal;
 }
 
+/** What `send` got: the whole answer, or why none came. */
+export type Sent = { answer: Answer; error?: undefined } | { answer: null; error: string };
+
 /**
- * Sends a request and reads the answer; a network failure is an answer too (no response). The
- * answer, body included, must come within the run's `timeoutMs` and before its deadline.
+ * Sends a request and reads the whole answer; a network failure is an answer too (none, and why). The answer, body
+ * included, must come within the run's `timeoutMs` and before its deadline. An answer that breaks off after its
+ * status line is none either, but the stage counts the server as answering.
  */
 export async function send(
   ctx: SuiteContext,
   r: PairRequest,
   extraHeaders: Record<string, string> = {},
-): Promise<{ response: Response | null; error?: string }> {
+): Promise<Sent> {
+  const signal = requestSignal(ctx);
+  let began = false;
   try {
-    const signal = requestSignal(ctx);
-    const response = await fetch(r.url, {
+    const answer = await exchange({
       method: r.method,
+      url: r.url,
       headers: { ...r.headers, ...extraHeaders },
       body: r.body,
       signal,
+      onAnswer: () => {
+        began = true;
+        ctx.stage.answered++;
+      },
     });
-    ctx.stage.answered++;
-    return { response };
+    return { answer };
   } catch (error) {
-    ctx.stage.networkFailures++;
-    const cause = (error as { cause?: Error }).cause;
     const reason = deadlinePassed(ctx)
       ? "the run's deadline passed"
-      : (error as Error).name === 'TimeoutError'
+      : signal.aborted
         ? `no answer within ${ctx.timeoutMs} ms`
-        : `${(error as Error).message}${cause ? ` (${cause.message})` : ''}`;
-    return { response: null, error: reason };
+        : (error as Error).message;
+    if (began) return { answer: null, error: `the answer broke off: ${reason}` };
+    ctx.stage.networkFailures++;
+    return { answer: null, error: reason };
   }
 }
 

@@ -28,6 +28,7 @@ import {
 import type { OperationId } from '../core/meta.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
+import { exchange } from './transport.ts';
 
 const shell = promisify(exec);
 
@@ -112,7 +113,7 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
   const ms = Math.max(ctx.timeoutMs, 30_000);
   if (hook.url) {
     // A reset URL may carry credentials (https://user:secret@host/reset), as curl takes them: they
-    // are sent as Basic authentication (fetch refuses them in a URL) and never printed.
+    // are sent as Basic authentication, never in the URL, and never printed.
     const target = new URL(hook.url);
     const headers: Record<string, string> = {};
     if (target.username || target.password) {
@@ -120,11 +121,11 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
       [target.username, target.password] = ['', ''];
     }
     try {
-      const res = await fetch(target, { method: 'POST', headers, signal: requestSignal(ctx, ms) });
-      const text = (await res.text()).slice(0, 200);
-      if (res.status < 200 || res.status > 299) return `POST ${target} answered ${res.status} ${text}`;
+      const res = await exchange({ method: 'POST', url: String(target), headers, signal: requestSignal(ctx, ms) });
+      if (res.status < 200 || res.status > 299)
+        return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
     } catch (error) {
-      return `POST ${target} got no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
+      return `POST ${target} got no answer: ${(error as Error).message}`;
     }
   }
   if (hook.command) {
@@ -188,9 +189,8 @@ async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]>
         { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey },
         () => prepare(pair, ctx.values).body,
       );
-      const { response } = await send(ctx, request);
-      await response?.body?.cancel();
-      return response?.status === 401 ? credential : undefined;
+      const { answer } = await send(ctx, request);
+      return answer?.status === 401 ? credential : undefined;
     }),
   );
   return answers.filter((c) => c !== undefined);
@@ -253,14 +253,9 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   const log = ctx.log;
   ctx.log = (line) => log(redact(line));
   try {
-    const res = await fetch(ctx.server, { signal: requestSignal(ctx) });
-    await res.body?.cancel();
+    await exchange({ method: 'GET', url: ctx.server, headers: {}, signal: requestSignal(ctx) });
   } catch (error) {
-    throw new UnreachableError(
-      redact(
-        `the server ${ctx.server} does not answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`,
-      ),
-    );
+    throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as Error).message}`));
   }
   const results: CheckResult[] = [];
   const stageMs: Record<string, number> = {};

@@ -5,6 +5,7 @@
 // a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
 import { openapi, resolvePointer } from '../core/document.ts';
 import { defaultTimeoutMs, type CheckResult } from './stage-runtime.ts';
+import { exchange } from './transport.ts';
 import type { SuiteReport } from './suite.ts';
 
 interface Case {
@@ -107,13 +108,14 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     let actual: string;
     let ok: boolean;
     try {
-      const res = await fetch(options.url, {
+      const res = await exchange({
         method: 'POST',
+        url: options.url,
         headers: { 'content-type': c.contentType },
         body: c.body,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const text = (await res.text()).slice(0, 200);
+      const text = res.text.slice(0, 200);
       actual = `${res.status}${text ? ` ${text}` : ''}`;
       ok = c.wellFormed ? res.status === 200 : res.status < 500;
       if (!ok && c.wellFormed) actual = `${actual}: the contract says "${answerRule}"`;
@@ -121,7 +123,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       actual =
         (error as Error).name === 'TimeoutError'
           ? `no answer within ${timeoutMs} ms`
-          : `no answer: ${(error as { cause?: Error }).cause?.message ?? (error as Error).message}`;
+          : `no answer: ${(error as Error).message}`;
       ok = false;
     }
     results.push({

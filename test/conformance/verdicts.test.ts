@@ -26,7 +26,7 @@ async function listen(server: Server): Promise<string> {
 }
 const http = (handler: (req: IncomingMessage, res: ServerResponse) => void) => listen(createHttpServer(handler));
 
-// Processes: a run that ends at its deadline, or whose fetch a destroyed connection leaves pending, is
+// Processes: a run that ends at its deadline, or whose request a destroyed connection leaves pending, is
 // a process's end and exit code (the bin's guards).
 const cli = conformanceCli;
 const keys = ['--api-key', 'verdict-api-key', '--integrator-token', 'verdict-token'];
@@ -37,7 +37,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     const url = await listen(createNetServer((socket) => socket.destroy()));
     const result = await cli(['--server', url, ...keys, '--deadline', '20']);
     expect(result.code, result.out).toBe(2);
-    // Node's fetch can be left pending forever by a destroyed connection, with nothing keeping the
+    // A request can be left pending forever by a destroyed connection, with nothing keeping the
     // process alive: the guard reports that instead of the process ending with 0 and no output.
     expect(result.out).toMatch(/does not answer|the run ended before it finished/);
   }, 30_000);
@@ -53,6 +53,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     const result = await cli(['--server', url, ...keys, '--only', 'examples,stateful', '--deadline', '30']);
     expect(result.code, result.out).toBe(1);
     expect(result.out).toMatch(/FAIL examples/);
+    expect(result.out).toMatch(/actual: +no answer: the answer broke off: /);
   }, 40_000);
 
   it('a server that stalls every API request: each stage stops after its first requests time out: 1', async ({

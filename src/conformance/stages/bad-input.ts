@@ -9,7 +9,6 @@ import { schemaValidator, validator } from '../../core/validators/all.ts';
 import {
   answerOf,
   check,
-  readAnswer,
   perRun,
   runs,
   send,
@@ -218,26 +217,26 @@ const selected = perRun((ctx) => badInputs(ctx).filter((input) => runs(ctx, inpu
 export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<CheckOutcome> {
   const { request, expectation } = input;
   const expected = `${describeAllowed(expectation.allowed)} with a problem body`;
-  const { response, error } = await send(ctx, request);
-  if (!response) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
-  const { text, body: answer, contentType } = await readAnswer(response);
-  const body = answer as { title?: unknown; status?: unknown } | undefined;
+  const { answer, error } = await send(ctx, request);
+  if (!answer) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
+  const { status, text, contentType } = answer;
+  const body = answer.body as { title?: unknown; status?: unknown } | undefined;
   const faults: string[] = [];
   // Several answers may share a status (a field's code, a business code): the one the title names.
-  const sameStatus = expectation.allowed.filter((a) => a.status === response.status);
+  const sameStatus = expectation.allowed.filter((a) => a.status === status);
   const match = sameStatus.find((a) => a.code === undefined || titleFaults(body, a.code).length === 0) ?? sameStatus[0];
-  if (!match) faults.push(`status ${response.status}`);
+  if (!match) faults.push(`status ${status}`);
   faults.push(...contentTypeFaults(contentType));
   const problem = problemValid(body);
   if (!problem.valid) faults.push(`not a problem: ${problem.errors.join('; ')}`);
-  else if (body?.status !== response.status) faults.push(`problem status ${body?.status} on a ${response.status}`);
+  else if (body?.status !== status) faults.push(`problem status ${body?.status} on a ${status}`);
   faults.push(...titleFaults(body, match?.code));
   return {
     ok: faults.length === 0,
     request,
     expected,
-    actual: faults.length ? `${faults.join('; ')}: ${text.slice(0, 200)}` : `${response.status} ${String(body?.title)}`,
-    answer: answerOf(response.status, body),
+    actual: faults.length ? `${faults.join('; ')}: ${text.slice(0, 200)}` : `${status} ${String(body?.title)}`,
+    answer: answerOf(status, body),
   };
 }
 
@@ -281,14 +280,13 @@ export const badInputStage: Stage = {
       results.push(
         await check(ctx, spec, async () => {
           const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);
-          const { response, error } = await send(ctx, request);
-          await response?.body?.cancel();
+          const { answer, error } = await send(ctx, request);
           return {
-            ok: response?.status === 200,
+            ok: answer?.status === 200,
             request,
             expected: '200',
-            actual: response ? `${response.status}` : `no answer: ${error}`,
-            answer: answerOf(response?.status),
+            actual: answer ? `${answer.status}` : `no answer: ${error}`,
+            answer: answerOf(answer?.status),
           };
         }),
       );

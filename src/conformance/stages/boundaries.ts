@@ -19,7 +19,6 @@ import { documentViolation } from '../../core/schema-violations.ts';
 import {
   answerOf,
   check,
-  readAnswer,
   perRun,
   runs,
   send,
@@ -478,9 +477,9 @@ export async function judgeAccepted(
   expectation: Expectation,
 ): Promise<CheckOutcome> {
   const expected = describeAllowed(expectation.allowed);
-  const { response, error } = await send(ctx, request);
-  if (!response) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
-  const { status, text, body } = await readAnswer(response);
+  const sent = await send(ctx, request);
+  if (!sent.answer) return { ok: false, request, expected, actual: `no answer: ${sent.error}`, answer: 'no answer' };
+  const { status, text, body } = sent.answer;
   const answer = answerOf(status, body);
   const title = (body as { title?: unknown } | undefined)?.title;
   const short = `${status} ${text.slice(0, 200)}`;

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { examplePairs } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, readAnswer, send, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { check, send, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 
@@ -133,8 +133,7 @@ export const callbacksStage: Stage = {
             const refused: string[] = [];
             for (const m of messages) {
               const request = pairRequest(ctx.server, m.pair, ctx.credentials, () => m.body);
-              const { response, error } = await send(ctx, request);
-              const answer = response ? await readAnswer(response) : undefined;
+              const { answer, error } = await send(ctx, request);
               m.accepted = answer?.status === 200;
               if (!m.accepted)
                 refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);

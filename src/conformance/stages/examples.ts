@@ -6,7 +6,6 @@ import { examplePairs, validRequestBody, type ExamplePair } from '../../core/exa
 import {
   answerOf,
   check,
-  readAnswer,
   runs,
   send,
   type CheckOutcome,
@@ -17,6 +16,7 @@ import {
 import { describeAllowed, pairExpectation } from '../expectations.ts';
 import { judgePair, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
+import type { Answer } from '../transport.ts';
 
 const selected = (ctx: SuiteContext) => examplePairs().filter((p) => runs(ctx, pairExpectation(p, ctx.profile).kind));
 
@@ -82,7 +82,7 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
     // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not
     // judged.
     const first = await send(ctx, request);
-    if (!first.response)
+    if (!first.answer)
       return {
         ok: false,
         request,
@@ -90,7 +90,6 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
         actual: `no answer: ${first.error}`,
         answer: 'no answer',
       };
-    await first.response.body?.cancel();
   }
   if (!unknownState) return judged(ctx, pair, request, expected);
   return closeFromUnknownState(ctx, pair, request, expected as CloseResult);
@@ -103,13 +102,15 @@ async function judged(
   request: PairRequest,
   expected: unknown,
   headers: Record<string, string> = {},
-  answer?: Response,
+  given?: Answer,
 ): Promise<CheckOutcome> {
   const { allowed } = pairExpectation(pair, ctx.profile);
   const wanted = describeAllowed(allowed);
-  const response = answer ?? (await send(ctx, request, headers)).response;
-  if (!response) return { ok: false, request, expected: wanted, actual: 'no answer', answer: 'no answer' };
-  const verdict = await judgePair(pair, response, expected, allowed);
+  const sent = given ? { answer: given } : await send(ctx, request, headers);
+  if (!sent.answer)
+    return { ok: false, request, expected: wanted, actual: `no answer: ${sent.error}`, answer: 'no answer' };
+  const answer = sent.answer;
+  const verdict = judgePair(pair, answer, expected, allowed);
   return {
     ok: verdict.ok,
     request,
@@ -132,12 +133,11 @@ async function closeFromUnknownState(
   request: PairRequest,
   expected: CloseResult,
 ): Promise<CheckOutcome> {
-  const { response, error } = await send(ctx, request);
-  if (!response) return { ok: false, request, expected: '200', actual: `no answer: ${error}`, answer: 'no answer' };
-  const peek = await readAnswer(response.clone());
+  const { answer, error } = await send(ctx, request);
+  if (!answer) return { ok: false, request, expected: '200', actual: `no answer: ${error}`, answer: 'no answer' };
   const closedBefore = new Set(
-    Array.isArray((peek.body as CloseResult)?.already_resolved_threads)
-      ? (peek.body as CloseResult).already_resolved_threads
+    Array.isArray((answer.body as CloseResult)?.already_resolved_threads)
+      ? (answer.body as CloseResult).already_resolved_threads
       : [],
   );
   const opened = expected.resolved_threads;
@@ -146,10 +146,10 @@ async function closeFromUnknownState(
     resolved_threads: opened.filter((id) => !closedBefore.has(id)),
     already_resolved_threads: [...expected.already_resolved_threads, ...opened.filter((id) => closedBefore.has(id))],
   };
-  const first = await judged(ctx, pair, request, widened, {}, response);
+  const first = await judged(ctx, pair, request, widened, {}, answer);
   if (!first.ok) return first;
   const again = await send(ctx, request);
-  if (!again.response)
+  if (!again.answer)
     return {
       ok: false,
       request,
@@ -157,7 +157,7 @@ async function closeFromUnknownState(
       actual: `no answer: ${again.error}`,
       answer: 'no answer',
     };
-  const second = await readAnswer(again.response);
+  const second = again.answer;
   const stillOpen = opened.filter((id) => !(second.body as CloseResult)?.already_resolved_threads?.includes(id));
   return {
     ok: second.status === 200 && stillOpen.length === 0,

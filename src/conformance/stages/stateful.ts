@@ -7,7 +7,6 @@ import { schemaValidator } from '../../core/validators/all.ts';
 import {
   answerOf,
   check,
-  readAnswer,
   runs,
   send,
   type CheckOutcome,
@@ -28,9 +27,9 @@ const lists = [
 type CloseResult = Record<(typeof lists)[number], number[]>;
 
 async function call(ctx: SuiteContext, request: PairRequest): Promise<{ status: number; body: any; text: string }> {
-  const { response, error } = await send(ctx, request);
-  if (!response) throw new Error(`no answer from ${request.method} ${request.url}: ${error}`);
-  return readAnswer(response);
+  const { answer, error } = await send(ctx, request);
+  if (!answer) throw new Error(`no answer from ${request.method} ${request.url}: ${error}`);
+  return answer;
 }
 
 /** Which list each identifier is in; throws when one is missing, extra or in two lists. */

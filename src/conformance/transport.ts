@@ -1,0 +1,79 @@
+// The suite's HTTP: one request and its whole answer, over node:http(s). Not fetch: Node 20's fetch
+// costs about four times the CPU per request, and a run sends thousands.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+/**
+ * An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds
+ * none).
+ */
+export interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+  body: unknown;
+  /** False when the text is not empty and not JSON. */
+  json: boolean;
+}
+
+/** An answer read from its parts: the JSON of its text, when it holds some. */
+export function parseAnswer(status: number, contentType: string, text: string): Answer {
+  let body: unknown;
+  let json = true;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = false;
+  }
+  return { status, contentType, text, body, json };
+}
+
+export interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Ends the exchange, answer included, with the signal's reason. */
+  signal: AbortSignal;
+  /** Called when the status line has come, before the body. */
+  onAnswer?: () => void;
+}
+
+async function readText(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  // Ends with an error when the connection breaks before the answer does.
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Sends a request and reads its whole answer; rejects when the network fails or the signal fires first. */
+export function exchange(x: Exchange): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    if (x.signal.aborted) return reject(x.signal.reason);
+    const url = new URL(x.url);
+    const headers =
+      x.body === undefined ? x.headers : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    let req: ReturnType<typeof httpRequest>;
+    const abort = () => req.destroy(x.signal.reason);
+    const fail = (error: unknown) => {
+      x.signal.removeEventListener('abort', abort);
+      reject(error);
+    };
+    try {
+      req = send(url, { method: x.method, headers }, (res) => {
+        x.onAnswer?.();
+        readText(res).then((text) => {
+          x.signal.removeEventListener('abort', abort);
+          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text));
+        }, fail);
+      });
+    } catch (error) {
+      // A header value HTTP cannot carry, an unknown method: nothing was sent.
+      return reject(error);
+    }
+    x.signal.addEventListener('abort', abort, { once: true });
+    req.on('error', fail);
+    req.end(x.body);
+  });
+}

@@ -63,7 +63,13 @@ export function responseKind(op: Operation, status: number | string): Expectatio
 type Obj = Record<string, unknown>;
 const deref = (node: unknown) => derefNode<Obj>(node);
 
-export function documentOperations(): Operation[] {
+/** Built once: the bundled document never changes, and the suite asks for these lists thousands of times a run. */
+function once<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => (built ??= build());
+}
+
+export const documentOperations: () => readonly Operation[] = once(() => {
   const result: Operation[] = [];
   for (const [path, item] of Object.entries(openapi.paths as Obj)) {
     for (const method of httpMethods) {
@@ -82,8 +88,8 @@ export function documentOperations(): Operation[] {
       });
     }
   }
-  return result;
-}
+  return Object.freeze(result);
+});
 
 function requestExamples(op: Operation): Map<string, unknown> {
   const opObject = resolvePointer(op.pointer) as Obj;
@@ -93,7 +99,7 @@ function requestExamples(op: Operation): Map<string, unknown> {
   return examples;
 }
 
-export function examplePairs(): ExamplePair[] {
+export const examplePairs: () => readonly ExamplePair[] = once(() => {
   const pairs: ExamplePair[] = [];
   for (const op of documentOperations()) {
     const requests = requestExamples(op);
@@ -125,8 +131,8 @@ export function examplePairs(): ExamplePair[] {
       }
     }
   }
-  return pairs;
-}
+  return Object.freeze(pairs);
+});
 
 /** The named example pair of an operation; throws when the document has none (a renamed example is found at once). */
 export function examplePair(operationId: OperationId, name: string): ExamplePair {

@@ -1,6 +1,6 @@
 // Serves the docs page (with a console that tries requests against this sandbox) and the bundled
 // document, from the package's dist/ (or, from the repository's sources, from dist/docs/ and generated/).
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { assetPath } from '../core/assets.ts';
 import { openapi as bundled } from '../core/document.ts';
@@ -32,6 +32,20 @@ function withConsole(page: Buffer): Buffer {
   return end < 0 ? page : Buffer.from(`${text.slice(0, end)}${consoleHtml}${text.slice(end)}`);
 }
 
+/**
+ * The page with its console, built again only when the file changes (a rebuild while the sandbox runs): the page is
+ * megabytes, and every run of the conformance suite asks for it (it first asks the server's root whether it answers).
+ */
+const built = new Map<string, { mtimeMs: number; size: number; body: Buffer }>();
+async function pageWithConsole(file: string): Promise<Buffer> {
+  const { mtimeMs, size } = await stat(file);
+  const hit = built.get(file);
+  if (hit?.mtimeMs === mtimeMs && hit.size === size) return hit.body;
+  const body = withConsole(await readFile(file));
+  built.set(file, { mtimeMs, size, body });
+  return body;
+}
+
 /** Whether `path` is one of the docs routes: the API's requests skip serveDocs (and its await). */
 export const isDocsPath = (path: string): boolean => Object.hasOwn(routes, path);
 
@@ -41,13 +55,12 @@ export async function serveDocs(path: string, req: IncomingMessage, res: ServerR
   if (!route || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
   let body: Buffer;
   try {
-    body = await readFile(route.file);
+    body = route.type === html ? await pageWithConsole(route.file) : await readFile(route.file);
   } catch {
     res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
     res.end(`${route.file} is missing: run "npm run build" first.\n`);
     return true;
   }
-  if (route.type === html) body = withConsole(body);
   res.writeHead(200, { 'content-type': route.type, 'content-length': body.length, 'cache-control': 'no-cache' });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

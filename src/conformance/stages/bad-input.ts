@@ -55,15 +55,20 @@ const badFormats: Record<string, string> = {
   int64: 'x',
 };
 
+/** `root` with the value at `path` replaced (undefined: removed); only the containers on the path are copied. */
 function setAt(root: Json, path: (string | number)[], value: Json | undefined): Json {
-  const copy = structuredClone(root);
-  let node: any = copy;
-  for (const key of path.slice(0, -1)) node = node[key];
-  const last = path[path.length - 1]!;
-  if (value === undefined) {
-    if (Array.isArray(node)) node.splice(Number(last), 1);
-    else delete node[last];
-  } else node[last] = value;
+  if (path.length === 0) return value as Json;
+  const [key, ...rest] = path;
+  const child = rest.length === 0 ? value : setAt((root as any)[key!], rest, value);
+  if (Array.isArray(root)) {
+    const copy = [...root];
+    if (child === undefined) copy.splice(Number(key), 1);
+    else copy[Number(key)] = child;
+    return copy;
+  }
+  const copy = { ...(root as Record<string, Json>) };
+  if (child === undefined) delete copy[key!];
+  else copy[key!] = child;
   return copy;
 }
 

@@ -2,6 +2,8 @@
 // costs about four times the CPU per request, and a run sends thousands.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 /**
  * An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds
@@ -39,10 +41,24 @@ export interface Exchange {
   onAnswer?: () => void;
 }
 
+/** What a client sends unless told otherwise: any media type, and the content codings it can decode. */
+const defaultHeaders = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' };
+const decoders: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
+};
+
 async function readText(res: IncomingMessage): Promise<string> {
+  const coding = String(res.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase();
+  const decoder = Object.hasOwn(decoders, coding) ? decoders[coding]!() : undefined;
+  // Reading ends with an error when the connection breaks before the answer does (the decoder's too).
+  if (decoder) res.on('error', (error) => decoder.destroy(error));
   const chunks: Buffer[] = [];
-  // Ends with an error when the connection breaks before the answer does.
-  for await (const chunk of res) chunks.push(chunk as Buffer);
+  for await (const chunk of decoder ? res.pipe(decoder) : res) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 }
 
@@ -51,8 +67,8 @@ export function exchange(x: Exchange): Promise<Answer> {
   return new Promise((resolve, reject) => {
     if (x.signal.aborted) return reject(x.signal.reason);
     const url = new URL(x.url);
-    const headers =
-      x.body === undefined ? x.headers : { ...x.headers, 'content-length': String(Buffer.byteLength(x.body)) };
+    const given = { ...defaultHeaders, ...x.headers };
+    const headers = x.body === undefined ? given : { ...given, 'content-length': String(Buffer.byteLength(x.body)) };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let req: ReturnType<typeof httpRequest>;
     const abort = () => req.destroy(x.signal.reason);

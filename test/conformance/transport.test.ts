@@ -1,0 +1,109 @@
+// The suite's HTTP (transport.ts): what it sends, how it reads an answer, and how an exchange ends
+// when the answer breaks off, never ends, or never comes.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exchange } from '../../src/conformance/transport.ts';
+import { freePort } from '../../src/util/wait.ts';
+
+const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void> = {
+  '/echo': (req, res, body) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ headers: req.headers, body })),
+  '/gzip': (_req, res) => res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync('{"coded":"gzip"}')),
+  '/deflate': (_req, res) =>
+    res.writeHead(200, { 'content-encoding': 'deflate' }).end(deflateSync('{"coded":"deflate"}')),
+  '/br': (_req, res) => res.writeHead(200, { 'content-encoding': 'br' }).end(brotliCompressSync('{"coded":"br"}')),
+  '/text': (_req, res) => res.writeHead(503, { 'content-type': 'text/html' }).end('<p>down</p>'),
+  '/breaks-off': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+    res.write('{"resolved_threads": [');
+    setTimeout(() => res.destroy(), 5);
+  },
+  '/trickles': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const drip = setInterval(() => res.write(' '), 20);
+    res.on('close', () => clearInterval(drip));
+  },
+};
+
+const server = createServer((req, res) => {
+  let body = '';
+  req.on('data', (chunk: Buffer) => (body += chunk));
+  req.on('end', () => routes[req.url ?? '']?.(req, res, body));
+});
+let base = '';
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const get = (path: string, extra: { signal?: AbortSignal; onAnswer?: () => void } = {}) =>
+  exchange({ method: 'GET', url: base + path, headers: {}, signal: AbortSignal.timeout(5000), ...extra });
+
+describe('exchange', () => {
+  it("sends the body with its length, a client's default headers, and the caller's over them", async () => {
+    const answer = await exchange({
+      method: 'POST',
+      url: `${base}/echo`,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: '{"comment":"ё ✓"}',
+      signal: AbortSignal.timeout(5000),
+    });
+    const { headers, body } = answer.body as { headers: Record<string, string>; body: string };
+    expect(body).toBe('{"comment":"ё ✓"}');
+    expect(headers).toMatchObject({
+      'content-length': String(Buffer.byteLength(body)),
+      accept: 'application/json',
+      'accept-encoding': 'gzip, deflate, br',
+    });
+    expect(answer).toMatchObject({ status: 200, contentType: 'application/json', json: true });
+  });
+
+  it.each(['gzip', 'deflate', 'br'])('decodes an answer coded %s', async (coding) => {
+    expect((await get(`/${coding}`)).body).toEqual({ coded: coding });
+  });
+
+  it('reads an answer that is not JSON as text', async () => {
+    expect(await get('/text')).toEqual({
+      status: 503,
+      contentType: 'text/html',
+      text: '<p>down</p>',
+      body: undefined,
+      json: false,
+    });
+  });
+
+  it('rejects an answer that breaks off after its status line, having reported that it began', async () => {
+    let began = false;
+    await expect(get('/breaks-off', { onAnswer: () => (began = true) })).rejects.toThrow();
+    expect(began).toBe(true);
+  });
+
+  it('ends at the signal while the body still trickles: the time limit covers the body', async () => {
+    const start = performance.now();
+    await expect(get('/trickles', { signal: AbortSignal.timeout(200) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(performance.now() - start).toBeLessThan(3000);
+  });
+
+  it('rejects when nothing listens, without reporting an answer', async () => {
+    let began = false;
+    const nobody = `http://127.0.0.1:${await freePort()}`;
+    await expect(
+      exchange({
+        method: 'GET',
+        url: nobody,
+        headers: {},
+        signal: AbortSignal.timeout(5000),
+        onAnswer: () => (began = true),
+      }),
+    ).rejects.toThrow(/ECONNREFUSED/);
+    expect(began).toBe(false);
+  });
+});

@@ -4,7 +4,7 @@ import type { ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader, type OperationId } from '../core/meta.ts';
 import type { Credentials, PairRequest } from './pairs.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
-import { exchange, type Answer } from './transport.ts';
+import { AnswerTooLarge, exchange, type Answer } from './transport.ts';
 
 export interface SuiteContext {
   server: string;
@@ -235,6 +235,7 @@ export async function send(
       : signal.aborted
         ? `no answer within ${ctx.timeoutMs} ms`
         : (error as Error).message;
+    if (error instanceof AnswerTooLarge) return { answer: null, error: error.message };
     if (began) return { answer: null, error: `the answer broke off: ${reason}` };
     ctx.stage.networkFailures++;
     return { answer: null, error: reason };

@@ -50,6 +50,18 @@ const decoders: Record<string, () => Transform> = {
   br: () => createBrotliDecompress(),
 };
 
+/**
+ * The most of one answer the suite reads. The document states no answer size, and the largest answers it allows (a
+ * list of every thread id sent) are far below; a server that sends more must not fill the suite's memory.
+ */
+export const maxAnswerBytes = 16 * 1024 * 1024;
+
+export class AnswerTooLarge extends Error {
+  constructor() {
+    super(`the answer is over ${maxAnswerBytes / 1024 / 1024} MiB; the suite read no further`);
+  }
+}
+
 async function readText(res: IncomingMessage): Promise<string> {
   const coding = String(res.headers['content-encoding'] ?? '')
     .trim()
@@ -58,7 +70,13 @@ async function readText(res: IncomingMessage): Promise<string> {
   // Reading ends with an error when the connection breaks before the answer does (the decoder's too).
   if (decoder) res.on('error', (error) => decoder.destroy(error));
   const chunks: Buffer[] = [];
-  for await (const chunk of decoder ? res.pipe(decoder) : res) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of decoder ? res.pipe(decoder) : res) {
+    size += (chunk as Buffer).length;
+    // Leaving the loop destroys the stream, and with it the connection.
+    if (size > maxAnswerBytes) throw new AnswerTooLarge();
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

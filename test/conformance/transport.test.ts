@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exchange } from '../../src/conformance/transport.ts';
+import { AnswerTooLarge, exchange, maxAnswerBytes } from '../../src/conformance/transport.ts';
 import { freePort } from '../../src/util/wait.ts';
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void> = {
@@ -20,6 +20,18 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
     res.write('{"resolved_threads": [');
     setTimeout(() => res.destroy(), 5);
   },
+  '/too-large': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    // 1 MiB a write, far past the limit: the suite stops reading and closes the connection.
+    const mib = Buffer.alloc(1024 * 1024, 32);
+    const more = () => {
+      while (!res.destroyed && res.write(mib));
+      if (!res.destroyed) res.once('drain', more);
+    };
+    more();
+  },
+  '/gzip-bomb': (_req, res) =>
+    res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(maxAnswerBytes + 1, 32))),
   '/trickles': (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     const drip = setInterval(() => res.write(' '), 20);
@@ -82,6 +94,10 @@ describe('exchange', () => {
     let began = false;
     await expect(get('/breaks-off', { onAnswer: () => (began = true) })).rejects.toThrow();
     expect(began).toBe(true);
+  });
+
+  it.each(['/too-large', '/gzip-bomb'])('stops reading an answer past maxAnswerBytes (%s)', async (path) => {
+    await expect(get(path)).rejects.toBeInstanceOf(AnswerTooLarge);
   });
 
   it('ends at the signal while the body still trickles: the time limit covers the body', async () => {

@@ -11,7 +11,8 @@ const fail = (error: unknown) => process.exit(reportFailure(error, stderr, run))
 process.on('unhandledRejection', fail);
 process.on('uncaughtException', fail);
 
-// A request pending on a dead connection (Dredd's, or any) keeps nothing alive: the process must not then end quietly with exit 0.
+// A request pending on a dead connection (Dredd's, or any) keeps nothing alive: the process must not then end
+// quietly with exit 0.
 process.on('beforeExit', () => {
   if (run.finished || process.exitCode !== undefined) return;
   stderr(

@@ -3,7 +3,7 @@ import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
 import type { ExamplePair } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { validator } from '../core/validators/all.ts';
-import type { Answer } from './transport.ts';
+import type { Answer, HttpRequest } from './transport.ts';
 import { describeAllowed, type Allowed } from './expectations.ts';
 import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
 
@@ -16,12 +16,7 @@ export interface Credentials {
   integratorToken: string;
 }
 
-export interface PairRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
+export type PairRequest = HttpRequest;
 
 /** The HTTP request that should produce the pair's response. */
 export function pairRequest(
@@ -103,10 +98,10 @@ export function judgePair(
   if (!match) faults.push(`status ${status}, expected ${describeAllowed(allowed)}`);
   faults.push(...contentTypeFaults(type));
   faults.push(...titleFaults(body, (match ?? allowed[0])?.code));
-  if (body === undefined || !match) return { ok: faults.length === 0, faults, status: status, body };
+  if (body === undefined || !match) return { ok: faults.length === 0, faults, status, body };
   if (status !== pair.status) {
     for (const e of validator(problemSchema)(body).errors) faults.push(`body: ${e}`);
-    return { ok: faults.length === 0, faults, status: status, body };
+    return { ok: faults.length === 0, faults, status, body };
   }
   // A validation error must name every violation its example names (stage ids and channels).
   const expectedTitle = (pair.response as { title?: string }).title;
@@ -125,5 +120,5 @@ export function judgePair(
         faults.push(`${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`);
     }
   }
-  return { ok: faults.length === 0, faults, status: status, body };
+  return { ok: faults.length === 0, faults, status, body };
 }

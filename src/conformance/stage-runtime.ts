@@ -218,10 +218,8 @@ export async function send(
   let began = false;
   try {
     const answer = await exchange({
-      method: r.method,
-      url: r.url,
+      ...r,
       headers: { ...r.headers, ...extraHeaders },
-      body: r.body,
       signal,
       onAnswer: () => {
         began = true;
@@ -230,12 +228,12 @@ export async function send(
     });
     return { answer };
   } catch (error) {
+    if (error instanceof AnswerTooLarge) return { answer: null, error: error.message };
     const reason = deadlinePassed(ctx)
       ? "the run's deadline passed"
       : signal.aborted
         ? `no answer within ${ctx.timeoutMs} ms`
         : (error as Error).message;
-    if (error instanceof AnswerTooLarge) return { answer: null, error: error.message };
     if (began) return { answer: null, error: `the answer broke off: ${reason}` };
     ctx.stage.networkFailures++;
     return { answer: null, error: reason };

@@ -121,7 +121,13 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
       [target.username, target.password] = ['', ''];
     }
     try {
-      const res = await exchange({ method: 'POST', url: String(target), headers, signal: requestSignal(ctx, ms) });
+      const res = await exchange({
+        method: 'POST',
+        url: String(target),
+        headers,
+        body: undefined,
+        signal: requestSignal(ctx, ms),
+      });
       if (res.status < 200 || res.status > 299)
         return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
     } catch (error) {
@@ -253,7 +259,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   const log = ctx.log;
   ctx.log = (line) => log(redact(line));
   try {
-    await exchange({ method: 'GET', url: ctx.server, headers: {}, signal: requestSignal(ctx) });
+    await exchange({ method: 'GET', url: ctx.server, headers: {}, body: undefined, signal: requestSignal(ctx) });
   } catch (error) {
     throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as Error).message}`));
   }

@@ -30,11 +30,15 @@ export function parseAnswer(status: number, contentType: string, text: string): 
   return { status, contentType, text, body, json };
 }
 
-export interface Exchange {
+/** A request as the suite sends it. */
+export interface HttpRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
-  body?: string;
+  body: string | undefined;
+}
+
+export interface Exchange extends HttpRequest {
   /** Ends the exchange, answer included, with the signal's reason. */
   signal: AbortSignal;
   /** Called when the status line has come, before the body. */
@@ -73,7 +77,6 @@ async function readText(res: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of decoder ? res.pipe(decoder) : res) {
     size += (chunk as Buffer).length;
-    // Leaving the loop destroys the stream, and with it the connection.
     if (size > maxAnswerBytes) throw new AnswerTooLarge();
     chunks.push(chunk as Buffer);
   }
@@ -97,10 +100,16 @@ export function exchange(x: Exchange): Promise<Answer> {
     try {
       req = send(url, { method: x.method, headers }, (res) => {
         x.onAnswer?.();
-        readText(res).then((text) => {
-          x.signal.removeEventListener('abort', abort);
-          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text));
-        }, fail);
+        readText(res).then(
+          (text) => {
+            x.signal.removeEventListener('abort', abort);
+            resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text));
+          },
+          (error) => {
+            req.destroy(); // the connection, with whatever of the answer is still to come
+            fail(error);
+          },
+        );
       });
     } catch (error) {
       // A header value HTTP cannot carry, an unknown method: nothing was sent.

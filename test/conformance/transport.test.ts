@@ -2,8 +2,9 @@
 // when the answer breaks off, never ends, or never comes.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Writable } from 'node:stream';
+import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnswerTooLarge, exchange, maxAnswerBytes } from '../../src/conformance/transport.ts';
 import { freePort } from '../../src/util/wait.ts';
 
@@ -20,15 +21,12 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
     res.write('{"resolved_threads": [');
     setTimeout(() => res.destroy(), 5);
   },
-  '/too-large': (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    // 1 MiB a write, far past the limit: the suite stops reading and closes the connection.
-    const mib = Buffer.alloc(1024 * 1024, 32);
-    const more = () => {
-      while (!res.destroyed && res.write(mib));
-      if (!res.destroyed) res.once('drain', more);
-    };
-    more();
+  // 1 MiB a write without end, plain or coded: the suite stops reading past the limit and closes the connection.
+  '/too-large': (_req, res) => endless(res.writeHead(200, { 'content-type': 'application/json' }), res),
+  '/gzip-endless': (_req, res) => {
+    const gzip = createGzip();
+    gzip.pipe(res.writeHead(200, { 'content-encoding': 'gzip' }));
+    endless(gzip, res);
   },
   '/gzip-bomb': (_req, res) =>
     res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(Buffer.alloc(maxAnswerBytes + 1, 32))),
@@ -38,6 +36,18 @@ const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: s
     res.on('close', () => clearInterval(drip));
   },
 };
+
+/** Paths whose answer's connection has closed. */
+const closed = new Set<string>();
+function endless(out: Writable, res: ServerResponse): void {
+  const mib = Buffer.alloc(1024 * 1024, 32);
+  const more = () => {
+    while (!res.destroyed && out.write(mib));
+    if (!res.destroyed) out.once('drain', more);
+  };
+  res.on('close', () => closed.add(res.req.url ?? ''));
+  more();
+}
 
 const server = createServer((req, res) => {
   let body = '';
@@ -55,7 +65,14 @@ afterAll(() => {
 });
 
 const get = (path: string, extra: { signal?: AbortSignal; onAnswer?: () => void } = {}) =>
-  exchange({ method: 'GET', url: base + path, headers: {}, signal: AbortSignal.timeout(5000), ...extra });
+  exchange({
+    method: 'GET',
+    url: base + path,
+    headers: {},
+    body: undefined,
+    signal: AbortSignal.timeout(5000),
+    ...extra,
+  });
 
 describe('exchange', () => {
   it("sends the body with its length, a client's default headers, and the caller's over them", async () => {
@@ -96,9 +113,13 @@ describe('exchange', () => {
     expect(began).toBe(true);
   });
 
-  it.each(['/too-large', '/gzip-bomb'])('stops reading an answer past maxAnswerBytes (%s)', async (path) => {
-    await expect(get(path)).rejects.toBeInstanceOf(AnswerTooLarge);
-  });
+  it.each(['/too-large', '/gzip-bomb', '/gzip-endless'])(
+    'stops reading an answer past maxAnswerBytes, decoded, and closes its connection (%s)',
+    async (path) => {
+      await expect(get(path)).rejects.toBeInstanceOf(AnswerTooLarge);
+      if (path !== '/gzip-bomb') await vi.waitFor(() => expect(closed.has(path)).toBe(true));
+    },
+  );
 
   it('ends at the signal while the body still trickles: the time limit covers the body', async () => {
     const start = performance.now();
@@ -116,6 +137,7 @@ describe('exchange', () => {
         method: 'GET',
         url: nobody,
         headers: {},
+        body: undefined,
         signal: AbortSignal.timeout(5000),
         onAnswer: () => (began = true),
       }),

@@ -257,6 +257,15 @@ export interface CheckOutcome extends Verdict {
   request?: PairRequest;
 }
 
+/** The outcome of a check whose request got no answer, and why. */
+export const noAnswer = (request: PairRequest, expected: string, why: string): CheckOutcome => ({
+  ok: false,
+  request,
+  expected,
+  actual: `no answer: ${why}`,
+  answer: 'no answer',
+});
+
 /** An answer in short, for grouping failures by cause: status and `title`. */
 export function answerOf(status: number | undefined, body?: unknown): string {
   if (status === undefined) return 'no answer';

@@ -9,6 +9,7 @@ import { schemaValidator, validator } from '../../core/validators/all.ts';
 import {
   answerOf,
   check,
+  noAnswer,
   perRun,
   runs,
   send,
@@ -223,7 +224,7 @@ export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<Ch
   const { request, expectation } = input;
   const expected = `${describeAllowed(expectation.allowed)} with a problem body`;
   const { answer, error } = await send(ctx, request);
-  if (!answer) return { ok: false, request, expected, actual: `no answer: ${error}`, answer: 'no answer' };
+  if (!answer) return noAnswer(request, expected, error);
   const { status, text, contentType } = answer;
   const body = answer.body as { title?: unknown; status?: unknown } | undefined;
   const faults: string[] = [];

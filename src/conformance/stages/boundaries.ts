@@ -19,6 +19,7 @@ import { documentViolation } from '../../core/schema-violations.ts';
 import {
   answerOf,
   check,
+  noAnswer,
   perRun,
   runs,
   send,
@@ -478,7 +479,7 @@ export async function judgeAccepted(
 ): Promise<CheckOutcome> {
   const expected = describeAllowed(expectation.allowed);
   const sent = await send(ctx, request);
-  if (!sent.answer) return { ok: false, request, expected, actual: `no answer: ${sent.error}`, answer: 'no answer' };
+  if (!sent.answer) return noAnswer(request, expected, sent.error);
   const { status, text, body } = sent.answer;
   const answer = answerOf(status, body);
   const title = (body as { title?: unknown } | undefined)?.title;

@@ -6,6 +6,7 @@ import { examplePairs, validRequestBody, type ExamplePair } from '../../core/exa
 import {
   answerOf,
   check,
+  noAnswer,
   runs,
   send,
   type CheckOutcome,
@@ -82,14 +83,7 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
     // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not
     // judged.
     const first = await send(ctx, request);
-    if (!first.answer)
-      return {
-        ok: false,
-        request,
-        expected: 'an answer to the first of two sends',
-        actual: `no answer: ${first.error}`,
-        answer: 'no answer',
-      };
+    if (!first.answer) return noAnswer(request, 'an answer to the first of two sends', first.error);
   }
   if (!unknownState) return judged(ctx, pair, request, expected);
   return closeFromUnknownState(ctx, pair, request, expected as CloseResult);
@@ -107,8 +101,7 @@ async function judged(
   const { allowed } = pairExpectation(pair, ctx.profile);
   const wanted = describeAllowed(allowed);
   const sent = given ? { answer: given } : await send(ctx, request, headers);
-  if (!sent.answer)
-    return { ok: false, request, expected: wanted, actual: `no answer: ${sent.error}`, answer: 'no answer' };
+  if (!sent.answer) return noAnswer(request, wanted, sent.error);
   const answer = sent.answer;
   const verdict = judgePair(pair, answer, expected, allowed);
   return {
@@ -134,7 +127,7 @@ async function closeFromUnknownState(
   expected: CloseResult,
 ): Promise<CheckOutcome> {
   const { answer, error } = await send(ctx, request);
-  if (!answer) return { ok: false, request, expected: '200', actual: `no answer: ${error}`, answer: 'no answer' };
+  if (!answer) return noAnswer(request, '200', error);
   const closedBefore = new Set(
     Array.isArray((answer.body as CloseResult)?.already_resolved_threads)
       ? (answer.body as CloseResult).already_resolved_threads
@@ -149,14 +142,7 @@ async function closeFromUnknownState(
   const first = await judged(ctx, pair, request, widened, {}, answer);
   if (!first.ok) return first;
   const again = await send(ctx, request);
-  if (!again.answer)
-    return {
-      ok: false,
-      request,
-      expected: 'an answer to the second close',
-      actual: `no answer: ${again.error}`,
-      answer: 'no answer',
-    };
+  if (!again.answer) return noAnswer(request, 'an answer to the second close', again.error);
   const second = again.answer;
   const stillOpen = opened.filter((id) => !(second.body as CloseResult)?.already_resolved_threads?.includes(id));
   return {

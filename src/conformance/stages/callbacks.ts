@@ -7,9 +7,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
-import { examplePairs } from '../../core/examples.ts';
+import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, send, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { check, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 
@@ -91,162 +91,185 @@ async function until(ctx: SuiteContext, windowMs: number, done: () => boolean): 
 
 const validCallback = schemaValidator('StatusCallback');
 
-export const callbacksStage: Stage = {
-  name: 'callbacks',
-  description:
-    "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the requestId and cascade, one for every message, a repeat after the receiver answers 500)",
-  count: () => 5,
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const options = ctx.callbacks;
-    if (!options) return [];
-    const windowMs = options.windowMs ?? defaultCallbackWindowMs;
-    // Messages sent now: one with a startTime is reported when it is sent, past any window.
-    const examples = examplePairs().filter(
+/** A message the stage schedules, and whether the service accepted it. */
+interface Message {
+  pair: ExamplePair;
+  body: unknown;
+  requestId: string;
+  cascadeId: string;
+  accepted: boolean;
+}
+
+/**
+ * The document's success examples that are sent now (one with a startTime is reported when it is sent, past any
+ * window).
+ */
+function messagesToSend(ctx: SuiteContext): Message[] {
+  return examplePairs()
+    .filter(
       (p) =>
         p.operation.operationId === 'scheduleCascade' &&
         p.paired &&
         p.status === 200 &&
         !p.trigger.sendTwice &&
         !(p.requestBody as { startTime?: unknown }).startTime,
-    );
-    const messages = examples.map((pair) => {
+    )
+    .map((pair) => {
       const body = prepare(pair, ctx.values).body as { requestId: string; cascadeId: unknown };
       return { pair, body, requestId: body.requestId, cascadeId: String(body.cascadeId), accepted: false };
     });
+}
+
+/** What the receiver got in the window, as the judgements read it. */
+interface Received {
+  posts: Post[];
+  accepted: Message[];
+  /** The posts about a requestId. */
+  about(requestId: string): Post[];
+  /** The requestId whose first callback the receiver answered with 500. */
+  probe: string;
+  /** "N callbacks in S s". */
+  seen: string;
+  windowMs: number;
+}
+
+/** The checks of the callbacks that arrived: what each is, and its verdict. */
+const judgements: Array<{ name: string; basis: string; judge(r: Received): CheckOutcome }> = [
+  {
+    name: 'every callback is a status callback as the document writes it (status in upper case, UNDELIVERED with its error code)',
+    basis: callbackSchema,
+    judge: ({ posts, seen }) => {
+      const wrong = posts.flatMap((p) => {
+        const v = validCallback(p.body);
+        return v.valid ? [] : [`${p.text.slice(0, 160)}: ${v.errors.join('; ')}`];
+      });
+      return {
+        ok: posts.length > 0 && wrong.length === 0,
+        expected: 'each callback valid against StatusCallback',
+        actual:
+          posts.length === 0
+            ? 'no callback arrived'
+            : wrong.length
+              ? `${wrong.length} of ${posts.length} not: ${wrong.slice(0, 3).join(' | ')}`
+              : seen,
+      };
+    },
+  },
+  {
+    name: 'every accepted message gets a callback naming its requestId within the window',
+    basis: `${callbackSchema} (requestId: the requestId of the scheduling request)`,
+    judge: ({ accepted, about, seen }) => {
+      const missing = accepted
+        .filter((m) => about(m.requestId).length === 0)
+        .map((m) => `${m.pair.name} (${m.requestId})`);
+      return {
+        ok: accepted.length > 0 && missing.length === 0,
+        expected: `a callback for each of ${accepted.length} accepted messages`,
+        actual: missing.length ? `none for ${missing.join(', ')}; ${seen}` : seen,
+      };
+    },
+  },
+  {
+    name: 'a callback reports the cascade of the message it names',
+    basis: `${callbackSchema} (cascadeId)`,
+    judge: ({ accepted, about, seen }) => {
+      const wrong = accepted.flatMap((m) =>
+        about(m.requestId)
+          .filter((p) => p.body?.cascadeId !== undefined && String(p.body.cascadeId) !== m.cascadeId)
+          .map((p) => `${m.requestId}: cascadeId ${JSON.stringify(p.body.cascadeId)}, scheduled ${m.cascadeId}`),
+      );
+      return {
+        ok: wrong.length === 0,
+        expected: 'the cascadeId of the scheduling request',
+        actual: wrong.length ? wrong.join('; ') : seen,
+      };
+    },
+  },
+  {
+    name: 'a callback the receiver answered with 500 is posted again',
+    basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds`,
+    judge: ({ about, probe, windowMs }) => {
+      const [first, ...later] = about(probe);
+      const again = later.filter(
+        (p) => p.body?.status === first?.body?.status && p.body?.messageId === first?.body?.messageId,
+      );
+      return {
+        ok: first !== undefined && again.length > 0,
+        expected: `the callback about ${probe} posted again after the receiver's 500 (first retry after ${firstRetryMs / 1000} s)`,
+        actual:
+          first === undefined
+            ? `no callback about ${probe}`
+            : again.length
+              ? `posted again after ${again[0]!.at - first.at} ms`
+              : `not posted again within ${Math.round(windowMs / 1000)} s`,
+      };
+    },
+  },
+];
+
+/** Schedules each message; each accepted one is marked so. */
+async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<CheckOutcome> {
+  const refused: string[] = [];
+  for (const m of messages) {
+    const request = pairRequest(ctx.server, m.pair, ctx.credentials, () => m.body);
+    const { answer, error } = await send(ctx, request);
+    m.accepted = answer?.status === 200;
+    if (!m.accepted)
+      refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
+  }
+  return {
+    ok: refused.length === 0,
+    expected: `200 for each of ${messages.length} messages`,
+    actual: refused.length ? refused.join('; ') : 'each accepted',
+  };
+}
+
+export const callbacksStage: Stage = {
+  name: 'callbacks',
+  description:
+    "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the requestId and cascade, one for every message, a repeat after the receiver answers 500)",
+  count: () => 1 + judgements.length,
+  async run(ctx: SuiteContext): Promise<CheckResult[]> {
+    const options = ctx.callbacks;
+    if (!options) return [];
+    const windowMs = options.windowMs ?? defaultCallbackWindowMs;
+    const messages = messagesToSend(ctx);
     const probe = messages[0]!.requestId;
     const receiver = await listen(options, probe);
     ctx.log(
       `  callbacks: listening for the service's posts at ${receiver.url} for up to ${Math.round(windowMs / 1000)} s`,
     );
+    const spec = (name: string, basis: string) => ({ stage: 'callbacks', kind: 'described' as const, name, basis });
     const results: CheckResult[] = [];
     try {
-      const base = { stage: 'callbacks', kind: 'described' as const };
       results.push(
         await check(
           ctx,
-          {
-            ...base,
-            name: 'the messages the callbacks are about are accepted',
-            basis: '#/paths/~1api~1cascade~1schedule/post/responses/200',
-          },
-          async () => {
-            const refused: string[] = [];
-            for (const m of messages) {
-              const request = pairRequest(ctx.server, m.pair, ctx.credentials, () => m.body);
-              const { answer, error } = await send(ctx, request);
-              m.accepted = answer?.status === 200;
-              if (!m.accepted)
-                refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
-            }
-            return {
-              ok: refused.length === 0,
-              expected: `200 for each of ${messages.length} messages`,
-              actual: refused.length ? refused.join('; ') : 'each accepted',
-            };
-          },
+          spec(
+            'the messages the callbacks are about are accepted',
+            '#/paths/~1api~1cascade~1schedule/post/responses/200',
+          ),
+          () => sendMessages(ctx, messages),
         ),
       );
       const accepted = messages.filter((m) => m.accepted);
       const about = (requestId: string) => receiver.posts.filter((p) => p.body?.requestId === requestId);
-      const repeated = () => about(probe).length >= 2;
-      await until(ctx, windowMs, () => accepted.every((m) => about(m.requestId).length > 0) && repeated());
+      await until(
+        ctx,
+        windowMs,
+        () => accepted.every((m) => about(m.requestId).length > 0) && about(probe).length >= 2,
+      );
       const posts = receiver.posts;
-      const seen = `${posts.length} callbacks in ${Math.round(windowMs / 1000)} s`;
-
-      results.push(
-        await check(
-          ctx,
-          {
-            ...base,
-            name: 'every callback is a status callback as the document writes it (status in upper case, UNDELIVERED with its error code)',
-            basis: callbackSchema,
-          },
-          async () => {
-            const wrong = posts.flatMap((p) => {
-              const v = validCallback(p.body);
-              return v.valid ? [] : [`${p.text.slice(0, 160)}: ${v.errors.join('; ')}`];
-            });
-            return {
-              ok: posts.length > 0 && wrong.length === 0,
-              expected: 'each callback valid against StatusCallback',
-              actual:
-                posts.length === 0
-                  ? 'no callback arrived'
-                  : wrong.length
-                    ? `${wrong.length} of ${posts.length} not: ${wrong.slice(0, 3).join(' | ')}`
-                    : seen,
-            };
-          },
-        ),
-      );
-      results.push(
-        await check(
-          ctx,
-          {
-            ...base,
-            name: 'every accepted message gets a callback naming its requestId within the window',
-            basis: `${callbackSchema} (requestId: the requestId of the scheduling request)`,
-          },
-          async () => {
-            const missing = accepted
-              .filter((m) => about(m.requestId).length === 0)
-              .map((m) => `${m.pair.name} (${m.requestId})`);
-            return {
-              ok: accepted.length > 0 && missing.length === 0,
-              expected: `a callback for each of ${accepted.length} accepted messages`,
-              actual: missing.length ? `none for ${missing.join(', ')}; ${seen}` : seen,
-            };
-          },
-        ),
-      );
-      results.push(
-        await check(
-          ctx,
-          {
-            ...base,
-            name: 'a callback reports the cascade of the message it names',
-            basis: `${callbackSchema} (cascadeId)`,
-          },
-          async () => {
-            const wrong = accepted.flatMap((m) =>
-              about(m.requestId)
-                .filter((p) => p.body?.cascadeId !== undefined && String(p.body.cascadeId) !== m.cascadeId)
-                .map((p) => `${m.requestId}: cascadeId ${JSON.stringify(p.body.cascadeId)}, scheduled ${m.cascadeId}`),
-            );
-            return {
-              ok: wrong.length === 0,
-              expected: 'the cascadeId of the scheduling request',
-              actual: wrong.length ? wrong.join('; ') : seen,
-            };
-          },
-        ),
-      );
-      results.push(
-        await check(
-          ctx,
-          {
-            ...base,
-            name: 'a callback the receiver answered with 500 is posted again',
-            basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds`,
-          },
-          async () => {
-            const first = about(probe)[0];
-            const again = about(probe)
-              .slice(1)
-              .filter((p) => p.body?.status === first?.body?.status && p.body?.messageId === first?.body?.messageId);
-            return {
-              ok: first !== undefined && again.length > 0,
-              expected: `the callback about ${probe} posted again after the receiver's 500 (first retry after ${firstRetryMs / 1000} s)`,
-              actual:
-                first === undefined
-                  ? `no callback about ${probe}`
-                  : again.length
-                    ? `posted again after ${again[0]!.at - first.at} ms`
-                    : `not posted again within ${Math.round(windowMs / 1000)} s`,
-            };
-          },
-        ),
-      );
+      const received: Received = {
+        posts,
+        accepted,
+        about,
+        probe,
+        seen: `${posts.length} callbacks in ${Math.round(windowMs / 1000)} s`,
+        windowMs,
+      };
+      for (const { name, basis, judge } of judgements)
+        results.push(await check(ctx, spec(name, basis), async () => judge(received)));
     } finally {
       receiver.server.closeAllConnections();
       await new Promise<void>((resolve) => receiver.server.close(() => resolve()));

@@ -106,6 +106,80 @@ function countLimits(schema: Schema): Array<{ fixed: Record<string, Json>; max?:
     .filter((l) => Object.keys(l.fixed).length > 0);
 }
 
+/** Makes an edge of the limit being walked: its side, the limit (none for a probe), its name and the value sent. */
+type MakeEdge = (side: Edge['side'], limit: string | undefined, name: string, v: Json) => Edge;
+
+/** The edges of a string's limits: lengths in code points, a non-empty open set, a date, a date-time's offsets. */
+function* textEdges(s: Schema, value: string, edge: MakeEdge): Generator<Edge> {
+  if (typeof s.maxLength === 'number') {
+    for (const script of ['Latin', 'Cyrillic', 'emoji'] as const)
+      yield edge(
+        'at',
+        `maxLength ${s.maxLength}`,
+        `${s.maxLength} code points (${script})`,
+        textOf(s.maxLength, script),
+      );
+    for (const script of ['Latin', 'emoji'] as const)
+      yield edge(
+        'past',
+        `maxLength ${s.maxLength}`,
+        `${s.maxLength + 1} code points (${script})`,
+        textOf(s.maxLength + 1, script),
+      );
+  }
+  if (typeof s.minLength === 'number' && s.minLength > 0) {
+    for (const script of ['Latin', 'emoji'] as const)
+      yield edge(
+        'at',
+        `minLength ${s.minLength}`,
+        `${s.minLength} code point(s) (${script})`,
+        textOf(s.minLength, script),
+      );
+    yield edge('past', `minLength ${s.minLength}`, `${s.minLength - 1} code points`, textOf(s.minLength - 1, 'Latin'));
+  }
+  // An open set of names (known ones, or any non-empty string): the empty string is past it.
+  const nonEmpty = (b: Schema) => {
+    const f = flatSchema(b);
+    return f.minLength > 0 || (Array.isArray(f.enum) && f.enum.every((v: unknown) => v !== ''));
+  };
+  if (Array.isArray(s.anyOf) && s.anyOf.every(nonEmpty)) yield edge('past', 'non-empty', 'empty', '');
+  if (s.format === 'date') {
+    yield edge('at', 'date', 'a leap day', '2024-02-29');
+    yield edge('past', 'date', 'a day no month has', '2023-02-30');
+  }
+  if (s.format === 'date-time' && !Number.isNaN(Date.parse(value))) {
+    const instant = new Date(Date.parse(value));
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const local = (offsetMinutes: number) => {
+      const t = new Date(instant.getTime() + offsetMinutes * 60_000);
+      const sign = offsetMinutes < 0 ? '-' : '+';
+      const abs = Math.abs(offsetMinutes);
+      return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+    };
+    yield edge('at', 'date-time', 'offset Z', instant.toISOString().replace(/\.\d+Z$/, 'Z'));
+    yield edge('at', 'date-time', 'offset +03:00', local(180));
+    yield edge('at', 'date-time', 'offset -05:30', local(-330));
+    yield edge('at', 'date-time', 'fraction of a second', instant.toISOString());
+  }
+}
+
+/** The edges of a number's range, and of int64 written digit for digit. */
+function* numberEdges(s: Schema, edge: MakeEdge): Generator<Edge> {
+  const step = s.type === 'integer' ? 1 : 1e-6;
+  if (typeof s.minimum === 'number') {
+    yield edge('at', `minimum ${s.minimum}`, `${s.minimum}`, s.minimum);
+    yield edge('past', `minimum ${s.minimum}`, `${s.minimum - step}`, s.minimum - step);
+  }
+  if (typeof s.maximum === 'number') {
+    yield edge('at', `maximum ${s.maximum}`, `${s.maximum}`, s.maximum);
+    yield edge('past', `maximum ${s.maximum}`, `${s.maximum + step}`, s.maximum + step);
+  }
+  if (s.format === 'int64') {
+    for (const [name, digits] of int64Inside) yield edge('at', 'int64', name, new Digits(digits));
+    yield edge('past', 'int64', int64Outside[0], new Digits(int64Outside[1]));
+  }
+}
+
 /**
  * The edges of every limit on the way from `schema` down to the values the example has. An
  * identifier the deployment takes once (`fresh`) keeps its uniqueness: only its case and shape
@@ -126,7 +200,7 @@ function* edgesOf(
   // the answer past a limit can be this contract's decision.
   const marked = kindOf(schema);
   const here = path.length ? path.join('.') : '(body)';
-  const edge = (side: Edge['side'], limit: string | undefined, name: string, v: Json): Edge => ({
+  const edge: MakeEdge = (side, limit, name, v) => ({
     name: `${here}: ${name}`,
     path,
     ...(limit === undefined ? {} : { limit: `${pattern(path) || '(body)'} ${limit}` }),
@@ -134,63 +208,7 @@ function* edgesOf(
     value: v,
     kind: side === 'at' ? 'described' : marked,
   });
-  if (typeof value === 'string' && !fresh(path)) {
-    if (typeof s.maxLength === 'number') {
-      for (const script of ['Latin', 'Cyrillic', 'emoji'] as const)
-        yield edge(
-          'at',
-          `maxLength ${s.maxLength}`,
-          `${s.maxLength} code points (${script})`,
-          textOf(s.maxLength, script),
-        );
-      for (const script of ['Latin', 'emoji'] as const)
-        yield edge(
-          'past',
-          `maxLength ${s.maxLength}`,
-          `${s.maxLength + 1} code points (${script})`,
-          textOf(s.maxLength + 1, script),
-        );
-    }
-    if (typeof s.minLength === 'number' && s.minLength > 0) {
-      for (const script of ['Latin', 'emoji'] as const)
-        yield edge(
-          'at',
-          `minLength ${s.minLength}`,
-          `${s.minLength} code point(s) (${script})`,
-          textOf(s.minLength, script),
-        );
-      yield edge(
-        'past',
-        `minLength ${s.minLength}`,
-        `${s.minLength - 1} code points`,
-        textOf(s.minLength - 1, 'Latin'),
-      );
-    }
-    // An open set of names (known ones, or any non-empty string): the empty string is past it.
-    const nonEmpty = (b: Schema) => {
-      const f = flatSchema(b);
-      return f.minLength > 0 || (Array.isArray(f.enum) && f.enum.every((v: unknown) => v !== ''));
-    };
-    if (Array.isArray(s.anyOf) && s.anyOf.every(nonEmpty)) yield edge('past', 'non-empty', 'empty', '');
-    if (s.format === 'date') {
-      yield edge('at', 'date', 'a leap day', '2024-02-29');
-      yield edge('past', 'date', 'a day no month has', '2023-02-30');
-    }
-    if (s.format === 'date-time' && !Number.isNaN(Date.parse(value))) {
-      const instant = new Date(Date.parse(value));
-      const pad = (n: number) => String(n).padStart(2, '0');
-      const local = (offsetMinutes: number) => {
-        const t = new Date(instant.getTime() + offsetMinutes * 60_000);
-        const sign = offsetMinutes < 0 ? '-' : '+';
-        const abs = Math.abs(offsetMinutes);
-        return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-      };
-      yield edge('at', 'date-time', 'offset Z', instant.toISOString().replace(/\.\d+Z$/, 'Z'));
-      yield edge('at', 'date-time', 'offset +03:00', local(180));
-      yield edge('at', 'date-time', 'offset -05:30', local(-330));
-      yield edge('at', 'date-time', 'fraction of a second', instant.toISOString());
-    }
-  }
+  if (typeof value === 'string' && !fresh(path)) yield* textEdges(s, value, edge);
   // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each
   // value once for good, and one-character values (about a million) would be taken in a few runs.
   if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
@@ -202,21 +220,7 @@ function* edgesOf(
     const free = !s.enum && !s.format && !s.pattern && !s.const && / /.test(value) && typeof s.maxLength !== 'number';
     if (free) yield edge('at', undefined, 'text in several scripts and an emoji', severalScripts);
   }
-  if (typeof value === 'number' && (s.type === 'integer' || s.type === 'number')) {
-    const step = s.type === 'integer' ? 1 : 1e-6;
-    if (typeof s.minimum === 'number') {
-      yield edge('at', `minimum ${s.minimum}`, `${s.minimum}`, s.minimum);
-      yield edge('past', `minimum ${s.minimum}`, `${s.minimum - step}`, s.minimum - step);
-    }
-    if (typeof s.maximum === 'number') {
-      yield edge('at', `maximum ${s.maximum}`, `${s.maximum}`, s.maximum);
-      yield edge('past', `maximum ${s.maximum}`, `${s.maximum + step}`, s.maximum + step);
-    }
-    if (s.format === 'int64') {
-      for (const [name, digits] of int64Inside) yield edge('at', 'int64', name, new Digits(digits));
-      yield edge('past', 'int64', int64Outside[0], new Digits(int64Outside[1]));
-    }
-  }
+  if (typeof value === 'number' && (s.type === 'integer' || s.type === 'number')) yield* numberEdges(s, edge);
   if (Array.isArray(value)) {
     const fill = (n: number) => Array.from({ length: n }, (_, i) => value[i % value.length] as Json);
     if (typeof s.maxItems === 'number' && value.length > 0) {

@@ -16,6 +16,7 @@ import {
   runConformance,
   UnreachableError,
   VarsError,
+  type Vars,
 } from './index.ts';
 import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stages/callbacks.ts';
@@ -238,6 +239,47 @@ export async function conformanceMain(args: string[], io: CliIo, run: RunState =
 
 type Options = ReturnType<typeof parse<typeof suiteOptions>>;
 
+/**
+ * The credentials, each from its flag, else --vars, else the environment; where each came from (for the line that
+ * says the server rejected it); and the redactor that writes every credential given any way as ***.
+ */
+function credentials(o: Options, vars: Vars, env: Record<string, string | undefined>) {
+  const apiKey = o['api-key'] ?? vars.apiKey ?? env.MESSAGING_API_KEY;
+  const integratorToken = o['integrator-token'] ?? vars.integratorToken ?? env.MESSAGING_INTEGRATOR_TOKEN;
+  const apiKeyNoBalance = o['api-key-no-balance'] ?? vars.apiKeyNoBalance ?? env.MESSAGING_API_KEY_NO_BALANCE;
+  if (!apiKey || !integratorToken) {
+    throw new UsageError(
+      'conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment',
+    );
+  }
+  const source = (flag: string, key: 'apiKey' | 'apiKeyNoBalance' | 'integratorToken', variable: string) =>
+    o[flag as 'api-key'] !== undefined
+      ? `--${flag}`
+      : vars[key] !== undefined
+        ? `"${key}" in ${o.vars}`
+        : `env ${variable}`;
+  const sources = {
+    apiKey: source('api-key', 'apiKey', 'MESSAGING_API_KEY'),
+    apiKeyNoBalance: source('api-key-no-balance', 'apiKeyNoBalance', 'MESSAGING_API_KEY_NO_BALANCE'),
+    integratorToken: source('integrator-token', 'integratorToken', 'MESSAGING_INTEGRATOR_TOKEN'),
+  };
+  const redact = redactor([
+    apiKey,
+    integratorToken,
+    apiKeyNoBalance,
+    vars.apiKey,
+    vars.integratorToken,
+    vars.apiKeyNoBalance,
+    env.MESSAGING_API_KEY,
+    env.MESSAGING_INTEGRATOR_TOKEN,
+    env.MESSAGING_API_KEY_NO_BALANCE,
+    o['api-key'],
+    o['integrator-token'],
+    o['api-key-no-balance'],
+  ]);
+  return { apiKey, integratorToken, apiKeyNoBalance, sources, redact };
+}
+
 async function conformance(
   o: Options,
   kind: 'junit' | 'json' | undefined,
@@ -274,49 +316,14 @@ async function conformance(
     throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
   if (o['reset-command'] !== undefined && o['reset-command'].trim() === '')
     throw new UsageError('--reset-command must be a command line, got an empty one');
-  let vars: ReturnType<typeof loadVars>;
+  let vars: Vars;
   try {
     vars = o.vars === undefined ? {} : loadVars(o.vars);
   } catch (error) {
     if (error instanceof VarsError) throw new UsageError(error.message);
     throw error;
   }
-  const env = io.env;
-  const apiKey = o['api-key'] ?? vars.apiKey ?? env.MESSAGING_API_KEY;
-  const integratorToken = o['integrator-token'] ?? vars.integratorToken ?? env.MESSAGING_INTEGRATOR_TOKEN;
-  const apiKeyNoBalance = o['api-key-no-balance'] ?? vars.apiKeyNoBalance ?? env.MESSAGING_API_KEY_NO_BALANCE;
-  if (!apiKey || !integratorToken) {
-    throw new UsageError(
-      'conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment',
-    );
-  }
-  // Where each credential came from, for the line that says the server rejected it.
-  const source = (flag: string, key: 'apiKey' | 'apiKeyNoBalance' | 'integratorToken', variable: string) =>
-    o[flag as 'api-key'] !== undefined
-      ? `--${flag}`
-      : vars[key] !== undefined
-        ? `"${key}" in ${o.vars}`
-        : `env ${variable}`;
-  const sources = {
-    apiKey: source('api-key', 'apiKey', 'MESSAGING_API_KEY'),
-    apiKeyNoBalance: source('api-key-no-balance', 'apiKeyNoBalance', 'MESSAGING_API_KEY_NO_BALANCE'),
-    integratorToken: source('integrator-token', 'integratorToken', 'MESSAGING_INTEGRATOR_TOKEN'),
-  };
-  // Every credential given any way is written as *** in all the suite prints and writes.
-  const redact = redactor([
-    apiKey,
-    integratorToken,
-    apiKeyNoBalance,
-    vars.apiKey,
-    vars.integratorToken,
-    vars.apiKeyNoBalance,
-    env.MESSAGING_API_KEY,
-    env.MESSAGING_INTEGRATOR_TOKEN,
-    env.MESSAGING_API_KEY_NO_BALANCE,
-    o['api-key'],
-    o['integrator-token'],
-    o['api-key-no-balance'],
-  ]);
+  const { apiKey, integratorToken, apiKeyNoBalance, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
   let report: Awaited<ReturnType<typeof runConformance>>;
   try {

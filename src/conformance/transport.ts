@@ -3,7 +3,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Transform } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createGunzip, createInflate } from 'node:zlib';
+import { openapi } from '../core/document.ts';
 
 /**
  * An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds
@@ -43,15 +44,23 @@ export interface Exchange extends HttpRequest {
   signal: AbortSignal;
   /** Called when the status line has come, before the body. */
   onAnswer?: () => void;
+  /** Only the status line and headers are wanted: the exchange ends when they come, the body unread. */
+  statusOnly?: boolean;
 }
 
-/** What a client sends unless told otherwise: any media type, and the content codings it can decode. */
-const defaultHeaders = { accept: '*/*', 'accept-encoding': 'gzip, deflate, br' };
+/**
+ * What the suite's requests say of it unless told otherwise, Dredd's included: any media type, the content codings
+ * both can decode, and who asks.
+ */
+export const clientHeaders: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'accept-encoding': 'gzip, deflate',
+  'user-agent': `messaging-conformance (contract ${(openapi.info as { version: string }).version})`,
+};
+/** The codings `accept-encoding` names, as Dredd's client decodes them too: any other is read as it comes. */
 const decoders: Record<string, () => Transform> = {
   gzip: () => createGunzip(),
-  'x-gzip': () => createGunzip(),
   deflate: () => createInflate(),
-  br: () => createBrotliDecompress(),
 };
 
 /**
@@ -88,7 +97,7 @@ export function exchange(x: Exchange): Promise<Answer> {
   return new Promise((resolve, reject) => {
     if (x.signal.aborted) return reject(x.signal.reason);
     const url = new URL(x.url);
-    const given = { ...defaultHeaders, ...x.headers };
+    const given = { ...clientHeaders, ...x.headers };
     const headers = x.body === undefined ? given : { ...given, 'content-length': String(Buffer.byteLength(x.body)) };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     let req: ReturnType<typeof httpRequest>;
@@ -100,6 +109,11 @@ export function exchange(x: Exchange): Promise<Answer> {
     try {
       req = send(url, { method: x.method, headers }, (res) => {
         x.onAnswer?.();
+        if (x.statusOnly) {
+          x.signal.removeEventListener('abort', abort);
+          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', ''));
+          return void req.destroy();
+        }
         readText(res).then(
           (text) => {
             x.signal.removeEventListener('abort', abort);

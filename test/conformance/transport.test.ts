@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerTooLarge, exchange, maxAnswerBytes } from '../../src/conformance/transport.ts';
+import { AnswerTooLarge, clientHeaders, exchange, maxAnswerBytes } from '../../src/conformance/transport.ts';
 import { freePort } from '../../src/util/wait.ts';
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void> = {
@@ -64,7 +64,7 @@ afterAll(() => {
   server.close();
 });
 
-const get = (path: string, extra: { signal?: AbortSignal; onAnswer?: () => void } = {}) =>
+const get = (path: string, extra: { signal?: AbortSignal; onAnswer?: () => void; statusOnly?: boolean } = {}) =>
   exchange({
     method: 'GET',
     url: base + path,
@@ -88,13 +88,18 @@ describe('exchange', () => {
     expect(headers).toMatchObject({
       'content-length': String(Buffer.byteLength(body)),
       accept: 'application/json',
-      'accept-encoding': 'gzip, deflate, br',
+      'accept-encoding': clientHeaders['accept-encoding'],
+      'user-agent': clientHeaders['user-agent'],
     });
     expect(answer).toMatchObject({ status: 200, contentType: 'application/json', json: true });
   });
 
-  it.each(['gzip', 'deflate', 'br'])('decodes an answer coded %s', async (coding) => {
+  it.each(['gzip', 'deflate'])('decodes an answer coded %s', async (coding) => {
     expect((await get(`/${coding}`)).body).toEqual({ coded: coding });
+  });
+
+  it('reads an answer in a coding it did not ask for as it comes: not JSON', async () => {
+    expect(await get('/br')).toMatchObject({ status: 200, json: false });
   });
 
   it('reads an answer that is not JSON as text', async () => {
@@ -127,6 +132,12 @@ describe('exchange', () => {
       name: 'TimeoutError',
     });
     expect(performance.now() - start).toBeLessThan(3000);
+  });
+
+  it('with statusOnly, ends at the status line: the body is not read', async () => {
+    const answer = await get('/too-large', { statusOnly: true });
+    expect(answer).toMatchObject({ status: 200, contentType: 'application/json', text: '' });
+    await vi.waitFor(() => expect(closed.has('/too-large')).toBe(true));
   });
 
   it('rejects when nothing listens, without reporting an answer', async () => {

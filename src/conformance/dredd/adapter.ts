@@ -175,7 +175,8 @@ export function createDredd(options: {
       loglevel: 'silent',
       reporter: [],
       emitter: options.emitter,
-      http: { agent: options.agent },
+      // gzip: Dredd's client (request) decodes gzip and deflate answers, which the suite's requests accept.
+      http: { agent: options.agent, gzip: true },
       custom: { cwd: process.cwd(), messagingConformance: { attach: options.attach } },
     });
   } catch (error) {

@@ -5,10 +5,12 @@
 import { EventEmitter } from 'node:events';
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
 import { createDredd, type DreddHooks } from '../dredd/adapter.ts';
 import { judge, parsed, type RecordedAnswer } from '../dredd/judge.ts';
 import { dreddPlan, type Step } from '../dredd/plan.ts';
 import type { PairRequest } from '../pairs.ts';
+import { AnswerTooLarge, clientHeaders, maxAnswerBytes } from '../transport.ts';
 import {
   answerOf,
   deadlinePassed,
@@ -124,18 +126,35 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
 
 /**
  * Dredd's requests go through one agent, so that the suite can end them: each gets the run's
- * timeout, body included, as in every other stage, and past the deadline none goes on.
+ * timeout, body included, as in every other stage, and past the deadline none goes on. The agent
+ * keeps no connection alive, so each request has a connection of its own, and one that brings more
+ * than an answer may hold (maxAnswerBytes) is cut: Dredd's client reads any answer whole.
  */
 class Requests {
   readonly agent: HttpAgent | HttpsAgent;
   private timer: NodeJS.Timeout | undefined;
   timedOut = false;
+  tooLarge = false;
 
   constructor(
     server: string,
     private readonly timeoutMs: number,
   ) {
-    this.agent = server.startsWith('https:') ? new HttpsAgent() : new HttpAgent();
+    this.agent = server.startsWith('https:')
+      ? new HttpsAgent({ keepAlive: false })
+      : new HttpAgent({ keepAlive: false });
+    const connect = this.agent.createConnection.bind(this.agent) as (...args: unknown[]) => Socket;
+    (this.agent as { createConnection: unknown }).createConnection = (...args: unknown[]) => {
+      const socket = connect(...args);
+      let size = 0;
+      socket.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxAnswerBytes) return;
+        this.tooLarge = true;
+        socket.destroy();
+      });
+      return socket;
+    };
   }
 
   /** Ends every request under way: it fails now. */
@@ -146,6 +165,7 @@ class Requests {
   /** A request starts: it is ended at the timeout. */
   started(): void {
     this.timedOut = false;
+    this.tooLarge = false;
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.end();
@@ -194,7 +214,11 @@ function planHooks(
       transaction.request.method = method;
       transaction.fullPath = target;
       transaction.request.uri = target;
-      transaction.request.headers = { ...headers, 'content-length': String(Buffer.byteLength(body ?? '')) };
+      transaction.request.headers = {
+        ...clientHeaders,
+        ...headers,
+        'content-length': String(Buffer.byteLength(body ?? '')),
+      };
       transaction.request.body = body ?? '';
       transaction.expected.statusCode = String(step.status);
       requests.started();
@@ -215,11 +239,14 @@ function planHooks(
       requests.finished();
       if (Object.hasOwn(plan, transaction.name) && !transaction.skip) {
         const real = transaction.real;
-        if (real) ctx.stage.answered++;
+        // An answer past the limit began: the server answers.
+        if (real || requests.tooLarge) ctx.stage.answered++;
         else ctx.stage.networkFailures++;
-        const noAnswer = requests.timedOut
-          ? `no answer within ${ctx.timeoutMs} ms`
-          : (errors.get(transaction.id) ?? 'the request failed');
+        const noAnswer = requests.tooLarge
+          ? new AnswerTooLarge().message
+          : requests.timedOut
+            ? `no answer within ${ctx.timeoutMs} ms`
+            : (errors.get(transaction.id) ?? 'the request failed');
         // (Node writes the names of received headers in lower case.)
         record.ran.set(
           transaction.name,

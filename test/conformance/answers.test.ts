@@ -1,0 +1,97 @@
+// How every stage reads a server's answers, Dredd's included: the same client headers, coded
+// answers decoded, at most maxAnswerBytes of one answer, and a server whose root sends a large page
+// still answers (the first request of a run only needs the status line).
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runSuite, stages } from '../../src/conformance/suite.ts';
+import { clientHeaders, maxAnswerBytes } from '../../src/conformance/transport.ts';
+
+const servers: Array<ReturnType<typeof createServer>> = [];
+afterAll(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+});
+
+/** A server answering each request with `answer`; it keeps every request's headers. */
+async function serve(answer: (path: string, res: ServerResponse) => void) {
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    req.resume();
+    req.on('end', () => answer(req.url ?? '', res));
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+/** Writes 1 MiB at a time for as long as the connection lasts. */
+function endless(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  const mib = Buffer.alloc(1024 * 1024, 32);
+  const more = () => {
+    while (!res.destroyed && res.write(mib));
+    if (!res.destroyed) res.once('drain', more);
+  };
+  more();
+}
+
+const run = (server: string, only: string[]) =>
+  runSuite(
+    {
+      server,
+      credentials: { apiKey: 'answers-key', integratorToken: 'answers-token' },
+      values: {},
+      seed: 1,
+      mock: false,
+      log: () => {},
+    },
+    stages.filter((s) => only.includes(s.name)),
+  );
+
+describe('answers, as every stage reads them', () => {
+  it('the dredd stage and the suite send the same client headers, and read gzip answers decoded', async () => {
+    const problem = gzipSync(JSON.stringify({ title: 'not-found', status: 404, detail: 'gzip on purpose' }));
+    const server = await serve((_path, res) =>
+      res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(problem),
+    );
+    const report = await run(server.url, ['dredd', 'examples']);
+    const apiRequests = server.seen.filter((h) => h['x-api-key'] !== undefined || h.authorization !== undefined);
+    expect(apiRequests.length).toBeGreaterThan(10);
+    for (const headers of apiRequests) expect(headers).toMatchObject(clientHeaders);
+    const dredd = report.results.filter((r) => r.stage === 'dredd' && !r.ok);
+    expect(dredd.length).toBeGreaterThan(0);
+    // Judged as the JSON it decodes to, in every stage: not Dredd's base64 of the gzip bytes.
+    for (const r of report.results) expect(r.actual ?? '').not.toMatch(/H4sI|body is not JSON/);
+    expect(report.results.some((r) => /not-found/.test(r.actual ?? ''))).toBe(true);
+  }, 30_000);
+
+  it(`no stage reads more than ${maxAnswerBytes / 1024 / 1024} MiB of an answer: Dredd's is cut there too`, async () => {
+    // The root answers; every close-threads request gets an answer without end.
+    const server = await serve((path, res) =>
+      path.endsWith('/threads/close')
+        ? endless(res)
+        : res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"not-found","status":404}'),
+    );
+    const report = await run(server.url, ['dredd', 'examples']);
+    for (const stage of ['dredd', 'examples']) {
+      const cut = report.results.filter((r) => r.stage === stage && /the answer is over 16 MiB/.test(r.actual ?? ''));
+      expect(cut.length, `${stage}: ${JSON.stringify(report.results.map((r) => r.actual))}`).toBeGreaterThan(0);
+    }
+    // An answer cut at the limit is an answer: the stage did not stop as if the server were silent.
+    expect(report.results.some((r) => /the server is not answering/.test(r.actual ?? ''))).toBe(false);
+  }, 60_000);
+
+  it('a server whose root sends an answer without end is still a server that answers', async () => {
+    const server = await serve((path, res) =>
+      path === '/' ? endless(res) : res.writeHead(404, { 'content-type': 'application/json' }).end('{}'),
+    );
+    const report = await run(server.url, ['examples']);
+    expect(report.finished, report.unfinished).toBe(true);
+    expect(report.results.filter((r) => r.stage === 'examples').length).toBeGreaterThan(0);
+  }, 30_000);
+});

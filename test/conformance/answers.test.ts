@@ -17,12 +17,13 @@ afterAll(() => {
 });
 
 /** A server answering each request with `answer`; it keeps every request's headers. */
-async function serve(answer: (path: string, res: ServerResponse) => void) {
+async function serve(answer: (path: string, res: ServerResponse, body: string) => void) {
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     seen.push(req.headers);
-    req.resume();
-    req.on('end', () => answer(req.url ?? '', res));
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => answer(req.url ?? '', res, body));
   });
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -70,21 +71,23 @@ describe('answers, as every stage reads them', () => {
     expect(report.results.some((r) => /not-found/.test(r.actual ?? ''))).toBe(true);
   }, 30_000);
 
-  it(`no stage reads more than ${maxAnswerBytes / 1024 / 1024} MiB of an answer: Dredd's is cut there too`, async () => {
-    // The root answers; every close-threads request gets an answer without end.
-    const server = await serve((path, res) =>
-      path.endsWith('/threads/close')
-        ? endless(res)
-        : res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"not-found","status":404}'),
-    );
-    const report = await run(server.url, ['dredd', 'examples']);
-    for (const stage of ['dredd', 'examples']) {
-      const cut = report.results.filter((r) => r.stage === stage && /the answer is over 16 MiB/.test(r.actual ?? ''));
-      expect(cut.length, `${stage}: ${JSON.stringify(report.results.map((r) => r.actual))}`).toBeGreaterThan(0);
-    }
-    // An answer cut at the limit is an answer: the stage did not stop as if the server were silent.
-    expect(report.results.some((r) => /the server is not answering/.test(r.actual ?? ''))).toBe(false);
-  }, 60_000);
+  it.each(['dredd', 'examples'])(
+    `the %s stage reads no more than ${maxAnswerBytes / 1024 / 1024} MiB of an answer`,
+    async (stage) => {
+      // The stage's first close-threads request gets an answer without end (the credential probe before it, about
+      // thread 999999, does not); every other request a 404.
+      let endlessOnes = 1;
+      const server = await serve((path, res, body) =>
+        path.endsWith('/threads/close') && !body.includes('999999') && endlessOnes-- > 0
+          ? endless(res)
+          : res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"not-found","status":404}'),
+      );
+      const report = await run(server.url, [stage]);
+      const cut = report.results.filter((r) => /the answer is over 16 MiB/.test(r.actual ?? ''));
+      expect(cut.length, JSON.stringify(report.results.map((r) => r.actual))).toBe(1);
+    },
+    30_000,
+  );
 
   it('a server whose root sends an answer without end is still a server that answers', async () => {
     const server = await serve((path, res) =>

@@ -31,7 +31,18 @@ function prismBin(): string {
   return join(dirname(pkgPath), bin);
 }
 
+/** Prism started and listening. */
 export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
+  const { ready, ...prism } = launchPrism(options);
+  await ready;
+  return prism;
+}
+
+/**
+ * Prism started: `ready` resolves once it listens, and rejects if it exits first. For a caller that has other work
+ * to do meanwhile (Prism takes a second and a half to start).
+ */
+export function launchPrism(options: PrismOptions): RunningPrism & { ready: Promise<void> } {
   const host = options.host ?? '127.0.0.1';
   const child = spawn(
     process.execPath,
@@ -52,10 +63,12 @@ export async function startPrism(options: PrismOptions): Promise<RunningPrism> {
     child.once('exit', (code) => reject(new Error(`prism exited with code ${code} before listening`))),
   );
   exited.catch(() => {});
-  await Promise.race([waitForPort(host, options.port), exited]);
+  const ready = Promise.race([waitForPort(host, options.port), exited]);
+  ready.catch(() => {});
   return {
     url: `http://${host}:${options.port}`,
     process: child,
+    ready,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -1,7 +1,8 @@
 // One Prism mock for the whole run (vitest globalSetup): Prism is stateless, and each start costs
-// a second and a half of CPU. Files reach it through usePrismMock().
+// a second and a half of CPU. It starts while the tests do: files reach it through usePrismMock(),
+// which waits until it listens.
 import type { TestProject } from 'vitest/node';
-import { startPrism } from '../../src/mock/prism.ts';
+import { launchPrism } from '../../src/mock/prism.ts';
 import { freePort } from '../../src/util/wait.ts';
 
 declare module 'vitest' {
@@ -11,7 +12,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const prism = await startPrism({ port: await freePort() });
+  const prism = launchPrism({ port: await freePort() });
   project.provide('prismUrl', prism.url);
   return () => prism.stop();
 }

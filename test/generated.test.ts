@@ -36,6 +36,16 @@ describe('generated/ has no drift', () => {
 });
 
 describe('generated run-time data has no drift', () => {
+  it("generated/dredd-transactions.json equals Dredd's compilation of the bundled document", async () => {
+    const { dreddTransactions } = await import('../src/build/dredd-transactions.ts');
+    const { dreddTransactionsPath } = await import('../src/paths.ts');
+    const [expected, actual] = await Promise.all([
+      dreddTransactions(),
+      readFile(dreddTransactionsPath, 'utf8').catch(() => '(missing)'),
+    ]);
+    expect(actual === expected, 'generated/dredd-transactions.json is stale: run "npm run build:generated"').toBe(true);
+  });
+
   it('generated/client-meta.json, error-codes.json and validators/ equal what the document gives', async () => {
     const { generatedFiles } = await import('../src/build/generate.ts');
     for (const [name, expected] of Object.entries(generatedFiles())) {

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { buildDocs } from '../docs/build.ts';
-import { bundledDocumentPath, docsPagePath } from '../paths.ts';
+import { bundledDocumentPath, docsPagePath, dreddTransactionsPath } from '../paths.ts';
 
 export interface Recipe {
   /** Entry name (dist/<name>.js) -> source file in the package folder. */
@@ -36,7 +36,7 @@ export const recipes: Record<string, Recipe> = {
     // The bin keeps its name, dist/cli.js; its source is bin.ts (cli.ts is the function tests run in-process).
     entries: { index: 'index.ts', cli: 'bin.ts' },
     typed: ['index'],
-    assets: { 'dredd-hooks.cjs': 'dredd-hooks.cjs' },
+    assets: { 'dredd-hooks.cjs': 'dredd-hooks.cjs', 'dredd-transactions.json': dreddTransactionsPath },
   },
 };
 

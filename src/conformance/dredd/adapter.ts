@@ -1,10 +1,11 @@
 // Dredd in this process, as a library: loaded when first needed without changing the process it
 // loads into, quiet while it runs (its reporters and its dependencies' warnings), the document
-// compiled once per process, and the suite's hooks handed to it (dredd-hooks.cjs passes them on).
+// compiled when it is built, and the suite's hooks handed to it (dredd-hooks.cjs passes them on).
 // What to send and how to judge it is the stage's (stages/dredd.ts, dredd/plan.ts, dredd/judge.ts).
 import type { EventEmitter } from 'node:events';
 import type { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { assetPath } from '../../core/assets.ts';
 import { openapi } from '../../core/document.ts';
@@ -42,11 +43,16 @@ type DreddClass = new (
 };
 
 /**
- * Dredd compiles the document into transactions at every run, a quarter of a second each time.
- * The document is fixed, so it is compiled once per process; each run gets its own copy of the
- * transactions, which the hooks rewrite. The parsed document is left out: past compiling, Dredd
- * only copies it (for its hooks' view of the configuration), at a cost larger than the run's.
+ * Dredd compiles the document into transactions, half a second of CPU: it is done when the document
+ * is built (compileDocument, `npm run build:generated`, checked for drift by npm test), and a run
+ * reads the result. Each run gets its own copy of the transactions, which the hooks rewrite. The
+ * parsed document is left out: past compiling, Dredd only copies it (for its hooks' view of the
+ * configuration), at a cost larger than the run's.
  */
+const transactionsPath = assetPath(import.meta.url, {
+  bundled: './dredd-transactions.json',
+  source: '../../../generated/dredd-transactions.json',
+});
 let compiled: ApiDescription[] | undefined;
 const copyOf = (descriptions: ApiDescription[]): ApiDescription[] =>
   descriptions.map(({ location, mediaType, annotations, transactions }) => ({
@@ -55,19 +61,11 @@ const copyOf = (descriptions: ApiDescription[]): ApiDescription[] =>
     annotations,
     transactions: structuredClone(transactions),
   }));
-function compileOnce(runner: InstanceType<DreddClass>): void {
-  const compile = runner.prepareAPIdescriptions.bind(runner);
+function usePrecompiled(runner: InstanceType<DreddClass>): void {
   runner.prepareAPIdescriptions = (callback) => {
-    if (compiled) {
-      const copy = copyOf(compiled);
-      process.nextTick(() => callback(null, copy));
-      return;
-    }
-    compile((error, descriptions) => {
-      if (error || !descriptions) return callback(error);
-      compiled = copyOf(descriptions);
-      callback(null, copyOf(compiled));
-    });
+    compiled ??= JSON.parse(readFileSync(transactionsPath, 'utf8')) as ApiDescription[];
+    const copy = copyOf(compiled);
+    process.nextTick(() => callback(null, copy));
   };
 }
 
@@ -155,6 +153,25 @@ export interface DreddStats {
  * A Dredd run over the bundled document against `endpoint`, its requests through `agent`, its
  * errors on `emitter`, and `attach` given its hooks. Quiet from now until `run`'s callback.
  */
+/** Dredd's configuration for a run against `endpoint`: the document this package carries, handed over in memory. */
+const configuration = (endpoint: string) => ({
+  endpoint,
+  apiDescriptions: [{ location: 'openapi.json', content: JSON.stringify(openapi) }],
+  language: 'nodejs',
+  loglevel: 'silent',
+  reporter: [],
+});
+
+/** Dredd's own compilation of the bundled document, as a run reads it (for the build: generated/). */
+export function compileDocument(): Promise<ApiDescription[]> {
+  quiet(true);
+  return new Promise<ApiDescription[]>((resolve, reject) => {
+    new (dreddModules().Dredd)(configuration('http://127.0.0.1')).prepareAPIdescriptions((error, descriptions) =>
+      error || !descriptions ? reject(error ?? new Error('Dredd compiled nothing')) : resolve(copyOf(descriptions)),
+    );
+  }).finally(() => quiet(false));
+}
+
 export function createDredd(options: {
   endpoint: string;
   agent: HttpAgent | HttpsAgent;
@@ -167,13 +184,8 @@ export function createDredd(options: {
   let runner: InstanceType<DreddClass>;
   try {
     runner = new (dreddModules().Dredd)({
-      endpoint: options.endpoint,
-      // The document this package carries, handed over in memory.
-      apiDescriptions: [{ location: 'openapi.json', content: JSON.stringify(openapi) }],
+      ...configuration(options.endpoint),
       hookfiles: [hooksPath],
-      language: 'nodejs',
-      loglevel: 'silent',
-      reporter: [],
       emitter: options.emitter,
       // gzip: Dredd's client (request) decodes gzip and deflate answers, which the suite's requests accept.
       http: { agent: options.agent, gzip: true },
@@ -183,7 +195,7 @@ export function createDredd(options: {
     quiet(false);
     throw error;
   }
-  compileOnce(runner);
+  usePrecompiled(runner);
   return {
     run(callback) {
       let ran = false;

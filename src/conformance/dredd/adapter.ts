@@ -149,10 +149,6 @@ export interface DreddStats {
   errors: number;
 }
 
-/**
- * A Dredd run over the bundled document against `endpoint`, its requests through `agent`, its
- * errors on `emitter`, and `attach` given its hooks. Quiet from now until `run`'s callback.
- */
 /** Dredd's configuration for a run against `endpoint`: the document this package carries, handed over in memory. */
 const configuration = (endpoint: string) => ({
   endpoint,
@@ -172,6 +168,10 @@ export function compileDocument(): Promise<ApiDescription[]> {
   }).finally(() => quiet(false));
 }
 
+/**
+ * A Dredd run over the bundled document against `endpoint`, its requests through `agent`, its
+ * errors on `emitter`, and `attach` given its hooks. Quiet from now until `run`'s callback.
+ */
 export function createDredd(options: {
   endpoint: string;
   agent: HttpAgent | HttpsAgent;

@@ -50,8 +50,9 @@ export interface ExamplePair {
 export type ExpectationKind = 'described' | 'decision';
 
 /** How the document marks a choice of this contract where the description is silent. */
-export const decisionMark = '[contract decision]';
-const marked = (node: Obj | undefined) =>
+const decisionMark = '[contract decision]';
+/** Whether a node of the document (a schema, a response, an example) is marked [contract decision]. */
+export const marked = (node: Obj | undefined) =>
   [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));
 
 /** Whether the document marks the operation's response of `status` as a decision of this contract. */

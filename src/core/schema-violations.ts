@@ -4,7 +4,7 @@
 // 500 system-error.
 import { buttonsInOneRow } from './buttons.ts';
 import { resolvePointer } from './document.ts';
-import { decisionMark, documentOperations } from './examples.ts';
+import { documentOperations, marked } from './examples.ts';
 import type { OperationId } from './meta.ts';
 import { describeErrors, type SchemaError } from './validation.ts';
 import { rawErrors } from './validators/all.ts';
@@ -100,8 +100,7 @@ const limitKeywords = new Set([
 function isDecided(e: SchemaError): boolean {
   if (!limitKeywords.has(e.keyword) || !e.schemaPath.startsWith('#/')) return false;
   try {
-    const node = resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as { description?: unknown };
-    return typeof node?.description === 'string' && node.description.includes(decisionMark);
+    return marked(resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as Record<string, unknown>);
   } catch {
     return false;
   }

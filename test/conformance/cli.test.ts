@@ -19,6 +19,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Credentials no server checks: for runs that end before any request is judged. */
+const anyKeys = ['--api-key', 'k', '--integrator-token', 't'];
+
 describe('command line', () => {
   const cli = (...args: string[]) => conformanceInProcess(args);
   const keys = [
@@ -107,18 +110,7 @@ describe('command line', () => {
 
   it('a server that does not answer: exit 2 with the reason, no usage text, and the JUnit report says why', async () => {
     const output = join(dir, 'unreachable.xml');
-    const result = await cli(
-      '--server',
-      'http://127.0.0.1:9',
-      '--api-key',
-      'k',
-      '--integrator-token',
-      't',
-      '--reporter',
-      'junit',
-      '--output',
-      output,
-    );
+    const result = await cli('--server', 'http://127.0.0.1:9', ...anyKeys, '--reporter', 'junit', '--output', output);
     expect(result.code).toBe(2);
     expect(result.out).toMatch(/^messaging-conformance: the server http:\/\/127.0.0.1:9 does not answer: .*\n$/);
     const xml = readFileSync(output, 'utf8');
@@ -223,53 +215,30 @@ describe('command line', () => {
 
   // These reach no sandbox: they run side by side.
   it.concurrent.for<[string[], RegExp]>([
-    [['--api-key', 'k', '--integrator-token', 't'], /needs --server <url>/],
+    [[...anyKeys], /needs --server <url>/],
+    [['--server', 'localhost:8080', ...anyKeys], /--server must be an http\(s\) URL, got "localhost:8080"/],
     [
-      ['--server', 'localhost:8080', '--api-key', 'k', '--integrator-token', 't'],
-      /--server must be an http\(s\) URL, got "localhost:8080"/,
-    ],
-    [
-      ['--server', 'http://127.0.0.1:99999', '--api-key', 'k', '--integrator-token', 't'],
+      ['--server', 'http://127.0.0.1:99999', ...anyKeys],
       /--server must be an http\(s\) URL, got "http:\/\/127.0.0.1:99999"/,
     ],
     [['--server', 'http://127.0.0.1:9'], /needs credentials/],
-    [['--server', 'http://127.0.0.1:9', '--api-key', 'k', '--integrator-token', 't'], /does not answer/],
+    [['--server', 'http://127.0.0.1:9', ...anyKeys], /does not answer/],
     [
-      ['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-url', 'not-a-url'],
+      ['--server', 'http://x', ...anyKeys, '--reset-url', 'not-a-url'],
       /--reset-url must be an http\(s\) URL, got "not-a-url"/,
     ],
-    [
-      ['--server', 'http://x', '--api-key', 'k', '--integrator-token', 't', '--reset-command', ' '],
-      /--reset-command must be a command line/,
-    ],
+    [['--server', 'http://x', ...anyKeys, '--reset-command', ' '], /--reset-command must be a command line/],
     [
       ['--server', 'http://x', '--only', 'everything'],
       /unknown stage "everything"; the stages are dredd, examples, stateful, boundaries, generated, bad-input/,
     ],
-    [
-      ['--server', 'http://x', '--seed', 'abc', '--api-key', 'k', '--integrator-token', 't'],
-      /--seed must be an integer/,
-    ],
-    [
-      ['--server', 'http://x', '--reporter', 'junit', '--api-key', 'k', '--integrator-token', 't'],
-      /--reporter junit needs --output/,
-    ],
+    [['--server', 'http://x', '--seed', 'abc', ...anyKeys], /--seed must be an integer/],
+    [['--server', 'http://x', '--reporter', 'junit', ...anyKeys], /--reporter junit needs --output/],
     [['--server', 'http://x', '--vars', '/no/such/file.json'], /--vars \/no\/such\/file.json: ENOENT/],
     [['--bogus'], /Unknown option '--bogus'/],
     [['--server', 'http://x', '--only', 'stateful', '--skip', 'stateful'], /no stage is left to run/],
     [
-      [
-        '--server',
-        'http://x',
-        '--api-key',
-        'k',
-        '--integrator-token',
-        't',
-        '--reporter',
-        'junit',
-        '--output',
-        '/no/such/dir/x.xml',
-      ],
+      ['--server', 'http://x', ...anyKeys, '--reporter', 'junit', '--output', '/no/such/dir/x.xml'],
       /--output \/no\/such\/dir\/x.xml: its folder does not exist or cannot be written/,
     ],
   ])('exits 2 with a message for %j', { timeout: 30_000 }, async ([args, message], { expect }) => {

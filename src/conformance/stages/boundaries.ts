@@ -7,13 +7,7 @@
 // one the document says is accepted. A past-edge check on a limit the document marks [contract
 // decision] is a decision.
 import { deref, flatSchema, resolvePointer } from '../../core/document.ts';
-import {
-  decisionMark,
-  examplePairs,
-  documentOperations,
-  type ExpectationKind,
-  type Operation,
-} from '../../core/examples.ts';
+import { marked, examplePairs, documentOperations, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { documentViolation } from '../../core/schema-violations.ts';
 import {
@@ -56,7 +50,7 @@ export const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 function kindOf(schema: Schema): ExpectationKind {
   let s = schema;
   for (let hops = 0; s && hops < 50; hops++) {
-    if (typeof s.description === 'string' && s.description.includes(decisionMark)) return 'decision';
+    if (marked(s)) return 'decision';
     if (!s.$ref) break;
     s = resolvePointer(s.$ref) as Schema;
   }

@@ -15,14 +15,14 @@ export const documentId = 'urn:messaging-contract:openapi';
 export function resolvePointer(pointer: string, root: unknown = openapi): unknown {
   if (root === openapi) {
     // The bundled document never changes, and the stages look the same pointers up thousands of times.
-    if (!resolved.has(pointer)) resolved.set(pointer, walk(pointer, root));
+    if (!resolved.has(pointer)) resolved.set(pointer, walk(pointer, root, 'generated/openapi.json'));
     return resolved.get(pointer);
   }
-  return walk(pointer, root);
+  return walk(pointer, root, 'the document');
 }
 const resolved = new Map<string, unknown>();
 
-function walk(pointer: string, root: unknown): unknown {
+function walk(pointer: string, root: unknown, name: string): unknown {
   const parts = pointer
     .replace(/^#\/?/, '')
     .split('/')
@@ -31,7 +31,7 @@ function walk(pointer: string, root: unknown): unknown {
   for (const raw of parts) {
     const key = unescapePointer(raw);
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, key)) {
-      throw new Error(`${pointer} does not exist in generated/openapi.json (no "${key}")`);
+      throw new Error(`${pointer} does not exist in ${name} (no "${key}")`);
     }
     node = (node as Record<string, unknown>)[key];
   }
@@ -49,13 +49,13 @@ export function deref<T = Schema>(node: unknown, root: unknown = openapi): T {
 }
 
 /**
- * A schema of the document as one node: its `$ref`s followed (at most 50 hops), and the members of
+ * A schema of the document (or of another, `root`) as one node: its `$ref`s followed (at most 50 hops), and the members of
  * an `allOf` folded in, so that their keywords, properties and required names are seen.
  */
-export function flatSchema(schema: Schema): Schema {
-  const s = deref(schema);
+export function flatSchema(schema: Schema, root: unknown = openapi): Schema {
+  const s = deref(schema, root);
   if (!Array.isArray(s?.allOf)) return s;
-  const parts = s.allOf.map((p: Schema) => flatSchema(p));
+  const parts = s.allOf.map((p: Schema) => flatSchema(p, root));
   return Object.assign({}, ...parts, s, {
     properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {}), s.properties ?? {}),
     required: [...new Set([...parts.flatMap((p: Schema) => p.required ?? []), ...(s.required ?? [])])],

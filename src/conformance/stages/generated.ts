@@ -13,9 +13,10 @@ import { check, type CheckOutcome, type CheckResult, type Stage, type SuiteConte
 import { invalidBodyExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
-import { Digits, serialize, type Json } from '../digits.ts';
+import { Digits, serialize, type Json } from '../../core/digits.ts';
 import { judgeError, mutate } from './bad-input.ts';
-import { acceptedExpectation, at, isAccepted, judgeAccepted, uuidShaped, type Path } from './boundaries.ts';
+import { at, uuidShaped, type Path } from '../../core/edges.ts';
+import { acceptedExpectation, isAccepted, judgeAccepted } from './boundaries.ts';
 
 type Schema = Record<string, any>;
 

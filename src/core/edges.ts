@@ -1,0 +1,327 @@
+// The edges of a request schema: for each limit the schema states on the way down to the values
+// of an example (maxLength and minLength in code points, maxItems and minItems, minimum and
+// maximum, int64, date and date-time, items of a kind counted by maxContains and minContains,
+// non-empty open sets, and those inside `if/then`), a value at the limit and one just past it;
+// UUID-like strings and free text are probed too. Nothing is restated: every limit is read from
+// the document walked. The conformance suite sends them (at the limit accepted, past it refused);
+// the breaking-change gate uses the values at the limits as witnesses of what was valid.
+import { deref, flatSchema, openapi, resolvePointer } from './document.ts';
+import { Digits, type Json } from './digits.ts';
+import { marked, type ExpectationKind } from './examples.ts';
+
+type Schema = Record<string, any>;
+export type Path = Array<string | number>;
+
+/** Integers an int64 holds that 32-bit or double-precision code gets wrong, and the first it does not hold. */
+const int64Inside = [
+  ['2^31', '2147483648'],
+  ['2^53 + 1', '9007199254740993'],
+  ['2^63 - 1', '9223372036854775807'],
+] as const;
+const int64Outside = ['2^63', '9223372036854775808'] as const;
+
+/** Text of `n` code points in one script; an emoji is one code point and two UTF-16 units. */
+const scripts = { Latin: 'a', Cyrillic: 'ж', emoji: '😀', CJK: '漢' } as const;
+const textOf = (n: number, script: keyof typeof scripts) => scripts[script].repeat(n);
+const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋🏽 ¡Olé!';
+
+export const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const at = (root: unknown, path: Path) => path.reduce<any>((node, key) => node?.[key], root);
+
+/** "content.whatsappContent.keyboard.rows.[].buttons": a path with its list indices left out. */
+export const pattern = (path: Path) => path.map((k) => (typeof k === 'number' ? '[]' : k)).join('.');
+
+/** A copy of `root` with `value` at `path`. */
+export function setAt(root: Json, path: Path, value: Json): Json {
+  if (path.length === 0) return value;
+  const copy = structuredClone(root) as any;
+  let node = copy;
+  for (const key of path.slice(0, -1)) node = node[key];
+  node[path.at(-1)!] = value;
+  return copy;
+}
+
+/** One request at or past one limit. */
+export interface Edge {
+  /** "comment: 300 code points (Cyrillic)". */
+  name: string;
+  path: Path;
+  /** The field and keyword, for the scorecard: "comment maxLength 300"; none for a probe of free text. */
+  limit?: string;
+  side: 'at' | 'past';
+  value: Json;
+  kind: ExpectationKind;
+  /** Placed as it is: not cut down or filled with other items (a count across list elements). */
+  asIs?: boolean;
+}
+
+/** How to walk: the document, and what the walker cannot see for itself. */
+export interface Walk {
+  /** The document the schema's `$ref`s point into (default: the bundled one). */
+  root?: unknown;
+  /**
+   * An identifier the deployment takes once: it keeps its uniqueness, only its case and shape vary
+   * (default: none).
+   */
+  fresh?: (path: Path) => boolean;
+  /** Whether the document refuses the example with `value` at `path`: a limit in an `if/then` binds only where so. */
+  refused: (path: Path, value: Json) => boolean;
+}
+
+/** Whether the schema node (or a `$ref` on the way to it) says it is this contract's own decision. */
+function kindOf(schema: Schema, root: unknown): ExpectationKind {
+  let s = schema;
+  for (let hops = 0; s && hops < 50; hops++) {
+    if (marked(s)) return 'decision';
+    if (!s.$ref) break;
+    s = resolvePointer(s.$ref, root) as Schema;
+  }
+  return 'described';
+}
+
+/** The `then` and `else` branches of the schema and of its `allOf` members, nested ones included. */
+function branches(schema: Schema, root: unknown): Schema[] {
+  const s = deref(schema, root);
+  if (!s || typeof s !== 'object') return [];
+  const own = s.if
+    ? [s.then, s.else].filter(Boolean).flatMap((b: Schema) => [deref(b, root), ...branches(b, root)])
+    : [];
+  return [...own, ...(s.allOf ?? []).flatMap((m: Schema) => branches(m, root))];
+}
+
+/** The counts the array schema limits (`contains` with `maxContains`/`minContains`), by the properties they fix. */
+function countLimits(
+  schema: Schema,
+  root: unknown,
+): Array<{ fixed: Record<string, Json>; max?: number; min?: number }> {
+  return [deref(schema, root), ...branches(schema, root)]
+    .filter((s) => s.contains && (typeof s.maxContains === 'number' || typeof s.minContains === 'number'))
+    .map((s) => ({
+      fixed: Object.fromEntries(
+        Object.entries<Schema>(flatSchema(s.contains, root).properties ?? {})
+          .filter(([, p]) => 'const' in p)
+          .map(([k, p]) => [k, p.const]),
+      ),
+      max: s.maxContains,
+      min: s.minContains,
+    }))
+    .filter((l) => Object.keys(l.fixed).length > 0);
+}
+
+/** Makes an edge of the limit being walked: its side, the limit (none for a probe), its name and the value sent. */
+type MakeEdge = (side: Edge['side'], limit: string | undefined, name: string, v: Json) => Edge;
+
+/** The edges of a string's limits: lengths in code points, a non-empty open set, a date, a date-time's offsets. */
+function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown): Generator<Edge> {
+  if (typeof s.maxLength === 'number') {
+    for (const script of ['Latin', 'Cyrillic', 'emoji'] as const)
+      yield edge(
+        'at',
+        `maxLength ${s.maxLength}`,
+        `${s.maxLength} code points (${script})`,
+        textOf(s.maxLength, script),
+      );
+    for (const script of ['Latin', 'emoji'] as const)
+      yield edge(
+        'past',
+        `maxLength ${s.maxLength}`,
+        `${s.maxLength + 1} code points (${script})`,
+        textOf(s.maxLength + 1, script),
+      );
+  }
+  if (typeof s.minLength === 'number' && s.minLength > 0) {
+    for (const script of ['Latin', 'emoji'] as const)
+      yield edge(
+        'at',
+        `minLength ${s.minLength}`,
+        `${s.minLength} code point(s) (${script})`,
+        textOf(s.minLength, script),
+      );
+    yield edge('past', `minLength ${s.minLength}`, `${s.minLength - 1} code points`, textOf(s.minLength - 1, 'Latin'));
+  }
+  // An open set of names (known ones, or any non-empty string): the empty string is past it.
+  const nonEmpty = (b: Schema) => {
+    const f = flatSchema(b, root);
+    return f.minLength > 0 || (Array.isArray(f.enum) && f.enum.every((v: unknown) => v !== ''));
+  };
+  if (Array.isArray(s.anyOf) && s.anyOf.every(nonEmpty)) yield edge('past', 'non-empty', 'empty', '');
+  if (s.format === 'date') {
+    yield edge('at', 'date', 'a leap day', '2024-02-29');
+    yield edge('past', 'date', 'a day no month has', '2023-02-30');
+  }
+  if (s.format === 'date-time' && !Number.isNaN(Date.parse(value))) {
+    const instant = new Date(Date.parse(value));
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const local = (offsetMinutes: number) => {
+      const t = new Date(instant.getTime() + offsetMinutes * 60_000);
+      const sign = offsetMinutes < 0 ? '-' : '+';
+      const abs = Math.abs(offsetMinutes);
+      return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+    };
+    yield edge('at', 'date-time', 'offset Z', instant.toISOString().replace(/\.\d+Z$/, 'Z'));
+    yield edge('at', 'date-time', 'offset +03:00', local(180));
+    yield edge('at', 'date-time', 'offset -05:30', local(-330));
+    yield edge('at', 'date-time', 'fraction of a second', instant.toISOString());
+  }
+}
+
+/** The edges of a number's range, and of int64 written digit for digit. */
+function* numberEdges(s: Schema, edge: MakeEdge): Generator<Edge> {
+  const step = s.type === 'integer' ? 1 : 1e-6;
+  if (typeof s.minimum === 'number') {
+    yield edge('at', `minimum ${s.minimum}`, `${s.minimum}`, s.minimum);
+    yield edge('past', `minimum ${s.minimum}`, `${s.minimum - step}`, s.minimum - step);
+  }
+  if (typeof s.maximum === 'number') {
+    yield edge('at', `maximum ${s.maximum}`, `${s.maximum}`, s.maximum);
+    yield edge('past', `maximum ${s.maximum}`, `${s.maximum + step}`, s.maximum + step);
+  }
+  if (s.format === 'int64') {
+    for (const [name, digits] of int64Inside) yield edge('at', 'int64', name, new Digits(digits));
+    yield edge('past', 'int64', int64Outside[0], new Digits(int64Outside[1]));
+  }
+}
+
+/**
+ * The edges of every limit on the way from `schema` down to the values the example `base` has.
+ * A value the schema allows is one the description allows too (it states fewer limits): only an
+ * edge past a limit can be this contract's decision.
+ */
+export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []): Generator<Edge> {
+  const root = walk.root ?? openapi;
+  const fresh = walk.fresh ?? (() => false);
+  const s = flatSchema(schema, root);
+  const value = at(base, path);
+  if (value === undefined || !s) return;
+  const kind = kindOf(schema, root);
+  const here = path.length ? path.join('.') : '(body)';
+  const edge: MakeEdge = (side, limit, name, v) => ({
+    name: `${here}: ${name}`,
+    path,
+    ...(limit === undefined ? {} : { limit: `${pattern(path) || '(body)'} ${limit}` }),
+    side,
+    value: v,
+    kind: side === 'at' ? 'described' : kind,
+  });
+  if (typeof value === 'string' && !fresh(path)) yield* textEdges(s, value, edge, root);
+  // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each
+  // value once for good, and one-character values (about a million) would be taken in a few runs.
+  if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
+    // Probes, not limits: the document says "UUID-like" but states no format.
+    yield edge('at', undefined, 'a UUID in upper case', value.toUpperCase());
+    yield edge('at', undefined, 'a string that is no UUID', `order-${value}-attempt-1`);
+  }
+  if (typeof value === 'string' && !fresh(path)) {
+    const free = !s.enum && !s.format && !s.pattern && !s.const && / /.test(value) && typeof s.maxLength !== 'number';
+    if (free) yield edge('at', undefined, 'text in several scripts and an emoji', severalScripts);
+  }
+  if (typeof value === 'number' && (s.type === 'integer' || s.type === 'number')) yield* numberEdges(s, edge);
+  if (Array.isArray(value)) {
+    const fill = (n: number) => Array.from({ length: n }, (_, i) => value[i % value.length] as Json);
+    if (typeof s.maxItems === 'number' && value.length > 0) {
+      yield edge('at', `maxItems ${s.maxItems}`, `${s.maxItems} items`, fill(s.maxItems));
+      yield edge('past', `maxItems ${s.maxItems}`, `${s.maxItems + 1} items`, fill(s.maxItems + 1));
+    }
+    if (typeof s.minItems === 'number' && value.length >= s.minItems && s.minItems > 0)
+      yield edge('at', `minItems ${s.minItems}`, `${s.minItems} item(s)`, value.slice(0, s.minItems));
+    yield* countEdges(base, schema, path, kind, root);
+    if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, walk, [...path, i]);
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, child] of Object.entries<Schema>(s.properties ?? {}))
+      yield* edgesOf(base, child, walk, [...path, key]);
+    for (const branch of branches(schema, root))
+      for (const [key, child] of Object.entries<Schema>(branch.properties ?? {})) {
+        const edges = [...edgesOf(base, child, walk, [...path, key])];
+        const binding = new Set(
+          edges.filter((e) => e.side === 'past' && walk.refused(e.path, e.value)).map((e) => e.limit),
+        );
+        yield* edges.filter((e) => binding.has(e.limit));
+      }
+  }
+}
+
+/**
+ * The edges of the array's item counts (at most so many items, at most and at least so many of a
+ * kind). Inside an element of a list (the buttons of a keyboard's rows), the items are spread over
+ * two elements, so that a limit held for each element alone is seen to differ from one held for
+ * all together; a body the document allows past it is left out later.
+ */
+function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKind, root: unknown): Generator<Edge> {
+  const s = flatSchema(schema, root);
+  const counts = countLimits(schema, root);
+  const last = path.map((k) => typeof k).lastIndexOf('number');
+  const list = last < 0 ? undefined : path.slice(0, last);
+  const rest = path.slice(last + 1);
+  const elements: Json[] = list ? at(base, list) : [];
+  const pool: Json[] = list ? elements.flatMap((e) => at(e, rest) ?? []) : at(base, path);
+  const isOf = (fixed: Record<string, Json>) => (item: Json) =>
+    Object.entries(fixed).every(([k, v]) => (item as any)?.[k] === v);
+  // Items no count limits: they fill a list to its size and keep each element from being empty.
+  const free = pool.filter((item) => !counts.some((c) => isOf(c.fixed)(item)));
+  if (list && free.length === 0) return;
+  const here = list ? `${pattern(list)}.[].${rest.join('.')}` : path.join('.') || '(body)';
+  const place = (items: Json[]): { path: Path; value: Json } => {
+    if (!list) return { path, value: items };
+    // Alternately in two elements, each starting with an item no count limits.
+    const spread = [0, 1].map((r) => [free[r % free.length]!, ...items.filter((_, i) => i % 2 === r)]);
+    return { path: list, value: spread.map((items) => setAt(structuredClone(elements[0]!), rest, items)) };
+  };
+  const over = list ? ` over 2 ${String(list.at(-1))}` : '';
+  const make = (side: Edge['side'], limit: string, name: string, items: Json[]): Edge => ({
+    ...place(items),
+    name: `${here}: ${name}${over}`,
+    limit: `${pattern(path)} ${limit}`,
+    side,
+    kind: side === 'at' ? 'described' : kind,
+    asIs: true,
+  });
+  if (list && typeof s.maxItems === 'number') {
+    const fill = (n: number) =>
+      Array.from({ length: Math.max(0, n - 2) }, (_, i) => structuredClone(free[i % free.length]!));
+    yield make('at', `maxItems ${s.maxItems}`, `${s.maxItems} items`, fill(s.maxItems));
+    yield make('past', `maxItems ${s.maxItems}`, `${s.maxItems + 1} items`, fill(s.maxItems + 1));
+  }
+  for (const { fixed, max, min } of counts) {
+    const sample = pool.find(isOf(fixed));
+    if (sample === undefined) continue;
+    const what = Object.entries(fixed)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ');
+    const others = list ? [] : pool.filter((item) => !isOf(fixed)(item));
+    const of = (n: number) => [...Array.from({ length: n }, () => structuredClone(sample)), ...others];
+    if (typeof max === 'number') {
+      yield make('at', `maxContains ${max} (${what})`, `${max} of ${what}`, of(max));
+      yield make('past', `maxContains ${max} (${what})`, `${max + 1} of ${what}`, of(max + 1));
+    }
+    if (typeof min === 'number' && min > 0)
+      yield make('past', `minContains ${min} (${what})`, `${min - 1} of ${what}`, of(min - 1));
+  }
+}
+
+/**
+ * Bodies with the edge's value at its path, to try in turn: as it is, then with each list on the
+ * way down cut to the element on the path (a limit such as "10 buttons" holds across all rows, so
+ * the row at the limit must stand alone). A list at the limit is tried filled with each of its
+ * items in turn (the first may be of a kind the schema allows only once or twice).
+ */
+export function* placements(base: Json, edge: Edge, source: Json): Generator<Json> {
+  if (edge.asIs) {
+    yield setAt(base, edge.path, edge.value);
+    return;
+  }
+  const values: Json[] = [edge.value];
+  const original = at(source, edge.path);
+  if (Array.isArray(original) && Array.isArray(edge.value))
+    for (const filler of original) values.push((edge.value as Json[]).map(() => structuredClone(filler)));
+  for (const value of values) {
+    let body = setAt(base, edge.path, value);
+    yield body;
+    for (let i = edge.path.length - 1; i > 0; i--) {
+      if (typeof edge.path[i] !== 'number') continue;
+      const list = edge.path.slice(0, i);
+      body = setAt(body, list, [at(body, edge.path.slice(0, i + 1))]);
+      yield body;
+    }
+  }
+}

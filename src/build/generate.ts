@@ -6,21 +6,16 @@
 //                                module per audience so a bundle takes only what it uses
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { _ } from 'ajv/dist/compile/codegen/index.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import formatsModule from 'ajv-formats';
 import equalModule from 'ajv/dist/runtime/equal.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { deref, documentId, openapi, resolvePointer } from '../core/document.ts';
 import { examplePairs, documentOperations } from '../core/examples.ts';
 import { fixturesSchema, fixturesSchemaId } from '../sandbox/fixtures-schema.ts';
+import { callable, documentAjv } from './ajv.ts';
 
-// ajv and ajv-formats are CommonJS: under NodeNext their default imports type as the module
-// object, whose callable is `.default`; at run time either may be the function.
-const callable = <T>(m: { default: T } | T): T => (typeof m === 'function' ? m : (m as { default: T }).default);
 const standaloneCode = callable(standaloneModule as never) as typeof standaloneModule.default;
-const addFormats = callable(formatsModule as never) as typeof formatsModule.default;
 
 const generated = new URL('../../generated/', import.meta.url);
 export const generatedPath = (name: string) => fileURLToPath(new URL(name, generated));
@@ -93,13 +88,7 @@ const inlineRuntime: Record<string, string> = {
 export function validatorModule(name: string): string {
   const { keys, verbose } = validatorModules[name]!;
   // The formats come from ajv-formats by a named import, which Node and bundlers read alike.
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: false,
-    verbose,
-    code: { source: true, esm: true, lines: true, formats: _`fullFormats` },
-  });
-  addFormats(ajv);
+  const ajv = documentAjv({ verbose, code: { source: true, esm: true, lines: true, formats: _`fullFormats` } });
   ajv.addSchema(openapi, documentId);
   ajv.addSchema(fixturesSchema, fixturesSchemaId);
   const exports: Record<string, string> = {};

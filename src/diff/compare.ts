@@ -1,10 +1,14 @@
 // The changes between two bundled documents, classified and worded for a person. api-smart-diff
-// finds and classifies them (it knows request vs response direction); this file only adds what
-// it does not know: the open sets of this contract (`anyOf: [Known..., string]`, where a value
-// added or removed breaks nobody), one line per change instead of one per place it shows, and
-// the wording.
+// finds and classifies them on the wire view (wire.ts: webhooks judged by their receivers); this
+// file adds what it does not know: the open sets of this contract (`anyOf: [Known..., string]`,
+// where a value added or removed breaks nobody), one line per change at the operations and
+// webhooks it reaches instead of one per place it shows, the witnesses' second opinion
+// (witnesses.ts), and the wording.
 import { apiCompare } from 'api-smart-diff';
-import { escapePointer, unescapePointer } from '../core/pointers.ts';
+import { unescapePointer } from '../core/pointers.ts';
+import { classOf, effectOf, readerOf } from './direction.ts';
+import { answerOf, fromWire, toPointer, wireView } from './wire.ts';
+import { flips } from './witnesses.ts';
 
 export type ChangeClass = 'breaking' | 'correction' | 'non-breaking' | 'deprecation' | 'annotation';
 
@@ -25,12 +29,12 @@ export interface Change {
   sentence: string;
   /** For a correction: why the breaking change needs no new major version. */
   why?: string;
+  /** What saw it: the structural diff, a witness instance, or both. */
+  found: 'structure' | 'witness' | 'both';
 }
 
 type Doc = Record<string, any>;
 type Path = Array<string | number>;
-
-const toPointer = (path: Path) => `#/${path.map((s) => escapePointer(String(s))).join('/')}`;
 const show = (v: unknown) =>
   v === undefined ? 'none' : typeof v === 'object' ? JSON.stringify(v).slice(0, 60) : JSON.stringify(v);
 
@@ -59,9 +63,17 @@ const resolve = (doc: Doc, ref: string): unknown =>
     .map(unescapePointer)
     .reduce((node: any, key) => node?.[key], doc);
 
-/** "request body of closeThreads" or "response 200 of closeThreads", and the field path inside it. */
+/**
+ * "request body of closeThreads", "response 200 of closeThreads" or "callback messageStatus", and the
+ * field path inside it, for a path of the wire view `doc`.
+ */
 function place(doc: Doc, path: Path): { where: string; field: string; rest: Path } {
-  if (path[0] === 'paths' || path[0] === 'webhooks') {
+  const { webhook } = fromWire(path);
+  if (webhook) {
+    const schemaAt = path.indexOf('schema');
+    return { where: webhook, ...fieldOf(schemaAt >= 0 ? path.slice(schemaAt + 1) : path.slice(3)) };
+  }
+  if (path[0] === 'paths') {
     const op = doc[path[0]]?.[path[1]!]?.[path[2]!];
     const name = op?.operationId ?? `${String(path[2]).toUpperCase()} ${path[1]}`;
     const schemaAt = path.indexOf('schema');
@@ -98,7 +110,9 @@ function describe(doc: Doc, d: { action: string; path: Path; before?: unknown; a
     ? `\`${field}\``
     : where.startsWith('response') || where.startsWith('request')
       ? 'the body'
-      : 'it';
+      : where.startsWith('callback')
+        ? 'the payload'
+        : 'it';
   const [keyword, index] = rest;
   let what: string;
   if (rest.length === 0 && field)
@@ -118,39 +132,115 @@ function describe(doc: Doc, d: { action: string; path: Path; before?: unknown; a
   return `${where}: ${what}`;
 }
 
+/** The components the operations and webhooks reach through `$ref`s ("schemas/StatusCallback"). */
+function reached(doc: Doc): Set<string> {
+  const found = new Set<string>();
+  const stack: unknown[] = [doc.paths, doc.webhooks];
+  const seen = new Set<unknown>();
+  while (stack.length) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/')) {
+      const [kind, name] = ref.slice('#/components/'.length).split('/').map(unescapePointer);
+      if (kind && name && !found.has(`${kind}/${name}`)) {
+        found.add(`${kind}/${name}`);
+        stack.push(doc.components?.[kind]?.[name]);
+      }
+    }
+    stack.push(...Object.values(node));
+  }
+  return found;
+}
+
 export function compareDocuments(before: Doc, after: Doc, corrections: Correction[] = []): Change[] {
-  // api-smart-diff changes its inputs: it gets copies.
-  const { diffs } = apiCompare(structuredClone(before), structuredClone(after));
-  const classed = diffs.map((d) => {
-    const doc = d.action === 'remove' ? before : after;
+  // api-smart-diff changes its inputs: the wire views are copies.
+  const wire = { before: wireView(before), after: wireView(after) };
+  const { diffs } = apiCompare(wireView(before), wireView(after));
+  const onWire = new Set([...reached(before), ...reached(after)]);
+  // A webhook added or removed whole: its answers go with it.
+  const whole = new Set(diffs.filter((d) => d.path.length <= 3 && d.path[0] === "paths").map((d) => d.path[1]));
+  const classed = diffs.flatMap((d) => {
+    const path = d.path as Path;
+    const doc = d.action === 'remove' ? wire.before : wire.after;
     let type = d.type === 'unclassified' ? 'annotation' : (d.type as ChangeClass);
+    // A component the wire reaches is judged where it reaches (api-smart-diff reports it there too,
+    // with the direction of each place); one it does not reach changes nothing on the wire.
+    if (path[0] === 'components' && path.length > 2) {
+      if (onWire.has(`${path[1]}/${path[2]}`)) return [];
+      if (path[1] === 'schemas') type = 'annotation';
+    }
+    const answer = answerOf(path);
+    if (answer && path.length <= 3 && whole.has(answer)) return [];
+    // The keywords whose direction is known are judged by who reads the place.
+    const reader = readerOf(path);
+    const effect = reader && effectOf(place(doc, path).rest, d.action, d.before, d.after);
+    if (reader && effect) type = classOf(effect, reader);
     // A value added to or removed from an open set is accepted by every client and server.
-    if (type === 'breaking' && inOpenSet(doc, d.path as Path)) type = 'non-breaking';
-    return { ...d, path: d.path as Path, class: type as ChangeClass, doc };
+    if (type === 'breaking' && inOpenSet(doc, path)) type = 'non-breaking';
+    return [{ ...d, path, class: type as ChangeClass, doc }];
   });
   // A change inside a component shows under every operation that uses it: one line per change
-  // with the places listed, and a component's own line only when no operation shows it.
+  // with the places listed.
   const key = (d: (typeof classed)[number]) =>
     JSON.stringify([d.action, d.before ?? null, d.after ?? null, place(d.doc, d.path).rest.at(-2) ?? null]);
-  const shown = new Set(classed.filter((d) => d.path[0] !== 'components').map(key));
   const groups = new Map<string, (typeof classed)[number][]>();
   for (const d of classed) {
-    if (d.path[0] === 'components' && shown.has(key(d))) continue;
     const k = `${d.class} ${key(d)}`;
     groups.set(k, [...(groups.get(k) ?? []), d]);
   }
+  const structural = [...groups.values()].map((group) => {
+    const first = group[0]!;
+    // The field each place is about (for `required`, the property named), for the witnesses to match.
+    const places = group.map((d) => {
+      const p = place(d.doc, d.path);
+      const name = p.rest[0] === 'required' ? (d.after ?? d.before) : undefined;
+      return { ...p, field: typeof name === 'string' ? [p.field, name].filter(Boolean).join('.') : p.field };
+    });
+    const wheres = [...new Set(places.map((p) => p.where))];
+    const described = describe(first.doc, first);
+    return {
+      class: first.class,
+      pointer: toPointer(fromWire(first.path).path),
+      sentence: wheres.length > 1 ? `${described} (also ${wheres.slice(1).join(', ')})` : described,
+      places,
+      found: 'structure' as Change['found'],
+    };
+  });
+  // The witnesses: a flip the structural diff already calls breaking at that place and field confirms it.
+  const [was, now] = [before.info?.version, after.info?.version];
+  const version = was && now && was !== now ? { before: was, after: now } : { before: 'the base', after: 'the document' };
+  const witnessed = flips(before, after).flatMap((flip) => {
+    const same = structural.find(
+      (c) =>
+        c.class === 'breaking' &&
+        c.places.some(
+          (p) =>
+            p.where === flip.where &&
+            (flip.field === p.field || flip.field.startsWith(`${p.field}.`) || flip.field.startsWith(`${p.field}[`)),
+        ),
+    );
+    if (same) {
+      same.found = 'both';
+      return [];
+    }
+    const more = flip.count > 1 ? ` (and ${flip.count - 1} more instance${flip.count > 2 ? 's' : ''})` : '';
+    return [
+      {
+        class: 'breaking' as ChangeClass,
+        pointer: flip.pointer,
+        sentence: `${flip.where}: \`${flip.field || '(body)'}\`: ${flip.keyword} of ${version[flip.writer === 'before' ? 'after' : 'before']} refuses the witness ${flip.instance} of ${version[flip.writer]} (${flip.error})${more}`,
+        places: [],
+        found: 'witness' as Change['found'],
+      },
+    ];
+  });
   const order: ChangeClass[] = ['breaking', 'correction', 'deprecation', 'non-breaking', 'annotation'];
-  return [...groups.values()]
-    .map((group): Change => {
-      const first = group[0]!;
-      const places = [...new Set(group.map((d) => place(d.doc, d.path).where))];
-      const described = describe(first.doc, first);
-      const sentence = places.length > 1 ? `${described} (also ${places.slice(1).join(', ')})` : described;
-      const pointer = toPointer(first.path);
-      const correction = first.class === 'breaking' ? corrections.find((c) => c.at === pointer) : undefined;
-      return correction
-        ? { class: 'correction', pointer, sentence, why: correction.why }
-        : { class: first.class, pointer, sentence };
+  return [...structural, ...witnessed]
+    .map(({ places: _places, ...c }): Change => {
+      const correction = c.class === 'breaking' ? corrections.find((k) => k.at === c.pointer) : undefined;
+      return correction ? { ...c, class: 'correction', why: correction.why } : c;
     })
     .sort((a, b) => order.indexOf(a.class) - order.indexOf(b.class));
 }

@@ -1,0 +1,140 @@
+// A second opinion by instances. A structural diff misses what it does not model (a limit inside
+// `if/then`, a `maxContains`); an instance does not. What the writer of a message was allowed to
+// send must still be read: the old document's request examples (and webhook answers), and the
+// values at each of their limits (core/edges.ts), must validate under the new schemas, because
+// callers were built for them; the new document's response and webhook examples, and the values at
+// their limits, must validate under the old schemas, because clients and receivers were built for
+// those. An instance that flips is a breaking change, named with the instance and the keyword that
+// refuses it.
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { documentAjv } from '../build/ajv.ts';
+import { buttonsInOneRow } from '../core/buttons.ts';
+import { parsed, type Json } from '../core/digits.ts';
+import { edgesOf, pattern, placements, setAt, type Path } from '../core/edges.ts';
+import { describeErrors, type SchemaError } from '../core/validation.ts';
+import { messages, type Message } from './wire.ts';
+
+type Doc = Record<string, any>;
+
+/** An instance valid under the writer's document and refused under the reader's. */
+export interface Flip {
+  where: string;
+  /** The field refused, list positions as [] ("content.whatsappContent.keyboard.rows[].buttons"). */
+  field: string;
+  keyword: string;
+  /** "example scheduledWhatsAppTemplate with comment: 300 code points (Latin)". */
+  instance: string;
+  /** Which document the witness was valid under and which refuses it. */
+  writer: 'before' | 'after';
+  /** The reader's error, naming the field, the value and what was expected. */
+  error: string;
+  /** The message's schema in the reader's document. */
+  pointer: string;
+  /** How many instances show the same flip. */
+  count: number;
+}
+
+const id = 'urn:messaging-contract:witness';
+
+/** Validates bodies against the schemas of one document, each compiled once. */
+function validatorOf(doc: Doc) {
+  const ajv = documentAjv();
+  ajv.addSchema(doc, id);
+  const compiled = new Map<string, ValidateFunction>();
+  const errorsOf = (pointer: string, body: unknown): SchemaError[] => {
+    let fn = compiled.get(pointer);
+    if (!fn) {
+      fn = ajv.compile({ $ref: `${id}${pointer}` });
+      compiled.set(pointer, fn);
+    }
+    return fn(body) ? [] : [...((fn.errors ?? []) as SchemaError[])];
+  };
+  // The button limits hold for all rows together (KeyboardButtons says so): the rows are also read as one.
+  return (pointer: string, body: unknown): SchemaError[] => {
+    const errors = errorsOf(pointer, body);
+    const merged = buttonsInOneRow(body);
+    return merged === body ? errors : [...errors, ...errorsOf(pointer, merged)];
+  };
+}
+
+/** The instances a message of `doc` was allowed to carry: its examples, and each at every limit on the way down. */
+function* instances(
+  message: Message,
+  valid: (body: unknown) => boolean,
+  doc: Doc,
+): Generator<{ name: string; body: unknown }> {
+  for (const example of message.examples) {
+    const base = example.value as Json;
+    if (!valid(base)) continue; // an example of a refused request is no witness of what is accepted
+    yield { name: `example ${example.name}`, body: base };
+    const refused = (path: Path, value: Json) => !valid(parsed(setAt(base, path, value)));
+    for (const edge of edgesOf(base, { $ref: message.schema }, { root: doc, refused })) {
+      if (edge.side !== 'at') continue;
+      const body = [...placements(base, edge, base)].map(parsed).find(valid);
+      if (body !== undefined) yield { name: `example ${example.name} with ${edge.name}`, body };
+    }
+  }
+}
+
+const fieldOf = (instancePath: string, e: SchemaError) => {
+  const parts: Path = instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => (/^\d+$/.test(p) ? 0 : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+  const missing = (e.params as { missingProperty?: string }).missingProperty;
+  return pattern(missing ? [...parts, missing] : parts).replace(/\.\[\]/g, '[]');
+};
+
+/** ajv reports `maxContains` and `minContains` under `contains`. */
+const keywordOf = (e: SchemaError) => {
+  const p = e.params as { maxContains?: number; minContains?: number };
+  return e.keyword === 'contains' && p.maxContains !== undefined ? 'maxContains' : e.keyword;
+};
+
+/** Instances that flip between the two documents, one per message, field and keyword. */
+export function flips(before: Doc, after: Doc): Flip[] {
+  const validate = { before: validatorOf(before), after: validatorOf(after) };
+  const theirs = new Map(messages(after).map((m) => [m.key, m]));
+  const found = new Map<string, Flip>();
+  for (const old of messages(before)) {
+    const now = theirs.get(old.key);
+    if (!now) continue; // a message removed is the structural diff's to report
+    // Who wrote under which document: the service reads old callers; clients and receivers read the new service.
+    const [writer, reader, writerDoc] =
+      old.reader === 'service'
+        ? ([old, now, 'before'] as const)
+        : ([now, old, 'after'] as const);
+    const readerDoc = writerDoc === 'before' ? 'after' : 'before';
+    const writerValid = (body: unknown) => validate[writerDoc](writer.schema, body).length === 0;
+    for (const { name, body } of instances(writer, writerValid, writerDoc === 'before' ? before : after)) {
+      const errors = validate[readerDoc](reader.schema, body).filter(
+        (e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'),
+      );
+      const first = errors[0];
+      if (!first) continue;
+      const field = fieldOf(first.instancePath, first);
+      const keyword = keywordOf(first);
+      const key = `${reader.where} ${field} ${keyword}`;
+      const seen = found.get(key);
+      if (seen) {
+        seen.count++;
+        continue;
+      }
+      found.set(key, {
+        where: reader.where,
+        field,
+        keyword,
+        instance: name,
+        writer: writerDoc,
+        // ajv words a count of `contains` plainly; the other keywords name the value and what was expected.
+        error:
+          first.keyword === 'contains'
+            ? `${fieldOf(first.instancePath, first).replace(/\[\]/g, '[0]')}: ${first.message}`
+            : (describeErrors([first], body)[0] ?? `${field}: ${first.message}`),
+        pointer: reader.schema,
+        count: 1,
+      });
+    }
+  }
+  return [...found.values()];
+}

@@ -6,8 +6,7 @@ import formatsModule from 'ajv-formats';
 
 // ajv and ajv-formats are CommonJS: under NodeNext their default imports type as the module
 // object, whose callable is `.default`; at run time either may be the function.
-export const callable = <T>(m: { default: T } | T): T =>
-  typeof m === 'function' ? m : (m as { default: T }).default;
+export const callable = <T>(m: { default: T } | T): T => (typeof m === 'function' ? m : (m as { default: T }).default);
 const addFormats = callable(formatsModule as never) as typeof formatsModule.default;
 
 export function documentAjv(options: Options = {}): Ajv2020 {

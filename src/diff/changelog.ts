@@ -1,20 +1,19 @@
-// npm run changelog: the section of CHANGELOG.md for the document's version, written from the
-// diff against the newest release of an older version. `missingLines` is the drift check: a
-// section may be reworded around them, but every change line must stay.
+// npm run changelog: the section of CHANGELOG.md for the document's version, its change lines
+// written from the diff against the release before it (`npm run release` calls the same). The
+// words a person wrote above "Changes since" stay; `missingLines` is the drift check: a section
+// may be reworded around the change lines, but every one must stay.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compareDocuments, type Change } from './compare.ts';
-import { correctionsFor, type Doc, readRelease, releasedVersions } from './releases.ts';
+import { type Change, compareDocuments } from './compare.ts';
+import { correctionsBetween, type Doc, readRelease, releaseBefore } from './releases.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The newest committed release whose version differs from `version`, if any. */
+/** The release before `version`, if any. */
 export function previousRelease(version: string, repo = root): { version: string; doc: Doc } | undefined {
-  const newest = releasedVersions(repo)
-    .filter((v) => v !== version)
-    .at(-1);
-  return newest ? { version: newest, doc: readRelease(repo, newest) } : undefined;
+  const before = releaseBefore(repo, version);
+  return before ? { version: before, doc: readRelease(repo, before) } : undefined;
 }
 
 export const changeLine = (c: Change) =>
@@ -24,7 +23,9 @@ export const changeLine = (c: Change) =>
 export function expectedLines(current: Doc, repo = root): string[] {
   const previous = previousRelease(current.info.version, repo);
   return previous
-    ? compareDocuments(previous.doc, current, correctionsFor(repo, current.info.version)).map(changeLine)
+    ? compareDocuments(previous.doc, current, correctionsBetween(repo, previous.version, current.info.version)).map(
+        changeLine,
+      )
     : [];
 }
 
@@ -43,18 +44,32 @@ export function missingLines(changelog: string, current: Doc, repo = root): stri
   return expectedLines(current, repo).filter((line) => !text.includes(line));
 }
 
+/** The changelog with the version's section written: its change lines anew, the words above them kept. */
+export function writeSection(changelog: string, current: Doc, repo = root): { text: string; changes: number } {
+  const { version } = current.info;
+  const previous = previousRelease(version, repo);
+  const lines = expectedLines(current, repo);
+  const changes = `Changes since ${previous?.version ?? 'nothing (the first release)'}:\n\n${lines.join('\n') || '- none'}\n`;
+  const old = section(changelog, version);
+  if (old === undefined) {
+    const first = changelog.indexOf('\n## ');
+    const at = first < 0 ? changelog.length : first + 1;
+    return {
+      text: `${changelog.slice(0, at)}## ${version}\n\n${changes}\n${changelog.slice(at)}`,
+      changes: lines.length,
+    };
+  }
+  const since = old.indexOf('\nChanges since ');
+  const words = since < 0 ? old.trimEnd() : old.slice(0, since).trimEnd();
+  // A function, so that `$` in the words is not read as a replacement pattern.
+  return { text: changelog.replace(old, () => `${words}\n\n${changes}`), changes: lines.length };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const current = JSON.parse(readFileSync(join(root, 'generated/openapi.json'), 'utf8')) as Doc;
-  const path = join(root, 'CHANGELOG.md');
-  const changelog = readFileSync(path, 'utf8');
-  const previous = previousRelease(current.info.version);
-  const body = `## ${current.info.version}\n\nChanges since ${previous?.version ?? 'nothing (the first release)'}:\n\n${expectedLines(current).join('\n') || '- none'}\n`;
-  const old = section(changelog, current.info.version);
-  const firstSection = changelog.indexOf('\n## ');
-  const next =
-    old !== undefined
-      ? changelog.replace(old, body)
-      : `${changelog.slice(0, firstSection + 1)}${body}\n${changelog.slice(firstSection + 1)}`;
-  writeFileSync(path, next);
-  console.log(`CHANGELOG.md: section ${current.info.version} written (${expectedLines(current).length} changes)`);
+  const repo = process.env.INIT_CWD ?? process.cwd();
+  const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
+  const path = join(repo, 'CHANGELOG.md');
+  const { text, changes } = writeSection(readFileSync(path, 'utf8'), current, repo);
+  writeFileSync(path, text);
+  console.log(`CHANGELOG.md: section ${current.info.version} written (${changes} changes)`);
 }

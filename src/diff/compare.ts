@@ -160,15 +160,17 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
   const { diffs } = apiCompare(wireView(before), wireView(after));
   const onWire = new Set([...reached(before), ...reached(after)]);
   // A webhook added or removed whole: its answers go with it.
-  const whole = new Set(diffs.filter((d) => d.path.length <= 3 && d.path[0] === "paths").map((d) => d.path[1]));
+  const whole = new Set(diffs.filter((d) => d.path.length <= 3 && d.path[0] === 'paths').map((d) => d.path[1]));
   const classed = diffs.flatMap((d) => {
     const path = d.path as Path;
     const doc = d.action === 'remove' ? wire.before : wire.after;
     let type = d.type === 'unclassified' ? 'annotation' : (d.type as ChangeClass);
     // A component the wire reaches is judged where it reaches (api-smart-diff reports it there too,
     // with the direction of each place); one it does not reach changes nothing on the wire.
-    if (path[0] === 'components' && path.length > 2) {
-      if (onWire.has(`${path[1]}/${path[2]}`)) return [];
+    if (path[0] === 'components' && path.length > 1) {
+      // A component, or a whole section of them added or removed.
+      const names = path.length > 2 ? [path[2]] : Object.keys((d.after ?? d.before ?? {}) as object);
+      if (names.length && names.every((name) => onWire.has(`${path[1]}/${name}`))) return [];
       if (path[1] === 'schemas') type = 'annotation';
     }
     const answer = answerOf(path);
@@ -183,8 +185,10 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
   });
   // A change inside a component shows under every operation that uses it: one line per change
   // with the places listed.
-  const key = (d: (typeof classed)[number]) =>
-    JSON.stringify([d.action, d.before ?? null, d.after ?? null, place(d.doc, d.path).rest.at(-2) ?? null]);
+  const key = (d: (typeof classed)[number]) => {
+    const { field, rest } = place(d.doc, d.path);
+    return JSON.stringify([d.action, d.before ?? null, d.after ?? null, rest.at(-2) ?? null, field]);
+  };
   const groups = new Map<string, (typeof classed)[number][]>();
   for (const d of classed) {
     const k = `${d.class} ${key(d)}`;
@@ -210,7 +214,8 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
   });
   // The witnesses: a flip the structural diff already calls breaking at that place and field confirms it.
   const [was, now] = [before.info?.version, after.info?.version];
-  const version = was && now && was !== now ? { before: was, after: now } : { before: 'the base', after: 'the document' };
+  const version =
+    was && now && was !== now ? { before: was, after: now } : { before: 'the base', after: 'the document' };
   const witnessed = flips(before, after).flatMap((flip) => {
     const same = structural.find(
       (c) =>

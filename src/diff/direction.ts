@@ -54,8 +54,7 @@ export function effectOf(rest: Path, action: string, before: unknown, after: unk
     if (before === false || removed) return 'loosens';
     return 'changes';
   }
-  if (narrowing.has(keyword) && index === undefined)
-    return added ? 'tightens' : removed ? 'loosens' : 'changes';
+  if (narrowing.has(keyword) && index === undefined) return added ? 'tightens' : removed ? 'loosens' : 'changes';
   return undefined;
 }
 
@@ -70,8 +69,4 @@ export function readerOf(path: Path): 'service' | 'client' | undefined {
 
 /** The class of a change with this effect at a place this reader reads. */
 export const classOf = (effect: Effect, reader: 'service' | 'client') =>
-  effect === 'changes'
-    ? 'breaking'
-    : (effect === 'tightens') === (reader === 'service')
-      ? 'breaking'
-      : 'non-breaking';
+  effect === 'changes' ? 'breaking' : (effect === 'tightens') === (reader === 'service') ? 'breaking' : 'non-breaking';

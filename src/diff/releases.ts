@@ -13,26 +13,47 @@ export const semver = (v: string) => {
   return m.slice(1).map(Number) as [number, number, number];
 };
 
+/** Orders two versions: negative when `a` comes before `b`. */
+export const compareVersions = (a: string, b: string) => {
+  const [x, y] = [semver(a), semver(b)];
+  return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+};
+
 /** The versions kept under releases/, oldest first. */
 export function releasedVersions(repo: string): string[] {
   const dir = join(repo, 'releases');
   if (!existsSync(dir)) return [];
   const versions = readdirSync(dir).flatMap((f) => /^openapi-(\d+\.\d+\.\d+)\.json$/.exec(f)?.[1] ?? []);
-  return versions.sort((a, b) => {
-    const [x, y] = [semver(a), semver(b)];
-    return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
-  });
+  return versions.sort(compareVersions);
 }
+
+/** The newest release before `version` (the one its changelog section and its release are judged against). */
+export const releaseBefore = (repo: string, version: string) =>
+  releasedVersions(repo)
+    .filter((v) => compareVersions(v, version) < 0)
+    .at(-1);
+
+/** The newest release up to `version`: the gate's base while `version` is being worked on, or once released. */
+export const releaseUpTo = (repo: string, version: string) =>
+  releasedVersions(repo)
+    .filter((v) => compareVersions(v, version) <= 0)
+    .at(-1);
 
 export const releasePath = (repo: string, version: string) => join(repo, 'releases', `openapi-${version}.json`);
 export const readRelease = (repo: string, version: string): Doc =>
   JSON.parse(readFileSync(releasePath(repo, version), 'utf8'));
 
 /**
- * The corrections accepted for `version`: breaking changes that need no new major version because
- * the document said what the service never did. The file maps a version to `[{at, why}]`.
+ * The corrections accepted for the versions after `base` up to `version`: breaking changes that
+ * need no new major version because the document said what the service never did. A correction
+ * belongs to the release that introduces it: a diff from that release on, or from a later one,
+ * does not see it. The file maps a version to `[{at, why}]`; each correction returned names it.
  */
-export function correctionsFor(repo: string, version: string): Correction[] {
+export function correctionsBetween(
+  repo: string,
+  base: string,
+  version: string,
+): Array<Correction & { version: string }> {
   const path = join(repo, 'releases', 'corrections.json');
   if (!existsSync(path)) return [];
   const file = JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -41,15 +62,17 @@ export function correctionsFor(repo: string, version: string): Correction[] {
   };
   if (file === null || typeof file !== 'object' || Array.isArray(file))
     fail('expected an object mapping a version to a list of {at, why}');
-  if (!Object.hasOwn(file as object, version)) return [];
-  const list = (file as Record<string, unknown>)[version];
-  if (!Array.isArray(list)) return fail(`"${version}": expected a list of {at, why}`);
-  return list.map((entry, i) => {
-    const { at, why } = (entry ?? {}) as Record<string, unknown>;
-    if (typeof at !== 'string' || !at.startsWith('#/'))
-      fail(`"${version}"[${i}].at: expected the JSON pointer npm run diff prints ("#/...")`);
-    if (typeof why !== 'string' || !why.trim())
-      fail(`"${version}"[${i}].why: expected a sentence saying what the service always did`);
-    return { at, why } as Correction;
+  return Object.entries(file as Record<string, unknown>).flatMap(([v, list]) => {
+    if (!/^\d+\.\d+\.\d+$/.test(v)) fail(`"${v}": expected a version (MAJOR.MINOR.PATCH) as the key`);
+    if (compareVersions(v, base) <= 0 || compareVersions(v, version) > 0) return [];
+    if (!Array.isArray(list)) return fail(`"${v}": expected a list of {at, why}`);
+    return list.map((entry, i) => {
+      const { at, why } = (entry ?? {}) as Record<string, unknown>;
+      if (typeof at !== 'string' || !at.startsWith('#/'))
+        fail(`"${v}"[${i}].at: expected the JSON pointer npm run diff prints ("#/...")`);
+      if (typeof why !== 'string' || !why.trim())
+        fail(`"${v}"[${i}].why: expected a sentence saying what the service always did`);
+      return { at: at as string, why: why as string, version: v };
+    });
   });
 }

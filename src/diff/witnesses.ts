@@ -101,9 +101,7 @@ export function flips(before: Doc, after: Doc): Flip[] {
     if (!now) continue; // a message removed is the structural diff's to report
     // Who wrote under which document: the service reads old callers; clients and receivers read the new service.
     const [writer, reader, writerDoc] =
-      old.reader === 'service'
-        ? ([old, now, 'before'] as const)
-        : ([now, old, 'after'] as const);
+      old.reader === 'service' ? ([old, now, 'before'] as const) : ([now, old, 'after'] as const);
     const readerDoc = writerDoc === 'before' ? 'after' : 'before';
     const writerValid = (body: unknown) => validate[writerDoc](writer.schema, body).length === 0;
     for (const { name, body } of instances(writer, writerValid, writerDoc === 'before' ? before : after)) {

@@ -34,8 +34,9 @@ class SlowestFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Browser tests (vitest.e2e.config.ts) and the packed packages (vitest.packages.config.ts) run apart.
-    exclude: ['test/e2e/**', 'test/consumer/**', 'node_modules/**'],
+    // Browser tests (vitest.e2e.config.ts), the packed packages and the release workflow
+    // (vitest.packages.config.ts) run apart.
+    exclude: ['test/e2e/**', 'test/consumer/**', 'test/workflow/**', 'node_modules/**'],
     // Three workers on two cores: several files mostly wait (on a stalled server, a child process),
     // and a third worker keeps the cores busy meanwhile.
     maxWorkers: 3,

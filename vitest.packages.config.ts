@@ -2,11 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // The packages as users get them: packed, installed outside the repository, type-checked and run
 // on each supported Node line (npx fetches Node 22, 24 and 26 the first time), and the client
-// generators users run, installed apart and run on Node 24 (test/consumer/generators). Slower than the
-// rest, so `npm test` leaves it out and `npm run test:packages` (and CI) runs it.
+// generators users run, installed apart and run on Node 24 (test/consumer/generators), and the
+// release workflow as a contract author runs it (test/workflow: releases in a copy of the
+// repository, each rebuilding generated/). Slower than the rest, so `npm test` leaves them out and
+// `npm run test:packages` (and CI) runs them.
 export default defineConfig({
   test: {
-    include: ['test/consumer/**/*.test.ts'],
+    include: ['test/consumer/**/*.test.ts', 'test/workflow/**/*.test.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
   },

@@ -11,6 +11,7 @@ import { documentAjv } from '../build/ajv.ts';
 import { buttonsInOneRow } from '../core/buttons.ts';
 import { parsed, type Json } from '../core/digits.ts';
 import { edgesOf, pattern, placements, setAt, type Path } from '../core/edges.ts';
+import { resolvePointer } from '../core/document.ts';
 import { describeErrors, type SchemaError } from '../core/validation.ts';
 import { messages, type Message } from './wire.ts';
 
@@ -91,21 +92,40 @@ const keywordOf = (e: SchemaError) => {
   return e.keyword === 'contains' && p.maxContains !== undefined ? 'maxContains' : e.keyword;
 };
 
+/** The schema at `pointer` with its `$ref`s written out (a cycle is cut at its second visit), as text. */
+function resolvedText(doc: Doc, pointer: string): string {
+  const expand = (node: unknown, trail: string[]): unknown => {
+    if (node === null || typeof node !== 'object') return node;
+    if (Array.isArray(node)) return node.map((n) => expand(n, trail));
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      if (trail.includes(ref)) return { $cycle: ref };
+      return expand(resolvePointer(ref, doc), [...trail, ref]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, expand(v, trail)]));
+  };
+  return JSON.stringify(expand(resolvePointer(pointer, doc), [pointer]));
+}
+
 /** Instances that flip between the two documents, one per message, field and keyword. */
 export function flips(before: Doc, after: Doc): Flip[] {
-  const validate = { before: validatorOf(before), after: validatorOf(after) };
+  // Compiled only when a message's schema changed: where it did not, no instance can flip.
+  let validate: { before: ReturnType<typeof validatorOf>; after: ReturnType<typeof validatorOf> } | undefined;
   const theirs = new Map(messages(after).map((m) => [m.key, m]));
   const found = new Map<string, Flip>();
   for (const old of messages(before)) {
     const now = theirs.get(old.key);
     if (!now) continue; // a message removed is the structural diff's to report
+    if (resolvedText(before, old.schema) === resolvedText(after, now.schema)) continue;
+    validate ??= { before: validatorOf(before), after: validatorOf(after) };
     // Who wrote under which document: the service reads old callers; clients and receivers read the new service.
     const [writer, reader, writerDoc] =
       old.reader === 'service' ? ([old, now, 'before'] as const) : ([now, old, 'after'] as const);
     const readerDoc = writerDoc === 'before' ? 'after' : 'before';
-    const writerValid = (body: unknown) => validate[writerDoc](writer.schema, body).length === 0;
+    const check = validate;
+    const writerValid = (body: unknown) => check[writerDoc](writer.schema, body).length === 0;
     for (const { name, body } of instances(writer, writerValid, writerDoc === 'before' ? before : after)) {
-      const errors = validate[readerDoc](reader.schema, body).filter(
+      const errors = check[readerDoc](reader.schema, body).filter(
         (e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'),
       );
       const first = errors[0];

@@ -50,10 +50,8 @@ const fixtures: Array<[name: string, change: (d: any) => void, expected: Array<[
       schemas(d).AddressType.enum.push('FAX');
     },
     [
-      [
-        'non-breaking',
-        'request body of createSubscriber: `addresses[].type`: value "FAX" added (also request body of scheduleCascade)',
-      ],
+      ['non-breaking', 'request body of createSubscriber: `addresses[].type`: value "FAX" added'],
+      ['non-breaking', 'request body of scheduleCascade: `subscriberFilter.type`: value "FAX" added'],
     ],
   ],
   [
@@ -62,10 +60,8 @@ const fixtures: Array<[name: string, change: (d: any) => void, expected: Array<[
       schemas(d).AddressType.enum = schemas(d).AddressType.enum.filter((v: string) => v !== 'UTM');
     },
     [
-      [
-        'breaking',
-        'request body of createSubscriber: `addresses[].type`: value "UTM" removed (also request body of scheduleCascade)',
-      ],
+      ['breaking', 'request body of createSubscriber: `addresses[].type`: value "UTM" removed'],
+      ['breaking', 'request body of scheduleCascade: `subscriberFilter.type`: value "UTM" removed'],
     ],
   ],
   [

@@ -100,8 +100,10 @@ describe('npm run diff as a gate', () => {
     expect(byFile.out).toContain('non-breaking request body of closeThreads: `comment`: maxLength 300 -> 400');
   }, 30_000);
 
-  it('a correction in releases/corrections.json accepts one breaking change for this version, and a stale one fails', async () => {
+  it('a correction in releases/corrections.json accepts one breaking change for the release that introduces it, and a stale one fails', async () => {
+    const [major, minor, patch] = base.info.version.split('.').map(Number);
     const next = structuredClone(base);
+    next.info.version = `${major}.${minor}.${patch + 1}`;
     next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
     await write(next);
     const at =
@@ -109,34 +111,37 @@ describe('npm run diff as a gate', () => {
     const corrections = (entries: unknown) =>
       writeFile(join(repo, 'releases/corrections.json'), JSON.stringify(entries));
     await mkdir(join(repo, 'releases'), { recursive: true });
+    const why = 'the service always refused a comment over 200 characters';
     try {
-      await corrections({
-        [base.info.version]: [{ at, why: 'the service always refused a comment over 200 characters' }],
-      });
+      await corrections({ [next.info.version]: [{ at, why }] });
       const accepted = await diff();
       expect(accepted.code, accepted.out).toBe(0);
       expect(accepted.out).toContain('correction   request body of closeThreads: `comment`: maxLength 300 -> 200');
-      expect(accepted.out).toContain('accepted: the service always refused a comment over 200 characters');
+      expect(accepted.out).toContain(`accepted: ${why}`);
       expect(accepted.out).toContain('0 breaking, 1 correction');
-      // A correction names one version: the next one gets no excuse from it.
-      await corrections({ '0.9.0': [{ at, why: 'the service always refused a comment over 200 characters' }] });
+      // A correction belongs to its release: one of the base's own version (history) or of another excuses nothing.
+      await corrections({ [base.info.version]: [{ at, why }], '9.9.9': [{ at, why }] });
       expect((await diff()).code).toBe(1);
-      await write(base);
-      await corrections({ [base.info.version]: [{ at, why: 'stale' }] });
+      // Once released, the document is its own base: no change, whatever the corrections file holds.
+      await corrections({ [next.info.version]: [{ at, why: 'stale' }], x: 1 });
+      expect((await diff('--base', 'generated/openapi.json')).code).toBe(0);
+      await write({ ...base, info: { ...base.info, version: next.info.version } });
+      await corrections({ [next.info.version]: [{ at, why: 'stale' }] });
       const stale = await diff();
       expect(stale.code, stale.out).toBe(1);
       expect(stale.out).toContain(
-        `releases/corrections.json names ${at} for ${base.info.version}, but no breaking change is there`,
+        `releases/corrections.json names ${at} for ${next.info.version}, but no breaking change is there`,
       );
-      await corrections({ [base.info.version]: [{ at: 'comment', why: '' }] });
+      await corrections({ [next.info.version]: [{ at: 'comment', why: '' }] });
       const malformed = await diff();
       expect(malformed.code).not.toBe(0);
       expect(malformed.out).toContain(
-        `releases/corrections.json: "${base.info.version}"[0].at: expected the JSON pointer npm run diff prints`,
+        `releases/corrections.json: "${next.info.version}"[0].at: expected the JSON pointer npm run diff prints`,
       );
       expect(malformed.out).not.toMatch(/\n\s+at .*\.ts:\d+/);
     } finally {
       await rm(join(repo, 'releases'), { recursive: true, force: true });
+      await write(base);
     }
   }, 60_000);
 });

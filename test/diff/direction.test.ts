@@ -1,0 +1,167 @@
+// The gate judges each change by who reads the place it changes, with a pair of documents per
+// direction: the current bundle and a copy with one change. `found` says which opinion saw it: the
+// structural diff (api-smart-diff on the wire view, directions in src/diff/direction.ts), a witness
+// instance (src/diff/witnesses.ts), or both.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot } from '../../src/paths.ts';
+import { type Change, compareDocuments } from '../../src/diff/compare.ts';
+
+const doc = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8'));
+const schemas = (d: any) => d.components.schemas;
+const payload = '#/webhooks/messageStatus/post/requestBody/content/application~1json/schema';
+const closeRequest = '#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema';
+const scheduleRequest = '#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema';
+
+const compared = (change: (d: any) => void) => {
+  const after = structuredClone(doc);
+  change(after);
+  return compareDocuments(structuredClone(doc), after).filter((c) => c.class !== 'annotation');
+};
+const shown = (changes: Change[]) => changes.map((c) => [c.class, c.found, c.sentence]);
+
+describe('each change judged by who reads it', () => {
+  it('a request tightened breaks callers; loosened, it breaks nobody', () => {
+    expect(
+      shown(
+        compared((d) => {
+          schemas(d).CloseThreadsRequest.properties.comment.maxLength = 299;
+        }),
+      ),
+    ).toEqual([['breaking', 'both', 'request body of closeThreads: `comment`: maxLength 300 -> 299']]);
+    expect(
+      shown(
+        compared((d) => {
+          schemas(d).CloseThreadsRequest.properties.comment.maxLength = 301;
+        }),
+      ),
+    ).toEqual([['non-breaking', 'structure', 'request body of closeThreads: `comment`: maxLength 300 -> 301']]);
+  });
+
+  it('a response loosened breaks clients (a type changed, a field no longer promised); tightened, it does not', () => {
+    const typed = compared((d) => {
+      schemas(d).StatusCallback.properties.subjectId.type = ['integer', 'string'];
+    });
+    expect(shown(typed)).toEqual([
+      ['breaking', 'structure', 'callback messageStatus: `subjectId`: type "integer" -> ["integer","string"]'],
+    ]);
+    const required = schemas(doc).CascadeScheduleResult.required as string[];
+    expect(required.length).toBeGreaterThan(0);
+    expect(
+      shown(
+        compared((d) => {
+          schemas(d).CascadeScheduleResult.required = required.slice(1);
+        }),
+      ).map((c) => c[0]),
+    ).toEqual(['breaking']);
+    // RequestId is sent by callers and echoed by the service: tightened, it breaks only the callers.
+    const limited = compared((d) => {
+      schemas(d).RequestId.maxLength = 200;
+    }).map((c) => [c.class, c.sentence]);
+    expect(limited).toContainEqual([
+      'non-breaking',
+      'response 200 of scheduleCascade: `requestId`: maxLength 200 added (also callback messageStatus)',
+    ]);
+    expect(limited).toContainEqual(['breaking', 'request body of scheduleCascade: `requestId`: maxLength 200 added']);
+  });
+
+  it('a webhook payload is read by receivers: a field no longer promised breaks them, one newly promised does not', () => {
+    const dropped = compared((d) => {
+      schemas(d).StatusCallback.required = schemas(d).StatusCallback.required.filter((x: string) => x !== 'statusAt');
+    });
+    expect(shown(dropped)).toEqual([
+      ['breaking', 'structure', 'callback messageStatus: `statusAt` is no longer required'],
+    ]);
+    // Reported where it reaches the wire: the webhook, not the component.
+    expect(dropped[0]!.pointer).toBe(`${payload}/required/2`);
+    expect(shown(compared((d) => void schemas(d).StatusCallback.required.push('subject')))).toEqual([
+      ['non-breaking', 'structure', 'callback messageStatus: `subject` became required'],
+    ]);
+    // `null` no longer sent, and a limit on the text: the receivers get less than they were built for.
+    expect(
+      shown(
+        compared((d) => {
+          schemas(d).StatusCallback.properties.comment = { type: 'string', maxLength: 10 };
+        }),
+      ),
+    ).toEqual([
+      ['non-breaking', 'structure', 'callback messageStatus: `comment`: type ["string","null"] -> "string"'],
+      ['non-breaking', 'structure', 'callback messageStatus: `comment`: maxLength 10 added'],
+    ]);
+  });
+
+  it("the receiver's answer to a webhook is read by the service: an answer status no longer accepted breaks receivers", () => {
+    const answers = compared((d) => {
+      d.webhooks.messageStatus.post.responses = { '204': { description: 'Accepted.' } };
+    });
+    expect(shown(answers)).toEqual([
+      ['breaking', 'structure', 'answer 200 to callback messageStatus: removed'],
+      ['non-breaking', 'structure', 'answer 204 to callback messageStatus: added'],
+    ]);
+    expect(answers[0]!.pointer).toBe('#/webhooks/messageStatus/post/responses/200');
+  });
+
+  it('a schema used both ways is judged in each place', () => {
+    // ThreadId is in the request's threadIds and in the four lists of the answer.
+    const int32 = compared((d) => {
+      schemas(d).ThreadId.maximum = 2147483647;
+    });
+    const places = (changes: Change[]) => [...new Set(changes.map((c) => `${c.class} ${c.sentence.split(':')[0]}`))];
+    expect(int32).toHaveLength(5); // threadIds[] and each of the four lists
+    expect(places(int32)).toEqual([
+      'breaking request body of closeThreads',
+      'non-breaking response 200 of closeThreads',
+    ]);
+    const anyFormat = compared((d) => void delete schemas(d).ThreadId.format);
+    expect(places(anyFormat)).toEqual([
+      'breaking response 200 of closeThreads',
+      'non-breaking request body of closeThreads',
+    ]);
+    expect(anyFormat[0]!.sentence).toContain('`resolved_threads[]`: format "int64" removed');
+  });
+
+  it('a webhook removed is breaking and named (its answers go with it, its schemas are not reported apart)', () => {
+    const removed = compareDocuments(
+      structuredClone(doc),
+      (({ webhooks: _, ...rest }) => rest)(structuredClone(doc)),
+    ).filter((c) => c.class !== 'annotation');
+    expect(shown(removed)).toEqual([['breaking', 'structure', 'callback messageStatus: removed']]);
+    expect(removed[0]!.pointer).toBe('#/webhooks/messageStatus/post');
+  });
+
+  it('a limit inside if/then tightened (URL buttons 2 -> 1) is caught by a witness the structural diff misses', () => {
+    const after = structuredClone(doc);
+    after.components.schemas.KeyboardButtons.then.maxContains = 1;
+    const all = compareDocuments(structuredClone(doc), after);
+    // The structural diff sees an annotation only.
+    expect(all.filter((c) => c.found !== 'witness').map((c) => c.class)).toEqual(['annotation']);
+    const witness = all.filter((c) => c.found === 'witness');
+    expect(witness.map((c) => [c.class, c.pointer])).toEqual([['breaking', scheduleRequest]]);
+    expect(witness[0]!.sentence).toMatch(
+      /^request body of scheduleCascade: `content\.whatsappContent\.keyboard\.rows\[\]\.buttons`: maxContains of the document refuses the witness example \w+ of the base \(.*no more than 1 valid item/,
+    );
+  });
+
+  it('a witness at the edge sees a limit the examples do not reach, and the structural diff confirms it', () => {
+    // No example sends a comment of 300 characters: the value at the limit does.
+    const tightened = compared((d) => {
+      schemas(d).CloseThreadsRequest.properties.comment.maxLength = 299;
+    });
+    expect(tightened.map((c) => c.found)).toEqual(['both']);
+    expect(tightened[0]!.pointer).toBe(`${closeRequest}/properties/comment/maxLength`);
+  });
+
+  it('an open set widened (a new error code, a new delivery status) breaks nobody', () => {
+    const codes = compared((d) => void schemas(d).KnownErrorCode.enum.push('rate-limited'));
+    expect(codes.map((c) => c.class)).toEqual(['non-breaking']);
+    const statuses = compared((d) => void schemas(d).KnownDeliveryStatus.enum.push('QUEUED_AGAIN'));
+    expect(shown(statuses)).toEqual([
+      ['non-breaking', 'structure', 'callback messageStatus: `status`: value "QUEUED_AGAIN" added'],
+    ]);
+  });
+
+  it('no change: nothing', () => {
+    expect(compareDocuments(doc, structuredClone(doc))).toEqual([]);
+  });
+});

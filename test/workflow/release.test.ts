@@ -1,0 +1,151 @@
+// `npm run release` as a contract author runs it, in a temporary copy of the repository (the files
+// git lists, node_modules linked): a patch, a minor and a major release one after the other, each
+// followed by the gate `npm test` runs, and a release the gate refuses, which changes nothing.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingLines } from '../../src/diff/changelog.ts';
+import { projectRoot } from '../../src/paths.ts';
+
+const run = promisify(execFile);
+let repo: string;
+
+const outcome = (command: Promise<{ stdout: string; stderr: string }>) =>
+  command.then(
+    (r) => ({ code: 0, out: r.stdout + r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
+  );
+const npm = (...args: string[]) =>
+  outcome(
+    run('npm', ['run', '--silent', ...args], {
+      cwd: repo,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', INIT_CWD: repo },
+      maxBuffer: 16 << 20,
+    }),
+  );
+const read = (file: string) => readFile(join(repo, file), 'utf8');
+const json = async (file: string) => JSON.parse(await read(file));
+const comment = 'openapi/components/schemas/CloseThreadsRequest.yaml';
+const setCommentLimit = async (from: number, to: number) => {
+  const text = await read(comment);
+  expect(text).toContain(`maxLength: ${from}`);
+  await writeFile(join(repo, comment), text.replace(`maxLength: ${from}`, `maxLength: ${to}`));
+};
+
+/** What `npm test` holds of a release: the gate passes, and the versions and the changelog agree. */
+async function releasedAs(version: string, since: string) {
+  const gate = await npm('diff');
+  expect(gate.code, gate.out).toBe(0);
+  expect(gate.out).toContain(`base releases/openapi-${version}.json (version ${version})`);
+  expect(gate.out).toContain('0 changes');
+  const doc = await json('generated/openapi.json');
+  expect(doc.info.version).toBe(version);
+  expect(await json(`releases/openapi-${version}.json`)).toEqual(doc);
+  for (const manifest of [
+    'package.json',
+    'src/client/package.json',
+    'src/sandbox/package.json',
+    'src/conformance/package.json',
+  ])
+    expect((await json(manifest)).version, manifest).toBe(version);
+  const lock = await json('package-lock.json');
+  expect([lock.version, lock.packages[''].version, lock.packages['src/client'].version]).toEqual([
+    version,
+    version,
+    version,
+  ]);
+  for (const readme of ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md']) {
+    const names = [...(await read(readme)).matchAll(/messaging-contract-\w+-(\d+\.\d+\.\d+)\.tgz/g)].map((m) => m[1]);
+    expect(new Set(names), readme).toEqual(new Set([version]));
+  }
+  const changelog = await read('CHANGELOG.md');
+  expect(changelog).toContain(`## ${version}\n\nChanges since ${since}:`);
+  expect(missingLines(changelog, doc, repo)).toEqual([]);
+  return changelog;
+}
+
+beforeAll(async () => {
+  repo = await mkdtemp(join(tmpdir(), 'mc-release-'));
+  const { stdout } = await run('git', [
+    '-C',
+    projectRoot,
+    'ls-files',
+    '-z',
+    '--cached',
+    '--others',
+    '--exclude-standard',
+  ]);
+  const files = stdout.split('\0').filter(Boolean);
+  await Promise.all(
+    files.map((file) =>
+      cp(join(projectRoot, file), join(repo, file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error; // a file git lists as deleted in the work tree
+      }),
+    ),
+  );
+  await symlink(join(projectRoot, 'node_modules'), join(repo, 'node_modules'), 'dir');
+  expect(dirname(join(repo, 'node_modules'))).toBe(repo);
+}, 60_000);
+afterAll(async () => {
+  if (repo) await rm(repo, { recursive: true, force: true });
+});
+
+describe('npm run release', () => {
+  it('a patch, a minor and a major release each leave the gate passing; a breaking change without a major is refused', async () => {
+    const first = (await json('generated/openapi.json')).info.version as string;
+    const [major, minor, patch] = first.split('.').map(Number) as [number, number, number];
+    const versions = {
+      patch: `${major}.${minor}.${patch + 1}`,
+      minor: `${major}.${minor + 1}.0`,
+      major: `${major + 1}.0.0`,
+    };
+
+    // A patch: no change to the document beyond its version.
+    const patched = await npm('release', '--', versions.patch);
+    expect(patched.code, patched.out).toBe(0);
+    let changelog = await releasedAs(versions.patch, first);
+    expect(changelog).toContain('- **annotation**: info/version: changed');
+
+    // A minor: a limit raised, which breaks nobody.
+    await setCommentLimit(300, 400);
+    const raised = await npm('release', '--', versions.minor);
+    expect(raised.code, raised.out).toBe(0);
+    changelog = await releasedAs(versions.minor, versions.patch);
+    expect(changelog).toContain('- **non-breaking**: request body of closeThreads: `comment`: maxLength 300 -> 400');
+
+    // A breaking change with a minor version: refused, and nothing is changed.
+    await setCommentLimit(400, 200);
+    const kept = await Promise.all(['openapi/openapi.yaml', 'generated/openapi.json', 'CHANGELOG.md'].map(read));
+    const refused = await npm('release', '--', `${major}.${minor + 2}.0`);
+    expect(refused.code, refused.out).toBe(2);
+    expect(refused.out).toContain('breaking     request body of closeThreads: `comment`: maxLength 400 -> 200');
+    expect(refused.out).toContain(`info.version ${major}.${minor + 2}.0 must become ${major + 1}.0.0 or later`);
+    expect(await Promise.all(['openapi/openapi.yaml', 'generated/openapi.json', 'CHANGELOG.md'].map(read))).toEqual(
+      kept,
+    );
+    expect(refused.out).not.toMatch(/\n\s+at .*\.ts:\d+/);
+
+    // The same change as a major release.
+    const broke = await npm('release', '--', versions.major);
+    expect(broke.code, broke.out).toBe(0);
+    changelog = await releasedAs(versions.major, versions.minor);
+    expect(changelog).toContain('- **breaking**: request body of closeThreads: `comment`: maxLength 400 -> 200');
+    // Each release keeps its own section, newest first, and the words written above the change lines stay.
+    const order = [versions.major, versions.minor, versions.patch, first].map((v) => changelog.indexOf(`\n## ${v}\n`));
+    expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+    expect(changelog).toContain('Corrections, and what the conformance suite needs to hold on any deployment:');
+  }, 180_000);
+
+  it('refuses a version that is not newer than the last release, or not a version', async () => {
+    const last = (await json('generated/openapi.json')).info.version as string;
+    const same = await npm('release', '--', last);
+    expect(same.code).toBe(2);
+    expect(same.out).toContain(`version: ${last} is not newer than the last release, ${last}`);
+    const junk = await npm('release', '--', 'v-next');
+    expect(junk.code).toBe(2);
+    expect(junk.out).toContain('version: expected MAJOR.MINOR.PATCH, got "v-next"');
+  }, 60_000);
+});

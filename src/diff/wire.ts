@@ -77,7 +77,8 @@ export function fromWire(path: Path): WirePlace {
   if (status === undefined) {
     // paths/<payload>/<method>/responses/payload/... -> webhooks/<name>/<method>/requestBody/...
     const rest = inner[0] === 'responses' && inner[1] === 'payload' ? inner.slice(2) : [];
-    const body = rest[0] === 'headers' ? ['parameters', ...rest.slice(1)] : rest.length ? ['requestBody', ...rest] : [];
+    // A header the service sends is one of the webhook's parameters (the list is pointed at, not the entry).
+    const body = rest[0] === 'headers' ? ['parameters'] : rest.length ? ['requestBody', ...rest] : [];
     return { webhook: `callback ${name}`, path: ['webhooks', name, ...(method ? [method] : []), ...body] };
   }
   // paths/<answer>/<method>/requestBody/... -> webhooks/<name>/<method>/responses/<status>/...

@@ -20,6 +20,13 @@ const cdnAssets: Record<string, string> = {
   'https://cdn.redoc.ly/redoc/logo-mini.svg': logo('R'),
 };
 
+/**
+ * The request samples panel is about 55 characters wide and scrolls a longer line sideways: the
+ * samples' lines wrap instead, so a reader sees all of each (copying still gives the sample as written).
+ */
+const samplesWrap =
+  '.panel-request-samples pre[data-component-name="CodeBlock/CodeBlockContainer"]{white-space:pre-wrap;overflow-wrap:anywhere}';
+
 type Obj = Record<string, unknown>;
 type PageDocument = {
   info: { version: string };
@@ -81,6 +88,7 @@ export function buildDocs(): void {
 
   let html = readFileSync(docsPagePath, 'utf8');
   for (const [url, inline] of Object.entries(cdnAssets)) html = html.split(url).join(inline);
+  html = html.replace('</head>', `<style>${samplesWrap}</style></head>`);
   const left = html.match(/https:\/\/cdn\.redoc\.ly\/[^"'`\s)]+/g);
   if (left) throw new Error(`the docs page still loads from the CDN: ${[...new Set(left)].join(', ')}`);
   writeFileSync(docsPagePath, html);

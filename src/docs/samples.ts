@@ -35,12 +35,16 @@ export function codeSamples(op: Operation): CodeSample[] {
   const freshId = typeof body.requestId === 'string';
   const { requestId: _drop, ...clientBody } = body;
   const forClient = freshId ? clientBody : body;
-  const json = JSON.stringify(body);
-  const idField = `"requestId":${JSON.stringify(body.requestId)}`;
+  // Bodies one field a line: no line of a sample runs far past the docs page's sample panel.
+  const json = JSON.stringify(body, null, 2);
+  const idField = `"requestId": ${JSON.stringify(body.requestId)}`;
   const curlData = freshId
-    ? `${shellQuote(`${json.slice(0, json.indexOf(idField))}"requestId":"`)}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
+    ? `${shellQuote(`${json.slice(0, json.indexOf(idField))}"requestId": "`)}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
     : shellQuote(json);
-  const fetchBody = freshId ? `{ ...${JSON.stringify(clientBody)}, requestId: crypto.randomUUID() }` : json;
+  const indented = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+  const fetchBody = freshId
+    ? `{\n    requestId: crypto.randomUUID(),${indented(clientBody).slice(1)}`
+    : indented(body);
   const headerJs = usesKey
     ? `'${apiKeyHeader}': process.env.${sampleEnv.apiKey}`
     : `authorization: \`Bearer \${process.env.${sampleEnv.integratorToken}}\``;
@@ -50,10 +54,11 @@ export function codeSamples(op: Operation): CodeSample[] {
       label: 'curl',
       source: [
         ...(freshId
-          ? ['REQUEST_ID=$(uuidgen 2>/dev/null || cat /proc/sys/kernel/random/uuid)  # a new one for each message']
+          ? ['# a new requestId for each message', 'REQUEST_ID=$(uuidgen 2>/dev/null ||', '  cat /proc/sys/kernel/random/uuid)']
           : []),
         `curl -sS -X ${op.method} "$${sampleEnv.baseUrl}${op.path}" \\`,
-        `  -H 'content-type: application/json' -H "${credential}" \\`,
+        `  -H 'content-type: application/json' \\`,
+        `  -H "${credential}" \\`,
         `  --data-raw ${curlData}`,
       ].join('\n'),
     },
@@ -76,9 +81,13 @@ export function codeSamples(op: Operation): CodeSample[] {
       lang: 'JavaScript',
       label: 'fetch',
       source: [
-        `const response = await fetch(\`\${process.env.${sampleEnv.baseUrl}}${op.path}\`, {`,
+        `const url = \`\${process.env.${sampleEnv.baseUrl}}${op.path}\`;`,
+        `const response = await fetch(url, {`,
         `  method: '${op.method}',`,
-        `  headers: { 'content-type': 'application/json', ${headerJs} },`,
+        `  headers: {`,
+        `    'content-type': 'application/json',`,
+        `    ${headerJs},`,
+        `  },`,
         `  body: JSON.stringify(${fetchBody}),`,
         `});`,
         `console.log(response.status, await response.json());`,

@@ -9,6 +9,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { docsPagePath, projectRoot } from '../../src/paths.ts';
+import { resolvePointer } from '../../src/core/document.ts';
+import { documentOperations } from '../../src/core/examples.ts';
+import { codeSamples } from '../../src/docs/samples.ts';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const resultsDir = join(projectRoot, 'test-results');
 let browser: Browser;
@@ -87,19 +92,40 @@ describe('docs page (file://, offline)', () => {
     await page.screenshot({ path: join(resultsDir, `docs-${summary.toLowerCase().replace(/\s+/g, '-')}.png`) });
   });
 
-  it("carries each operation's samples in curl, the typed client and fetch (curl shown, the others a click away)", async () => {
-    await open('Cascades', 'Schedule cascade message');
-    expect(await page.locator('body').innerText()).toContain('--data-raw');
-    const html = await page.content();
-    for (const code of [
-      'createMessagingClient({',
-      'await client.scheduleCascade(',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: the sample's own template literal, as the page shows it
-      'await fetch(`${process.env.BASE_URL}/api/cascade/schedule`',
-    ])
-      expect(html).toContain(code);
-    // The published page has no server behind it: the console is only on the page the sandbox serves.
-    expect(html).not.toContain('Try it against this sandbox');
+  it.each(documentOperations().map((op) => [op.operationId, op] as const))(
+    '%s: the sample selector offers curl, the typed client and fetch, and shows each one picked',
+    async (_id, op) => {
+      const operation = resolvePointer(op.pointer) as { summary: string; tags: string[] };
+      await open(operation.tags[0]!, operation.summary);
+      const samples = codeSamples(op);
+      for (const sample of samples) {
+        // The selector: the panel's dropdown that names the language shown (whichever was picked last).
+        const selector = page
+          .getByRole('button', {
+            name: new RegExp(`^(${[...samples.map((s) => s.label), 'Payload'].map(escape).join('|')})$`),
+          })
+          .first();
+        await selector.click();
+        const items = await page.getByRole('menuitem').allInnerTexts();
+        expect(items.map((t) => t.trim())).toEqual(expect.arrayContaining(samples.map((s) => s.label)));
+        await page.getByRole('menuitem', { name: sample.label, exact: true }).first().click();
+        // The code shown is the sample's, line for line, and no line runs past the panel.
+        const first = sample.source.split('\n')[0]!;
+        const code = page.locator('pre').filter({ hasText: first }).first();
+        await code.waitFor({ timeout: 10_000 });
+        const shown = (await code.innerText()).replace(/\s+$/, '');
+        expect(shown, `${op.operationId} ${sample.label}`).toBe(sample.source);
+        const fits = await code.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+        expect(fits, `${op.operationId} ${sample.label}: a line wider than the panel`).toBe(true);
+        await page.screenshot({
+          path: join(resultsDir, `docs-sample-${op.operationId}-${sample.label.replace(/[^a-z]+/gi, '-')}.png`),
+        });
+      }
+    },
+  );
+
+  it('the published page has no console: it has no server behind it', async () => {
+    expect(await page.content()).not.toContain('Try it against this sandbox');
   });
 
   it('shows the [contract decision] mark on a response the description does not list', async () => {

@@ -1,7 +1,10 @@
 // The docs page the sandbox serves tries requests against that same sandbox, in headless
 // Chromium, with every request outside the sandbox's origin refused: nothing leaves the machine.
+// The console sits under each operation's request samples, follows the page's light and dark
+// modes, names the default credentials as help (the fields start empty), and shows the answer with
+// its status and headers. Screenshots in test-results/.
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { projectRoot } from '../../src/paths.ts';
@@ -11,6 +14,7 @@ let browser: Browser;
 let sandbox: Sandbox;
 let url: string;
 const outside: string[] = [];
+const shot = (name: string) => join(projectRoot, 'test-results', name);
 
 beforeAll(async () => {
   sandbox = createSandbox();
@@ -22,39 +26,102 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
+async function openPage(colorScheme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme });
+  await context.route('**/*', (route) => {
+    const target = route.request().url();
+    if (target.startsWith(url) || target.startsWith('data:') || target.startsWith('blob:')) return route.continue();
+    outside.push(target);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  await page.goto(`${url}/`, { waitUntil: 'load' });
+  await page.getByRole('heading', { name: 'Messaging service API' }).waitFor({ timeout: 20_000 });
+  return { context, page };
+}
+
+/** Opens an operation from the sidebar and returns its console. */
+async function consoleOf(page: Page, tag: string, summary: string, operationId: string) {
+  await page.getByText(tag, { exact: true }).first().click();
+  await page.getByText(summary, { exact: true }).first().click();
+  const form = page.locator(`form.mc-try-it[data-operation="${operationId}"]`);
+  await form.waitFor({ timeout: 10_000 });
+  await form.scrollIntoViewIfNeeded();
+  return form;
+}
+
 describe('try it on the docs page the sandbox serves', () => {
-  it('sends a named example to this sandbox and shows the answer; nothing else is requested', async () => {
-    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    await context.route('**/*', (route) => {
-      const target = route.request().url();
-      if (target.startsWith(url) || target.startsWith('data:') || target.startsWith('blob:')) return route.continue();
-      outside.push(target);
-      return route.abort();
+  it('sits under the operation, names the default credentials as help, and shows the answer with status and headers', async () => {
+    const { context, page } = await openPage('light');
+    const form = await consoleOf(page, 'Cascades', 'Schedule cascade message', 'scheduleCascade');
+    // In the page's flow, right under the operation's request samples: not a box floating over the page.
+    const placed = await form.evaluate((el) => {
+      const samples = el.previousElementSibling?.querySelector('.panel-request-samples') ?? el.previousElementSibling;
+      const box = el.getBoundingClientRect();
+      const above = samples?.getBoundingClientRect();
+      let fixed = false;
+      for (let node: Element | null = el; node; node = node.parentElement)
+        if (getComputedStyle(node).position === 'fixed') fixed = true;
+      return {
+        fixed,
+        under: !!above && box.top >= above.bottom && Math.abs(box.left - above.left) < 2,
+        font: getComputedStyle(el).fontFamily === getComputedStyle(document.body).fontFamily,
+      };
     });
-    const page = await context.newPage();
-    await page.goto(`${url}/`, { waitUntil: 'load' });
-    await page.getByText('Try it against this sandbox').click();
-    await page.locator('#try-it-example').selectOption({ label: 'POST /api/cascade/schedule: scheduled' });
-    await page.locator('#try-it-key').fill('sandbox-api-key');
+    expect(placed).toEqual({ fixed: false, under: true, font: true });
+    // The credential starts empty, with no placeholder that looks filled; the default is help text.
+    const key = form.locator('input[name=key]');
+    expect(await key.inputValue()).toBe('');
+    expect(await key.getAttribute('placeholder')).toBeNull();
+    expect(await form.locator('.mc-help').first().innerText()).toContain('With the default fixtures: sandbox-api-key');
+    await form.locator('select[name=example]').selectOption('scheduled');
+    await key.fill('sandbox-api-key');
     for (const send of [1, 2]) {
       // A new requestId each time: the same example twice is accepted twice.
-      await page.getByRole('button', { name: 'Send' }).click();
-      await page
-        .locator('#try-it-answer')
-        .filter({ hasText: /^200\n/ })
+      await form.getByRole('button', { name: /^Send POST/ }).click();
+      await form
+        .locator('.mc-status')
+        .filter({ hasText: /^200 OK/ })
         .waitFor({ timeout: 10_000 });
-      expect(await page.locator('#try-it-answer').innerText(), `send ${send}`).toMatch(/"requestId": "[0-9a-f-]{36}"/);
+      expect(await form.locator('.mc-body').innerText(), `send ${send}`).toMatch(/"requestId": "[0-9a-f-]{36}"/);
     }
-    await page.locator('#try-it-example').selectOption({ label: 'POST /api/v1/threads/close: resolved' });
-    await page.locator('#try-it-token').fill('not-the-token');
-    await page.getByRole('button', { name: 'Send' }).click();
-    await page
-      .locator('#try-it-answer')
-      .filter({ hasText: /^401\n/ })
-      .waitFor({ timeout: 10_000 });
-    await page.screenshot({ path: join(projectRoot, 'test-results', 'docs-try-it.png') });
+    expect(await form.locator('.mc-headers').innerText()).toMatch(/^content-type: application\/json/m);
+    await form.screenshot({ path: shot('docs-try-it.png') });
+    await page.screenshot({ path: shot('docs-try-it-page.png') });
+
+    // Another operation has its own console, with the credential it needs.
+    const close = await consoleOf(page, 'Threads', 'Close threads', 'closeThreads');
+    expect(await close.locator('input[name=key]').count()).toBe(0);
+    expect(await close.locator('.mc-help').innerText()).toContain('sandbox-integrator-token');
+    await close.locator('select[name=example]').selectOption('resolved');
+    await close.locator('input[name=token]').fill('not-the-token');
+    await close.getByRole('button', { name: /^Send POST/ }).click();
+    await close.locator('.mc-status').filter({ hasText: /^401 / }).waitFor({ timeout: 10_000 });
+    expect(await close.locator('.mc-status').getAttribute('data-ok')).toBe('false');
+    expect(await close.locator('.mc-body').innerText()).toContain('"title": "auth-error"');
     expect(sandbox.state.usedRequestIds).toBeGreaterThanOrEqual(3); // the fixture's one and the two sends
-    expect(outside).toEqual([]);
     await context.close();
+  });
+
+  it("follows the page's dark mode", async () => {
+    const colors: Record<string, string> = {};
+    for (const scheme of ['light', 'dark'] as const) {
+      const { context, page } = await openPage(scheme);
+      const form = await consoleOf(page, 'Cascades', 'Schedule cascade message', 'scheduleCascade');
+      // The console's background is the samples panel's, whichever mode the page is in.
+      const [own, panel] = await form.evaluate((el) => {
+        const samples = el.previousElementSibling?.querySelector('.panel-request-samples') ?? el.previousElementSibling;
+        return [getComputedStyle(el).backgroundColor, samples ? getComputedStyle(samples).backgroundColor : ''];
+      });
+      expect(own, scheme).toBe(panel);
+      colors[scheme] = own;
+      await form.screenshot({ path: shot(`docs-try-it-${scheme}.png`) });
+      await context.close();
+    }
+    expect(colors.dark).not.toBe(colors.light);
+  });
+
+  it('asked for nothing outside the sandbox', () => {
+    expect(outside).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import { resolvePointer } from '../../src/core/document.ts';
 import { documentOperations } from '../../src/core/examples.ts';
 import { codeSamples } from '../../src/docs/samples.ts';
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 const resultsDir = join(projectRoot, 'test-results');
 let browser: Browser;
@@ -102,7 +102,7 @@ describe('docs page (file://, offline)', () => {
         // The selector: the panel's dropdown that names the language shown (whichever was picked last).
         const selector = page
           .getByRole('button', {
-            name: new RegExp(`^(${[...samples.map((s) => s.label), 'Payload'].map(escape).join('|')})$`),
+            name: new RegExp(`^(${[...samples.map((s) => s.label), 'Payload'].map(escapeRegExp).join('|')})$`),
           })
           .first();
         await selector.click();

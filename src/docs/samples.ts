@@ -42,9 +42,7 @@ export function codeSamples(op: Operation): CodeSample[] {
     ? `${shellQuote(`${json.slice(0, json.indexOf(idField))}"requestId": "`)}"$REQUEST_ID"${shellQuote(`"${json.slice(json.indexOf(idField) + idField.length)}`)}`
     : shellQuote(json);
   const indented = (value: unknown) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
-  const fetchBody = freshId
-    ? `{\n    requestId: crypto.randomUUID(),${indented(clientBody).slice(1)}`
-    : indented(body);
+  const fetchBody = freshId ? `{\n    requestId: crypto.randomUUID(),${indented(clientBody).slice(1)}` : indented(body);
   const headerJs = usesKey
     ? `'${apiKeyHeader}': process.env.${sampleEnv.apiKey}`
     : `authorization: \`Bearer \${process.env.${sampleEnv.integratorToken}}\``;
@@ -54,7 +52,11 @@ export function codeSamples(op: Operation): CodeSample[] {
       label: 'curl',
       source: [
         ...(freshId
-          ? ['# a new requestId for each message', 'REQUEST_ID=$(uuidgen 2>/dev/null ||', '  cat /proc/sys/kernel/random/uuid)']
+          ? [
+              '# a new requestId for each message',
+              'REQUEST_ID=$(uuidgen 2>/dev/null ||',
+              '  cat /proc/sys/kernel/random/uuid)',
+            ]
           : []),
         `curl -sS -X ${op.method} "$${sampleEnv.baseUrl}${op.path}" \\`,
         `  -H 'content-type: application/json' \\`,

@@ -16,29 +16,15 @@ import type { Fixtures, FixtureStage } from './fixtures.ts';
 import { RecentKeys } from './recent-keys.ts';
 import { contentKeyOf } from './channels.ts';
 import { templatePattern, type SandboxLimits, type SandboxState } from './state.ts';
+import { realClock, type Clock, type ClockWork } from './clock.ts';
+
+export { realClock, type Clock } from './clock.ts';
 
 /** A message the sandbox accepted, handed to the delivery simulation. */
 export interface Accepted {
   request: CascadeScheduleRequest;
   acceptedAt: number;
 }
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): void;
-}
-
-/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a later startTime waits in steps. */
-const maxTimerMs = 2 ** 31 - 1;
-function wait(fn: () => void, ms: number): void {
-  if (ms > maxTimerMs) setTimeout(() => wait(fn, ms - maxTimerMs), maxTimerMs).unref();
-  else setTimeout(fn, ms).unref();
-}
-
-export const realClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: wait,
-};
 
 export interface CallbackRecord {
   payload: StatusCallback;
@@ -66,15 +52,18 @@ export interface DeliveryOptions {
   fetch?: typeof fetch;
 }
 
-export class DeliverySimulator {
+export class DeliverySimulator implements ClockWork {
   readonly callbacks: CallbackRecord[] = [];
   /** Messages sent within the duplicate window, as hashes. */
   private readonly recent: RecentKeys;
   private nextMessageId = 700_000_001;
   private pending = 0;
+  /** Of `pending`, the work waiting for a clock timer (a startTime ahead, a retry's delay). */
+  private waiting = 0;
   /** Bumped by reset(): work begun before it (a message waiting for its startTime, a callback retry) is dropped. */
   private generation = 0;
   private idleWaiters: Array<() => void> = [];
+  private settleWaiters: Array<() => void> = [];
   private readonly clock: Clock;
   private readonly retryDelaysMs: number[];
   private readonly phone: RegExp;
@@ -97,6 +86,7 @@ export class DeliverySimulator {
     this.recent.clear();
     this.generation++;
     this.pending = 0;
+    this.waiting = 0;
     this.track(0);
   }
 
@@ -108,23 +98,25 @@ export class DeliverySimulator {
     return this.pending === 0 ? Promise.resolve() : new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Whether nothing runs but what waits for the clock: a delivery at its startTime, a callback retry after its delay. */
+  settled(): boolean {
+    return this.pending === this.waiting;
+  }
+
+  whenSettled(): Promise<void> {
+    return this.settled() ? Promise.resolve() : new Promise((resolve) => this.settleWaiters.push(resolve));
+  }
+
   accept = ({ request, acceptedAt }: Accepted): void => {
     const start = request.startTime ? Date.parse(request.startTime) : acceptedAt;
-    const { current, end } = this.begin();
-    this.clock.setTimeout(
-      () => {
-        if (!current()) return;
-        try {
-          this.deliver(request);
-        } catch (error) {
-          // A simulation fault must not take the sandbox down; the message simply gets no callback.
-          process.stderr.write(`sandbox delivery: ${(error as Error).message}\n`);
-        } finally {
-          end();
-        }
-      },
-      Math.max(0, start - acceptedAt),
-    );
+    this.later(Math.max(0, start - acceptedAt), () => {
+      try {
+        this.deliver(request);
+      } catch (error) {
+        // A simulation fault must not take the sandbox down; the message simply gets no callback.
+        process.stderr.write(`sandbox delivery: ${(error as Error).message}\n`);
+      }
+    });
   };
 
   private deliver(request: CascadeScheduleRequest): void {
@@ -216,15 +208,26 @@ export class DeliverySimulator {
       .then((ok) => {
         if (ok) record.state = 'delivered';
         else if (!current()) return;
-        else if (n < this.retryDelaysMs.length) {
-          const retry = this.begin();
-          this.clock.setTimeout(() => {
-            if (retry.current()) this.attempt(record, url, n + 1);
-            retry.end();
-          }, this.retryDelaysMs[n]!);
-        } else record.state = 'failed';
+        else if (n < this.retryDelaysMs.length)
+          this.later(this.retryDelaysMs[n]!, () => this.attempt(record, url, n + 1));
+        else record.state = 'failed';
       })
       .finally(end);
+  }
+
+  /** Runs `fn` after `ms` of the clock, counted as work meanwhile; a reset drops it. */
+  private later(ms: number, fn: () => void): void {
+    const { current, end } = this.begin();
+    this.waiting++;
+    this.clock.setTimeout(() => {
+      if (!current()) return;
+      this.waiting--;
+      try {
+        fn();
+      } finally {
+        end();
+      }
+    }, ms);
   }
 
   /** Counts work under way until `end()`; `current()` is false once a reset has dropped it (and `end` then does nothing). */
@@ -246,6 +249,7 @@ export class DeliverySimulator {
   private track(delta: number): void {
     this.pending += delta;
     if (this.pending === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+    if (this.pending === this.waiting) for (const resolve of this.settleWaiters.splice(0)) resolve();
   }
 }
 

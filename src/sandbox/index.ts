@@ -1,11 +1,12 @@
 // @messaging-contract/sandbox: the reference implementation, in process for a test runner.
+import { ManualClock, type ClockMode, type SandboxClock } from './clock.ts';
 import type { CallbackRecord } from './delivery.ts';
 import { loadFixtures, type Fixtures } from './fixtures.ts';
 import { createSandbox, type SandboxOptions, type SandboxSnapshot } from './server.ts';
 import type { SandboxLimits } from './state.ts';
 import { isHttpUrl } from '../core/http-url.ts';
 
-export type { CallbackRecord, Fixtures, SandboxSnapshot };
+export type { CallbackRecord, ClockMode, Fixtures, SandboxClock, SandboxSnapshot };
 export type { SandboxLimits, Thread } from './state.ts';
 
 export interface StartSandboxOptions {
@@ -23,6 +24,11 @@ export interface StartSandboxOptions {
   bodyLimitBytes?: number;
   /** Memory bounds: how long and how many requestIds are remembered, how many messages the duplicate window holds. */
   limits?: SandboxLimits;
+  /**
+   * `real` (default): the machine's time. `manual`: the sandbox's time starts at the machine's and moves only by
+   * `clock.set()` and `clock.advance()` (or `POST /_sandbox/clock`), for every time-based rule of the sandbox.
+   */
+  clock?: ClockMode;
 }
 
 export interface RunningSandbox extends AsyncDisposable {
@@ -34,8 +40,13 @@ export interface RunningSandbox extends AsyncDisposable {
   callbacks(): CallbackRecord[];
   /** Threads, subscribers and the count of used requestIds. */
   state(): SandboxSnapshot;
-  /** Resolves when no delivery or callback post is under way. */
+  /**
+   * Resolves when no delivery or callback post is under way. With the manual clock: when the work due now has run
+   * (what waits for a later time waits for `clock.advance()`).
+   */
   idle(): Promise<void>;
+  /** The sandbox's one clock: `now()`, and with `clock: 'manual'`, `set()` and `advance()`. */
+  clock: SandboxClock;
   /** Stops listening and closes every connection. `await using` calls it too. */
   close(): Promise<void>;
 }
@@ -52,6 +63,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   if (options.callbackUrl !== undefined && !isHttpUrl(options.callbackUrl)) {
     throw new TypeError(`startSandbox: callbackUrl must be an http(s) URL, got ${JSON.stringify(options.callbackUrl)}`);
   }
+  if (options.clock !== undefined && options.clock !== 'manual' && options.clock !== 'real') {
+    throw new TypeError(`startSandbox: clock must be 'manual' or 'real', got ${JSON.stringify(options.clock)}`);
+  }
   const fixtures = typeof options.fixtures === 'string' ? loadFixtures(options.fixtures) : options.fixtures;
   const sandboxOptions: SandboxOptions = {
     fixtures,
@@ -59,15 +73,23 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     callbackRetryDelaysMs: options.callbackRetryDelaysMs,
     bodyLimitBytes: options.bodyLimitBytes,
     limits: options.limits,
+    clock: options.clock === 'manual' ? new ManualClock() : undefined,
   };
   const sandbox = createSandbox(sandboxOptions);
   const url = await sandbox.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  const { clock } = sandbox;
   return {
     url,
     reset: sandbox.reset,
     callbacks: () => structuredClone(sandbox.delivery.callbacks),
     state: () => structuredClone(sandbox.snapshot()),
-    idle: () => sandbox.delivery.idle(),
+    idle: () => (clock.mode === 'manual' ? clock.settle() : sandbox.delivery.idle()),
+    clock: {
+      mode: clock.mode,
+      now: () => clock.now(),
+      set: (to) => clock.setTo(to, 'clock.set(to)'),
+      advance: (ms) => clock.advanceBy(ms, 'clock.advance(ms)'),
+    },
     close: sandbox.close,
     [Symbol.asyncDispose]: sandbox.close,
   };

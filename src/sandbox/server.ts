@@ -5,11 +5,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SchemeName } from '../core/meta.ts';
+import type { Problem } from '../core/types.ts';
+import { ClockControl, ClockError, clockBody, clockMove, realClock, realClockRefused } from './clock.ts';
 import { isDocsPath, serveDocs } from './docs.ts';
 import { DeliverySimulator, type DeliveryOptions } from './delivery.ts';
 import { checkFixtures, loadFixtures, type Fixtures } from './fixtures.ts';
 import { authenticate } from './http/authenticate.ts';
-import { readJsonBody, refuseBody } from './http/request-body.ts';
+import { readJsonBody, refuseBody, type JsonBody } from './http/request-body.ts';
 import { requestPath, route } from './http/route.ts';
 import { writeReply } from './http/write-reply.ts';
 import { handlers } from './operations/index.ts';
@@ -39,6 +41,8 @@ export interface Sandbox {
   server: Server;
   state: SandboxState;
   delivery: DeliverySimulator;
+  /** The one clock of everything time-based in the sandbox; a manual one is moved by a test. */
+  clock: ClockControl;
   /** Back to the fixtures: state, callback log and duplicate window. */
   reset(): void;
   snapshot(): SandboxSnapshot;
@@ -50,10 +54,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const fixtures =
     options.fixtures === undefined ? loadFixtures() : checkFixtures(options.fixtures, 'the fixtures option');
   const state = new SandboxState(fixtures, options.limits);
-  const delivery = new DeliverySimulator(state, fixtures.delivery, options);
+  const time = options.clock ?? realClock;
+  const delivery = new DeliverySimulator(state, fixtures.delivery, { ...options, clock: time });
+  const clock = new ClockControl(time, delivery);
   const bodyLimit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
-  const clock = options.clock ?? { now: Date.now };
-  const now = () => clock.now();
 
   /** The secrets each security scheme of the document is checked against. */
   const secrets: Record<SchemeName, () => Iterable<string>> = {
@@ -72,7 +76,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const { body, exact } = await readJsonBody(req, bodyLimit);
     const invalid = schemaViolation(op.operationId, body);
     if (invalid) throw new Refusal(problem(invalid.status, invalid.code, invalid.detail));
-    writeReply(res, handlers[op.operationId](state, body, { exact, credentials, accept: delivery.accept, now: now() }));
+    writeReply(
+      res,
+      handlers[op.operationId](state, body, { exact, credentials, accept: delivery.accept, now: time.now() }),
+    );
   }
 
   function reset(): void {
@@ -88,9 +95,36 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     };
   }
 
-  function control(req: IncomingMessage, res: ServerResponse, path: string): void {
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (path === '/_sandbox/clock' && req.method === 'POST') return writeReply(res, await moveClock(req));
     req.resume();
     writeReply(res, controlReply(req.method, path));
+  }
+
+  /** POST /_sandbox/clock: `{advanceMs}` or `{now}`, answered once the work due by then has run. */
+  async function moveClock(req: IncomingMessage): Promise<Reply> {
+    const refused = (detail: string) => problem(400, 'clock-request-not-valid', detail);
+    if (clock.mode !== 'manual') {
+      req.resume();
+      return refused(realClockRefused);
+    }
+    let read: JsonBody;
+    try {
+      read = await readJsonBody(req, bodyLimit);
+    } catch (error) {
+      // The API answers a malformed body with the contract's 500 system-error; the control API, with a 400.
+      if (error instanceof Refusal && error.reply.status === 500)
+        return refused(`${(error.reply.body as Problem).detail ?? 'The body is not valid.'} Expected ${clockBody}.`);
+      throw error;
+    }
+    try {
+      const move = clockMove(read.body, read.exact);
+      await ('now' in move ? clock.setTo(move.now, 'now') : clock.advanceBy(move.advanceMs, 'advanceMs'));
+    } catch (error) {
+      if (error instanceof ClockError) return refused(error.message);
+      throw error;
+    }
+    return { status: 200, body: clock.reading() };
   }
 
   function controlReply(method: string | undefined, path: string): Reply {
@@ -100,6 +134,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     }
     if (path === '/_sandbox/callbacks' && method === 'GET') return { status: 200, body: delivery.callbacks };
     if (path === '/_sandbox/state' && method === 'GET') return { status: 200, body: snapshot() };
+    if (path === '/_sandbox/clock' && method === 'GET') return { status: 200, body: clock.reading() };
     return problem(404, 'not-found', `No sandbox control at ${method} ${path}.`);
   }
 
@@ -131,6 +166,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     server,
     state,
     delivery,
+    clock,
     reset,
     snapshot,
     listen: (port = 0, host = '127.0.0.1') =>

@@ -3,7 +3,7 @@ import type { CloseThreadsRequest } from '../../core/types.ts';
 import type { Handler, Id } from './context.ts';
 
 /** No fixture holds an identifier past 2^53, so none matches a thread, and the answer names it as sent. */
-export const closeThreads: Handler = (state, body, { exact }) => {
+export const closeThreads: Handler = (state, body, { exact, now }) => {
   const { comment } = body as CloseThreadsRequest;
   const threadIds = (exact as { threadIds: Id[] }).threadIds;
   const result = {
@@ -12,7 +12,7 @@ export const closeThreads: Handler = (state, body, { exact }) => {
     already_resolved_threads: [] as Id[],
     not_resolved_due_to_system_error: [] as Id[],
   };
-  const closedAt = new Date().toISOString();
+  const closedAt = new Date(now).toISOString(); // the sandbox clock's time, manual or real
   // A repeated identifier is handled once, by its state before the call (documented on threadIds).
   for (const id of new Set(threadIds)) {
     const thread = typeof id === 'number' ? state.threads.get(id) : undefined;

@@ -203,6 +203,20 @@ describe('a consumer project', () => {
       expect(facts.fixtureKeys).toContain('sandbox-api-key');
       expect(facts.conformanceSummary).toMatch(/^\d+ passed, 0 failed$/);
       expect(facts.conformanceNoise).toEqual([]);
+      expect(facts.manualClock).toEqual({
+        mode: 'manual',
+        before: 0,
+        now: '2099-01-16T09:00:00.000Z',
+        statusAt: '2099-01-16T09:00:00.000Z',
+        backwards: true,
+      });
+      expect(facts.binClock).toEqual({
+        mode: 'manual',
+        scheduled: 200,
+        moved: '200 true',
+        statusAtIsTomorrow: true,
+        refused: '400 clock-request-not-valid',
+      });
     },
     180_000,
   );

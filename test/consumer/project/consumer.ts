@@ -22,7 +22,7 @@ import {
 import { parseStatusCallback, StatusCallbackError } from '@messaging-contract/client/webhooks';
 import { createValidatingClient, RequestValidationError, validateRequest } from '@messaging-contract/client/preflight';
 import document from '@messaging-contract/client/openapi.json' with { type: 'json' };
-import { startSandbox, type CallbackRecord, type RunningSandbox } from '@messaging-contract/sandbox';
+import { startSandbox, type CallbackRecord, type RunningSandbox, type SandboxClock } from '@messaging-contract/sandbox';
 import { runConformance, type ConformanceReport } from '@messaging-contract/conformance';
 
 export async function main(): Promise<void> {
@@ -80,4 +80,12 @@ export async function main(): Promise<void> {
   await client.closeThreads({ threadIds: ['101'] });
   // @ts-expect-error no such option
   await startSandbox({ prot: 1 });
+
+  await using timed = await startSandbox({ clock: 'manual' });
+  const drive: SandboxClock = timed.clock;
+  const moved: Date = await drive.advance(1_000);
+  const mode: 'manual' | 'real' = drive.mode;
+  console.log(moved, mode, await drive.set(new Date(moved.getTime() + 1)));
+  // @ts-expect-error the clock is 'manual' or 'real'
+  await startSandbox({ clock: 'fast' });
 }

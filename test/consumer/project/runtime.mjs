@@ -1,6 +1,7 @@
 // Run by test/consumer on each Node line, in a project that has only the installed tarballs:
 // every subpath imports, the client talks to the in-process sandbox, CommonJS can require the
-// client, and the conformance bin passes against the sandbox bin. Prints one JSON line.
+// client, the conformance bin passes against the sandbox bin, and the sandbox's manual clock moves in
+// process and through the bin's control API. Prints one JSON line.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import * as client from '@messaging-contract/client';
@@ -149,5 +150,86 @@ try {
   if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
 } finally {
   process.kill(-bin.pid, 'SIGTERM');
+}
+// The manual clock in process: a message for tomorrow is delivered, with its callback, when the clock gets there.
+const timed = await sandboxPackage.startSandbox({ clock: 'manual' });
+try {
+  await timed.clock.set('2099-01-15T09:00:00Z');
+  await client.createMessagingClient({ baseUrl: timed.url, apiKey: 'sandbox-api-key', retry: false }).scheduleCascade({
+    cascadeId: 1003,
+    subscriberFilter: { address: '79001234567', type: 'PHONE' },
+    content: { smsContent: { contentType: 'TEXT', text: 'Tomorrow' } },
+    startTime: '2099-01-16T09:00:00Z',
+  });
+  await timed.idle(); // with the manual clock: resolves while the message waits for tomorrow
+  const before = timed.callbacks().length;
+  const now = (await timed.clock.advance(24 * 60 * 60 * 1000)).toISOString();
+  facts.manualClock = {
+    mode: timed.clock.mode,
+    before,
+    now,
+    statusAt: timed.callbacks()[0]?.payload.statusAt,
+    backwards: await timed.clock.set('2099-01-01T00:00:00Z').then(
+      () => 'moved',
+      (e) => e.message.includes('only moves forward'),
+    ),
+  };
+} finally {
+  await timed.close();
+}
+
+// The bin with --clock manual: the control API moves its clock.
+const clockBin = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0', '--clock', 'manual'], {
+  env,
+  detached: true,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+const clockBinOut = output(clockBin);
+try {
+  const url = await new Promise((resolve, reject) => {
+    clockBin.stdout.on('data', () => {
+      const found = /sandbox: (http:\/\/[^/\s]+)/.exec(clockBinOut.text);
+      if (found) resolve(found[1]);
+    });
+    clockBin.once('exit', (code) =>
+      reject(new Error(`messaging-sandbox --clock manual exited with ${code}: ${clockBinOut.text}`)),
+    );
+    setTimeout(
+      () => reject(new Error(`messaging-sandbox --clock manual did not start: ${clockBinOut.text}`)),
+      20_000,
+    ).unref();
+  });
+  const clock = async (body) => {
+    const res = await fetch(
+      `${url}/_sandbox/clock`,
+      body && { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
+    return { status: res.status, body: await res.json() };
+  };
+  const start = (await clock()).body;
+  const tomorrow = new Date(Date.parse(start.now) + 24 * 60 * 60 * 1000).toISOString();
+  const scheduled = await fetch(`${url}/api/cascade/schedule`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': 'sandbox-api-key' },
+    body: JSON.stringify({
+      requestId: 'clock-1',
+      cascadeId: 1003,
+      subscriberFilter: { address: '79001234567', type: 'PHONE' },
+      content: { smsContent: { contentType: 'TEXT', text: 'Tomorrow' } },
+      startTime: tomorrow,
+    }),
+  });
+  const moved = await clock({ advanceMs: 24 * 60 * 60 * 1000 });
+  const callbacks = await (await fetch(`${url}/_sandbox/callbacks`)).json();
+  const refused = await clock({ now: start.now });
+  facts.binClock = {
+    mode: start.mode,
+    scheduled: scheduled.status,
+    moved: `${moved.status} ${moved.body.now === tomorrow}`,
+    statusAtIsTomorrow: callbacks[0]?.payload.statusAt === tomorrow,
+    refused: `${refused.status} ${refused.body.title}`,
+  };
+} finally {
+  process.kill(-clockBin.pid, 'SIGTERM');
 }
 console.log(JSON.stringify(facts));

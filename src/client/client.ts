@@ -2,6 +2,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { normalizeErrorCode } from '../core/error-codes.ts';
 import { isHttpUrl } from '../core/http-url.ts';
+import { parseJson, roundedNumberAt, toJson } from '../core/json-int64.ts';
 import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
 import {
   ApiError,
@@ -12,15 +13,8 @@ import {
   TimeoutError,
 } from './errors.ts';
 import { retryDelay, retryPolicy, type RetryOptions } from './retry.ts';
-import type {
-  CascadeScheduleRequest,
-  CascadeScheduleResult,
-  CloseThreadsRequest,
-  CloseThreadsResult,
-  CreateSubscriberRequest,
-  CreateSubscriberResult,
-  paths,
-} from '../core/types.ts';
+import type { CascadeScheduleResult, CreateSubscriberRequest, CreateSubscriberResult, paths } from '../core/types.ts';
+import type { CascadeScheduleRequest, CloseThreadsRequest, CloseThreadsResult } from './types.ts';
 
 export interface MessagingClientOptions {
   /** The service's base URL, e.g. https://app.edna.io or the sandbox's http://127.0.0.1:8080. */
@@ -231,10 +225,18 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
   // themselves. The attempt's signal rides on the Request (openapi-fetch copies unknown init keys
   // onto it) and goes to fetch, not into the Request: on Node 20 a Request that follows an outside
   // signal costs a second AbortController and listeners per call.
+  // An error answer's body is read here, with its int64s exact; openapi-fetch, which would read it
+  // with JSON.parse, gets an empty stand-in, which leads back to the answer and its text.
+  const errorAnswers = new WeakMap<Response, [Response, string]>();
   const core = createClient<paths>({
     baseUrl,
-    fetch: (request: Request & { attemptSignal?: AbortSignal; operation?: string }) =>
-      send(request, request.attemptSignal ?? null, request.operation ?? request.url),
+    fetch: async (request: Request & { attemptSignal?: AbortSignal; operation?: string }) => {
+      const response = await send(request, request.attemptSignal ?? null, request.operation ?? request.url);
+      if (response.ok || response.body === null) return response;
+      const standIn = new Response(null, { status: response.status, headers: { 'content-length': '0' } });
+      errorAnswers.set(standIn, [response, await response.text()]);
+      return standIn;
+    },
   });
 
   async function call(id: OperationId, given: unknown, callOptions: CallOptions | undefined): Promise<unknown> {
@@ -248,20 +250,31 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
     const credentialsOf = credentials.get(id)!;
     if (credentialsOf instanceof Error) throw credentialsOf;
     const headers = callOptions?.headers ? withCallHeaders(credentialsOf, callOptions.headers) : credentialsOf;
-    // Serialized once, before any attempt: a body JSON cannot hold (a bigint, a cycle) is the caller's
-    // error, not a network failure to retry.
+    // Serialized once, before any attempt, each bigint as its digits: a body JSON cannot hold (a
+    // cycle), or an integer a number may hold rounded, is the caller's error, not a network failure
+    // to retry. Such a number has 16 digits or more, or an exponent: only then is the body walked.
     let serialized: string | undefined;
     try {
-      serialized = JSON.stringify(body);
+      serialized = toJson(body);
     } catch (error) {
       throw new TypeError(`${id}: the body cannot be written as JSON, nothing was sent: ${(error as Error).message}`);
+    }
+    const rounded = /\d{16}|\de\+/.test(serialized) ? roundedNumberAt(body) : undefined;
+    if (rounded !== undefined) {
+      throw new TypeError(
+        `${id}: ${rounded}, a number past 2^53 - 1, which may already be rounded; nothing was sent. Pass it as a bigint of its exact digits (9007199254740993n)`,
+      );
     }
     for (let attempt = 0; ; attempt++) {
       let outcome: { value: unknown } | { error: unknown; retryAfter: string | null; retryable: boolean };
       const attempt$ = attemptSignal(timeoutMs, callOptions?.signal);
       try {
         // parseAs text: the body is parsed here, so a success body that is not JSON is an ApiError too.
-        const { data, error, response } = await request(path, {
+        const {
+          data,
+          error,
+          response: received,
+        } = await request(path, {
           body,
           bodySerializer: () => serialized,
           headers,
@@ -269,6 +282,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
           attemptSignal: attempt$.signal,
           operation: id,
         });
+        const [response, errorText] = errorAnswers.get(received) ?? [received, undefined];
         if (response.ok) {
           const result = parseSuccess<object>(
             id,
@@ -282,7 +296,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
             response.status >= 300 && response.status < 400
               ? `${response.status} redirect to ${JSON.stringify(response.headers.get('location'))} not followed`
               : undefined;
-          const apiError = new ApiError(id, response, error, redirect);
+          const apiError = new ApiError(id, response, errorText === undefined ? error : readBody(errorText), redirect);
           const recovered = attempt > 0 && rules.recover ? rules.recover(apiError, body as object) : undefined;
           outcome =
             recovered !== undefined
@@ -341,7 +355,17 @@ async function capped(response: Response, maxBytes: number, operation: string): 
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-const jsonType = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
+const jsonType = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value === 'bigint' ? 'number' : typeof value;
+
+/** An error answer's body: JSON with its int64s exact, or the text when it is not JSON. */
+function readBody(text: string): unknown {
+  try {
+    return parseJson(text);
+  } catch {
+    return text;
+  }
+}
 
 function parseSuccess<T>(
   operation: string,
@@ -357,7 +381,7 @@ function parseSuccess<T>(
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     throw new ApiError(
       operation,

@@ -1,5 +1,7 @@
 // The errors a client call can end with. Every one names the operation it came from.
 import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
+import type { KnownErrorCodeSpelling } from '../core/error-code-spellings.ts';
+import { toJson } from '../core/json-int64.ts';
 import type { ErrorCode } from '../core/types.ts';
 import { parseCascadeViolations, type CascadeViolation } from '../core/cascade-violations.ts';
 
@@ -28,7 +30,7 @@ export class ApiError extends MessagingError {
   readonly detail: string | undefined;
   /** The violations of a cascade validation error's `detail`; empty for other codes. */
   readonly violations: CascadeViolation[];
-  /** The parsed body (or its text when it was not JSON). */
+  /** The parsed body (or its text when it was not JSON); an integer past 2^53 - 1 in it is a bigint. */
   readonly body: unknown;
 
   constructor(
@@ -53,6 +55,15 @@ export class ApiError extends MessagingError {
     this.detail = detail;
     this.violations = code !== null && listsViolations(code) ? parseCascadeViolations(detail) : [];
     this.body = body;
+  }
+
+  /**
+   * Whether the answer's code is `code`, in any documented spelling (both spellings of the cascade
+   * validation code are one code). Only known codes compile, so a misspelt one is caught by `tsc`;
+   * compare `code` with a string for a code the contract does not know yet.
+   */
+  is(code: KnownErrorCodeSpelling): boolean {
+    return this.code === normalizeErrorCode(code);
   }
 }
 
@@ -117,7 +128,7 @@ function asProblem(body: unknown): { title: string; detail: string | undefined }
 
 function preview(body: unknown): string {
   if (body === undefined || body === '') return '(empty)';
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  const text = typeof body === 'string' ? body : toJson(body);
   const flat = text.replace(/\s+/g, ' ').trim();
   return JSON.stringify(flat.length > 120 ? `${flat.slice(0, 117)}...` : flat);
 }

@@ -2,6 +2,7 @@
 // schemas before it is sent. A separate entry point because it carries the precompiled request
 // validators, which the core client does not.
 import { allRowsButtonErrors } from '../core/buttons.ts';
+import { validatable } from '../core/json-int64.ts';
 import { operationMeta } from '../core/meta.ts';
 import { requestSchemaPointer } from '../core/pointers.ts';
 import { validator } from '../core/validators/requests.ts';
@@ -30,13 +31,14 @@ const requestValidators = new Map(
 
 /**
  * Field errors of `body` for `operationId`, as the client's method takes it (a scheduleCascade
- * needs no `requestId`: the client fills one in); empty when the request is valid.
+ * needs no `requestId`: the client fills one in; an int64 may be a bigint, and a number past
+ * 2^53 - 1 is an error, as the client refuses to send one); empty when the request is valid.
  */
 export function validateRequest(operationId: string, body: unknown): string[] {
   const validate = requestValidators.get(operationId);
   if (!validate) throw new Error(`unknown operation ${operationId}`);
-  const sent = filledByClient(operationId, body);
-  return [...validate(sent).errors, ...allRowsButtonErrors(sent)];
+  const sent = validatable(filledByClient(operationId, body));
+  return [...sent.rounded, ...sent.exact(validate(sent.value).errors), ...allRowsButtonErrors(sent.value)];
 }
 
 /**

@@ -1,9 +1,10 @@
 // @messaging-contract/client/webhooks: parseStatusCallback validates a delivery-status callback
 // against the document's webhook schema (precompiled; no schema compiler at run time).
-import type { StatusCallback } from '../core/types.ts';
+import { parseJson, validatable } from '../core/json-int64.ts';
 import { validator } from '../core/validators/status-callback.ts';
+import type { Int64, StatusCallback } from './types.ts';
 
-export type { StatusCallback };
+export type { Int64, StatusCallback };
 
 export class StatusCallbackError extends Error {
   override name = 'StatusCallbackError';
@@ -23,8 +24,11 @@ export interface ParseStatusCallbackOptions {
 
 /**
  * Parses a callback body (a string, a Buffer or an already parsed value) and returns it typed.
- * Statuses and error codes the contract does not know are accepted as strings. Whatever goes
- * wrong, input that throws included, ends as a StatusCallbackError.
+ * Statuses and error codes the contract does not know are accepted as strings. An integer past
+ * 2^53 - 1 (`messageId`, `subjectId`, `cascadeId`, or any other) is read as a bigint of its exact
+ * digits; one outside int64 where the contract says int64 is refused, and so is a number past
+ * 2^53 - 1 in an already parsed value (it may have been rounded: pass the text, or bigints).
+ * Whatever goes wrong, input that throws included, ends as a StatusCallbackError.
  */
 export function parseStatusCallback(body: unknown, options: ParseStatusCallbackOptions = {}): StatusCallback {
   const maxBytes = options.maxBytes ?? 1024 * 1024;
@@ -33,18 +37,20 @@ export function parseStatusCallback(body: unknown, options: ParseStatusCallbackO
     const size = typeof body === 'string' ? body.length : body.byteLength;
     if (size > maxBytes) throw new StatusCallbackError([`(body): ${size} bytes; expected at most ${maxBytes}`]);
     try {
-      value = JSON.parse(typeof body === 'string' ? body : new TextDecoder().decode(body));
+      value = parseJson(typeof body === 'string' ? body : new TextDecoder().decode(body));
     } catch (error) {
       throw new StatusCallbackError([`(body): not valid JSON (${(error as Error).message})`]);
     }
   }
-  let result: ReturnType<typeof validate>;
+  let errors: string[];
   try {
-    result = validate(value);
+    // The validator knows numbers: it reads each bigint as one, and its lines give the digits back.
+    const read = validatable(value);
+    errors = [...read.rounded, ...read.exact(validate(read.value).errors)];
   } catch (error) {
     // A Proxy or a getter of the caller's object threw while it was read.
     throw new StatusCallbackError([`(body): could not be read (${(error as Error)?.message ?? String(error)})`]);
   }
-  if (!result.valid) throw new StatusCallbackError(result.errors);
+  if (errors.length > 0) throw new StatusCallbackError(errors);
   return value as StatusCallback;
 }

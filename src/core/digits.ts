@@ -1,17 +1,16 @@
 // Request bodies that carry integers a JS number cannot hold exactly (int64 past 2^53): such an
-// integer is a `Digits`, written into the JSON text as its digits.
+// integer is a `Digits`, written into the JSON text as its digits (by json-int64.ts, which writes
+// BigInts the same way).
+import { toJson } from './json-int64.ts';
+
 export type Json = null | boolean | number | string | Digits | Json[] | { [k: string]: Json };
 
 export class Digits {
   constructor(readonly digits: string) {}
 }
 
-const mark = `@@digits-${Math.random().toString(36).slice(2)}@@`;
-const marked = new RegExp(`"${mark}(-?\\d+)"`, 'g');
-
 /** The JSON text of a body, each `Digits` written as its digits. */
-export const serialize = (body: Json): string =>
-  JSON.stringify(body, (_key, v) => (v instanceof Digits ? `${mark}${v.digits}` : v)).replace(marked, '$1');
+export const serialize = (body: Json): string => toJson(body, (v) => (v instanceof Digits ? v.digits : undefined));
 
 /** The body as a validator reads it (each `Digits` as the nearest number). */
 export const parsed = (body: Json): unknown => JSON.parse(serialize(body));

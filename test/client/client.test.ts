@@ -137,6 +137,33 @@ describe('errors', () => {
   });
 
   it.each(['cascade-scheduling-request-is-not-valid', 'cascade-scheduling-request-not-valid'])(
+    'error.is takes either spelling of the validation code for an answer titled %s',
+    async (title) => {
+      const { client } = await setup((_req, res) => problem(res, 400, title, 'Violations: x'));
+      const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
+      expect(error.is('cascade-scheduling-request-is-not-valid')).toBe(true);
+      expect(error.is('cascade-scheduling-request-not-valid')).toBe(true);
+      expect(error.is('cascade-not-found')).toBe(false);
+      expect(error.is('request-doesn’t-contain-content-for-all-cascade-stages')).toBe(false);
+    },
+  );
+
+  it('error.is is true for its own code only, and false for every known code on an unknown one', async () => {
+    const { client } = await setup((req, res) =>
+      req.url.includes('cascade')
+        ? problem(res, 400, "request-doesn't-contain-content-for-all-cascade-stages")
+        : problem(res, 400, 'quota-exceeded-next-year'),
+    );
+    const missing = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
+    expect(missing.is('request-doesn’t-contain-content-for-all-cascade-stages')).toBe(true);
+    expect(missing.is("request-doesn't-contain-content-for-all-cascade-stages")).toBe(true);
+    expect(missing.is('cascade-scheduling-request-is-not-valid')).toBe(false);
+    const unknown = (await client.createSubscriber(subscriber).catch((e: unknown) => e)) as ApiError;
+    expect(unknown.code).toBe('quota-exceeded-next-year');
+    expect(['auth-error', 'system-error', 'cascade-not-found'].some((code) => unknown.is(code as never))).toBe(false);
+  });
+
+  it.each(['cascade-scheduling-request-is-not-valid', 'cascade-scheduling-request-not-valid'])(
     'reads the spelling %s as the one validation code, with its violations',
     async (title) => {
       const detail =

@@ -171,7 +171,6 @@ describe('parseStatusCallback against hostile input', () => {
 
 describe('bodies JSON cannot hold', () => {
   it.each([
-    ['a bigint', { threadIds: [9007199254740993n] }, /Do not know how to serialize a BigInt/],
     [
       'a cycle',
       (() => {
@@ -179,15 +178,20 @@ describe('bodies JSON cannot hold', () => {
         body.self = body;
         return body;
       })(),
-      /circular/i,
+      /^closeThreads: the body cannot be written as JSON, nothing was sent: .*circular/i,
     ],
-  ])('%s is a TypeError before anything is sent, not a network failure retried', async (_name, body, cause) => {
+    // (a bigint is written as its digits: test/client/int64.test.ts)
+    [
+      'a number past 2^53 - 1, which may be rounded already',
+      { threadIds: [1, 2 ** 53] },
+      /^closeThreads: threadIds\[1\] is 9007199254740992, a number past 2\^53 - 1, which may already be rounded; nothing was sent/,
+    ],
+  ])('%s is a TypeError before anything is sent, not a network failure retried', async (_name, body, message) => {
     const server = await stub((_req, res) => json(res, 200, {}));
     const client = createMessagingClient({ baseUrl: server.url, integratorToken: 't' });
     const error = await client.closeThreads(body as never).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
-    expect((error as Error).message).toMatch(/^closeThreads: the body cannot be written as JSON, nothing was sent: /);
-    expect((error as Error).message).toMatch(cause);
+    expect((error as Error).message).toMatch(message);
     expect(server.requests).toEqual([]);
   });
 });

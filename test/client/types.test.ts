@@ -4,26 +4,79 @@ import { describe, expectTypeOf, it } from 'vitest';
 import {
   createMessagingClient,
   type ApiError,
+  type CascadeScheduleRequest,
+  type CloseThreadsRequest,
+  type CloseThreadsResult,
   type ErrorCode,
+  type Int64,
   type ScheduleCascadeResult,
+  type StatusCallback,
 } from '../../src/client/index.ts';
+import type { StatusCallback as WebhookStatusCallback } from '../../src/client/webhooks.ts';
 import type { components } from '../../generated/schema.d.ts';
-import type {
-  CascadeScheduleRequest,
-  ChannelType,
-  CloseThreadsResult,
-  CreateSubscriberResult,
-} from '../../src/core/types.ts';
+import type { ChannelType, CreateSubscriberResult } from '../../src/core/types.ts';
 
 const client = createMessagingClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k', integratorToken: 't' });
 
 describe('types', () => {
   it("methods take the document's request bodies and return its results", () => {
-    expectTypeOf(client.closeThreads).parameter(0).toEqualTypeOf<{ threadIds: number[]; comment?: string }>();
+    expectTypeOf(client.closeThreads)
+      .parameter(0)
+      .toEqualTypeOf<{ threadIds: Array<number | bigint>; comment?: string }>();
+    expectTypeOf(client.closeThreads).parameter(0).toEqualTypeOf<CloseThreadsRequest>();
     expectTypeOf(client.closeThreads).returns.resolves.toEqualTypeOf<CloseThreadsResult>();
     expectTypeOf(client.createSubscriber).returns.resolves.toEqualTypeOf<CreateSubscriberResult>();
     expectTypeOf(client.scheduleCascade).returns.resolves.toEqualTypeOf<ScheduleCascadeResult>();
     expectTypeOf<ScheduleCascadeResult['acceptedOnEarlierAttempt']>().toEqualTypeOf<boolean>();
+  });
+
+  it('int64 identifiers are number | bigint wherever the client takes or gives them, and nothing else is', () => {
+    expectTypeOf<Int64>().toEqualTypeOf<number | bigint>();
+    expectTypeOf<CloseThreadsResult>().toEqualTypeOf<{
+      resolved_threads: Array<number | bigint>;
+      not_existing_threads: Array<number | bigint>;
+      already_resolved_threads: Array<number | bigint>;
+      not_resolved_due_to_system_error: Array<number | bigint>;
+    }>();
+    expectTypeOf<CascadeScheduleRequest['cascadeId']>().toEqualTypeOf<number | bigint>();
+    expectTypeOf(client.scheduleCascade).parameter(0).toHaveProperty('cascadeId').toEqualTypeOf<number | bigint>();
+    expectTypeOf<StatusCallback['messageId']>().toEqualTypeOf<number | bigint>();
+    expectTypeOf<StatusCallback['subjectId']>().toEqualTypeOf<number | bigint | undefined>();
+    expectTypeOf<StatusCallback['cascadeId']>().toEqualTypeOf<number | bigint | string | undefined>();
+    expectTypeOf<WebhookStatusCallback>().toEqualTypeOf<StatusCallback>();
+    // The other fields keep the document's types, optional ones optional.
+    expectTypeOf<StatusCallback['status']>().toEqualTypeOf<components['schemas']['DeliveryStatus']>();
+    expectTypeOf<StatusCallback['requestId']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<CloseThreadsRequest['comment']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<Omit<CascadeScheduleRequest, 'cascadeId'>>().toEqualTypeOf<
+      Omit<components['schemas']['CascadeScheduleRequest'], 'cascadeId'>
+    >();
+    // A result id is no plain number: code that does arithmetic on it has to decide.
+    const never = async () => {
+      const closed = await client.closeThreads({ threadIds: [9007199254740993n, 101] });
+      // @ts-expect-error an int64 may be a bigint
+      const first: number = closed.resolved_threads[0]!;
+      void first;
+    };
+    expectTypeOf(never).toBeFunction();
+  });
+
+  it('error.is takes the known codes in either spelling, and a misspelt code does not compile', () => {
+    expectTypeOf<ApiError['is']>().returns.toEqualTypeOf<boolean>();
+    const never = (error: ApiError) => {
+      error.is('cascade-not-found');
+      error.is('cascade-scheduling-request-is-not-valid');
+      error.is('cascade-scheduling-request-not-valid');
+      error.is('request-doesn’t-contain-content-for-all-cascade-stages');
+      error.is("request-doesn't-contain-content-for-all-cascade-stages");
+      // @ts-expect-error a misspelt code
+      error.is('cascade-not-fuond');
+      // @ts-expect-error a code the contract does not know: compare error.code instead
+      error.is('a-new-code');
+      // ... while error.code stays a string for codes the contract does not know yet.
+      return error.code === 'cascade-not-fuond';
+    };
+    expectTypeOf(never).toBeFunction();
   });
 
   it('error codes are the known ones plus any string', () => {
@@ -59,13 +112,13 @@ describe('types', () => {
 
   it('wrong bodies and unknown paths do not compile', () => {
     const never = async () => {
-      // @ts-expect-error threadIds are numbers
+      // @ts-expect-error threadIds are numbers (or bigints)
       await client.closeThreads({ threadIds: ['1'] });
       // @ts-expect-error threadIds is required
       await client.closeThreads({ comment: 'x' });
       // @ts-expect-error an address type outside the enum
       await client.createSubscriber({ addresses: [{ address: 'a', type: 'FAX' }] });
-      // @ts-expect-error cascadeId is a number
+      // @ts-expect-error cascadeId is a number (or a bigint)
       await client.scheduleCascade({ cascadeId: '1', subscriberFilter: { address: 'a', type: 'PHONE' }, content: {} });
       // @ts-expect-error no such path
       await client.raw.POST('/api/threads/close', { body: { threadIds: [1] } });

@@ -33,7 +33,7 @@ export async function main(): Promise<void> {
     integratorToken: 'sandbox-integrator-token',
   });
   const closed: CloseThreadsResult = await client.closeThreads({ threadIds: [101], comment: 'Done' });
-  const ids: number[] = closed.resolved_threads;
+  const ids: Array<number | bigint> = closed.resolved_threads;
   const request: Omit<CascadeScheduleRequest, 'requestId'> = {
     cascadeId: 1001,
     subscriberFilter: { address: '79001234567', type: 'PHONE' },
@@ -49,7 +49,10 @@ export async function main(): Promise<void> {
     if (error instanceof ApiError) {
       const code: ErrorCode | null = error.code;
       const violations: CascadeViolation[] = error.violations;
-      console.log(code, violations, error.status);
+      const isValidation: boolean = error.is('cascade-scheduling-request-not-valid');
+      // @ts-expect-error a misspelt code does not compile
+      error.is('cascade-not-fuond');
+      console.log(code, violations, error.status, isValidation);
     }
     if (
       error instanceof NetworkError ||

@@ -36,6 +36,8 @@ try {
     retry: false,
   });
   facts.closed = await api.closeThreads({ threadIds: [101, 999999] });
+  // Ids past 2^53 go out and come back digit for digit.
+  facts.bigIds = (await api.closeThreads({ threadIds: [9007199254740993n] })).not_existing_threads.map(String);
   facts.scheduled = typeof (
     await api.scheduleCascade({
       cascadeId: 1001,
@@ -51,7 +53,7 @@ try {
     })
     .then(
       () => 'resolved',
-      (e) => (e instanceof client.ApiError ? `${e.status} ${e.code}` : String(e)),
+      (e) => (e instanceof client.ApiError ? `${e.status} ${e.code} ${e.is('cascade-not-found')}` : String(e)),
     );
   facts.preflight = await preflight
     .createValidatingClient({ baseUrl: sandbox.url, integratorToken: 'x' })
@@ -64,6 +66,10 @@ try {
   await sandbox.idle();
   const callback = sandbox.callbacks()[0]?.payload;
   facts.callback = webhooks.parseStatusCallback(JSON.stringify(callback)).status;
+  facts.bigMessageId = String(
+    webhooks.parseStatusCallback('{"messageId":9223372036854775807,"status":"SENT","statusAt":"2030-01-15T09:30:04Z"}')
+      .messageId,
+  );
   facts.badCallback = (() => {
     try {
       webhooks.parseStatusCallback('{"status": 1}');

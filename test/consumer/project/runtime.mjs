@@ -110,22 +110,38 @@ const whichOut = output(which);
 await whichOut.exit;
 facts.binNode = whichOut.text.trim().split('\n').at(-1);
 
-// detached: npx runs the bin in a child of its own; the whole group is stopped at the end.
-const bin = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0'], {
-  env,
-  detached: true,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const binOut = output(bin);
-try {
+// The sandbox bin, as a user starts it; resolves with its URL once it listens. detached: npx runs
+// the bin in a child of its own, so the whole group is stopped.
+async function startSandboxBin(...args) {
+  const child = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0', ...args], {
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = output(child);
+  const stop = () => process.kill(-child.pid, 'SIGTERM');
   const url = await new Promise((resolve, reject) => {
-    bin.stdout.on('data', () => {
-      const found = /sandbox: (http:\/\/[^/\s]+)/.exec(binOut.text);
+    child.stdout.on('data', () => {
+      const found = /sandbox: (http:\/\/[^/\s]+)/.exec(out.text);
       if (found) resolve(found[1]);
     });
-    bin.once('exit', (code) => reject(new Error(`messaging-sandbox exited with ${code}: ${binOut.text}`)));
-    setTimeout(() => reject(new Error(`messaging-sandbox did not start: ${binOut.text}`)), 20_000).unref();
+    child.once('exit', (code) =>
+      reject(new Error(`messaging-sandbox ${args.join(' ')} exited with ${code}: ${out.text}`)),
+    );
+    setTimeout(
+      () => reject(new Error(`messaging-sandbox ${args.join(' ')} did not start: ${out.text}`)),
+      20_000,
+    ).unref();
+  }).catch((error) => {
+    stop();
+    throw error;
   });
+  return { url, stop };
+}
+
+const bin = await startSandboxBin();
+try {
+  const { url } = bin;
   const suite = spawn(
     npx,
     [
@@ -155,7 +171,7 @@ try {
     .filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|skip|complete):/.test(l));
   if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
 } finally {
-  process.kill(-bin.pid, 'SIGTERM');
+  bin.stop();
 }
 // The manual clock in process: a message for tomorrow is delivered, with its callback, when the clock gets there.
 const timed = await sandboxPackage.startSandbox({ clock: 'manual' });
@@ -185,26 +201,9 @@ try {
 }
 
 // The bin with --clock manual: the control API moves its clock.
-const clockBin = spawn(npx, ['--no-install', 'messaging-sandbox', '--port', '0', '--clock', 'manual'], {
-  env,
-  detached: true,
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-const clockBinOut = output(clockBin);
+const clockBin = await startSandboxBin('--clock', 'manual');
 try {
-  const url = await new Promise((resolve, reject) => {
-    clockBin.stdout.on('data', () => {
-      const found = /sandbox: (http:\/\/[^/\s]+)/.exec(clockBinOut.text);
-      if (found) resolve(found[1]);
-    });
-    clockBin.once('exit', (code) =>
-      reject(new Error(`messaging-sandbox --clock manual exited with ${code}: ${clockBinOut.text}`)),
-    );
-    setTimeout(
-      () => reject(new Error(`messaging-sandbox --clock manual did not start: ${clockBinOut.text}`)),
-      20_000,
-    ).unref();
-  });
+  const { url } = clockBin;
   const clock = async (body) => {
     const res = await fetch(
       `${url}/_sandbox/clock`,
@@ -236,6 +235,6 @@ try {
     refused: `${refused.status} ${refused.body.title}`,
   };
 } finally {
-  process.kill(-clockBin.pid, 'SIGTERM');
+  clockBin.stop();
 }
 console.log(JSON.stringify(facts));

@@ -69,13 +69,21 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
 
   stages: ${conformanceStages.map((s) => (s.needsCallbacks ? `${s.name} (with --callbacks)` : s.name)).join(', ')}
 
-usage: messaging-conformance webhook --url <receiver> [--timeout S] [--reporter junit|json --output <file>]
+usage: messaging-conformance webhook --url <receiver> [--profile described|strict] [--timeout S]
+         [--reporter junit|json --output <file>]
 
   Checks your status-callback receiver: every documented callback (each status and delivery
   code), values this contract does not know yet, extra fields, a duplicate and out-of-order
-  events must get 200 (the service retries anything else); malformed JSON, a wrong content type
-  and an oversized body anything but a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
+  events must get 200 (the service retries anything else). With --profile strict, also this
+  contract's expectation that malformed JSON, a wrong content type and an oversized body get
+  anything but a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
 `;
+
+/** --profile: described or strict; undefined when not given (described applies). */
+function profileOption(value: string | undefined): Profile | undefined {
+  if (value === undefined || value === 'described' || value === 'strict') return value;
+  throw new UsageError(`--profile must be described or strict, got "${value}"`);
+}
 
 /** Seconds given on the command line, in milliseconds; undefined when not given (the suite's default applies). */
 function seconds(flag: string, value: string | undefined): number | undefined {
@@ -159,6 +167,7 @@ function writeReport(
 async function webhook(args: string[], say: (line: string) => void, run: RunState): Promise<number> {
   const o = parse(args, {
     url: { type: 'string' },
+    profile: { type: 'string' },
     timeout: { type: 'string' },
     reporter: { type: 'string' },
     output: { type: 'string' },
@@ -167,6 +176,7 @@ async function webhook(args: string[], say: (line: string) => void, run: RunStat
   const kind = reporter(o);
   const report = await checkWebhookReceiver({
     url: httpUrl('--url', o.url),
+    profile: profileOption(o.profile),
     timeoutMs: seconds('timeout', o.timeout),
     log: say,
   });
@@ -307,8 +317,7 @@ async function conformance(
     return 0;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
-  if (o.profile !== undefined && o.profile !== 'described' && o.profile !== 'strict')
-    throw new UsageError(`--profile must be described or strict, got "${o.profile}"`);
+  const profile = profileOption(o.profile);
   if (o.seed !== undefined && !/^-?\d+$/.test(o.seed))
     throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
   const callbacks = callbackOptions(o);
@@ -334,7 +343,7 @@ async function conformance(
       apiKeyNoBalance,
       timeoutMs,
       deadlineMs,
-      profile: o.profile as Profile | undefined,
+      profile,
       values: vars.values,
       only,
       skip,

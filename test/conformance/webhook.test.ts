@@ -56,7 +56,7 @@ describe('webhook receiver check', () => {
       }
       res.writeHead(known.includes(status as string) ? 200 : 422).end();
     });
-    const report = await checkWebhookReceiver({ url });
+    const report = await checkWebhookReceiver({ url, profile: 'strict' });
     expect(report.ok).toBe(false);
     expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual(
       expect.arrayContaining(['a status this contract does not know yet', 'status FAILED']),
@@ -78,7 +78,7 @@ describe('webhook receiver check', () => {
     },
   );
 
-  it('a receiver that answers 500 to malformed JSON fails that post, and the CLI exits 1', async () => {
+  it('a receiver that answers 500 to malformed JSON fails that post under --profile strict (exit 1), and passes the default profile, which says so', async () => {
     const url = await receiver((body, _req, res) => {
       try {
         JSON.parse(body.toString());
@@ -87,16 +87,26 @@ describe('webhook receiver check', () => {
         res.writeHead(500).end('boom');
       }
     });
-    const result = await conformanceInProcess(['webhook', '--url', url]);
-    expect(result.code).toBe(1);
-    expect(result.out).toContain('FAIL webhook [decision]: malformed JSON');
+    const strict = await conformanceInProcess(['webhook', '--url', url, '--profile', 'strict']);
+    expect(strict.code).toBe(1);
+    expect(strict.out).toContain('FAIL webhook [decision]: malformed JSON');
+    expect(strict.out).toMatch(/^profile strict: /m);
+    // What is not a callback is this contract's expectation: the default profile does not post it.
+    const described = await conformanceInProcess(['webhook', '--url', url]);
+    expect(described.code, described.out).toBe(0);
+    expect(described.out).not.toContain('malformed JSON');
+    expect(described.out).toMatch(/^profile described: the description's facts only/m);
+    expect(Number(/^(\d+) passed, 0 failed$/m.exec(described.out)?.[1])).toBeGreaterThanOrEqual(25);
+    const bad = await conformanceInProcess(['webhook', '--url', url, '--profile', 'lenient']);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain('--profile must be described or strict, got "lenient"');
   }, 30_000);
 
   it('a receiver that hangs on an oversized body fails it within the timeout', async () => {
     const url = await receiver((body, _req, res) => {
       if (body.length < 1024 * 1024) res.writeHead(200).end();
     });
-    const report = await checkWebhookReceiver({ url, timeoutMs: 500 });
+    const report = await checkWebhookReceiver({ url, timeoutMs: 500, profile: 'strict' });
     expect(report.results.find((r) => r.name === 'an oversized body (2 MiB)')).toMatchObject({
       ok: false,
       actual: 'no answer within 500 ms',

@@ -200,7 +200,7 @@ async function property<T>(
     return {
       ok: false,
       expected: `${ctx.generated} generated requests`,
-      actual: `none of the ${details.numRuns + details.numSkips} generated cases was one of this check (seed ${seed})`,
+      actual: `none of the ${details.numRuns + details.numSkips} generated cases was one of this check (--seed ${ctx.seed})`,
     };
   if (!details.failed)
     return {
@@ -208,7 +208,8 @@ async function property<T>(
       expected: `${ctx.generated} generated requests`,
       actual: `${sent} sent, each answered as predicted`,
     };
-  const replay = `seed ${seed} (replay: --seed ${ctx.seed} --only generated), shrunk in ${details.numShrinks} steps`;
+  // The run's seed is the one to give: each property's own seed is made from it.
+  const replay = `replay: --seed ${ctx.seed} --only generated (shrunk in ${details.numShrinks} steps)`;
   return {
     ...(failure ?? { ok: false }),
     ok: false,

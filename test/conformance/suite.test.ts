@@ -356,6 +356,45 @@ describe('profiles: described facts and contract decisions', () => {
   }, 120_000);
 });
 
+describe('a deployment the suite does not know', () => {
+  it.for([
+    'cascade-scheduling-request-is-not-valid',
+    'cascade-scheduling-request-not-valid',
+    "request-doesn't-contain-content-for-all-cascade-stages",
+  ])(
+    'a cascade at id 2^53 + 1 with other stages: the boundary accepts %s, which the description allows for content that does not match them',
+    async (code) => {
+      // A deployment with a cascade at that id whose stages are not the example's channels.
+      const other = (title: string) =>
+        startMutatingProxy(sandbox.url, (x) =>
+          x.path === '/api/cascade/schedule' && x.requestBody.includes('"cascadeId":9007199254740993')
+            ? { status: 400, body: { title, status: 400, detail: 'Violations: the cascade has other stages' } }
+            : undefined,
+        );
+      const boundaries = selectStages(['boundaries']);
+      const proxy = await other(code);
+      try {
+        const report = await runSuite(context(proxy.url, { profile: 'described' }), boundaries);
+        const edge = report.results.find((r) => r.name.includes('cascadeId: 2^53 + 1'));
+        expect(edge, 'the boundary is checked').toBeDefined();
+        expect(report.results.filter((r) => !r.ok).map((r) => `${r.name}: ${r.actual}`)).toEqual([]);
+      } finally {
+        await proxy.close();
+      }
+      // An answer the description does not allow there still fails it.
+      const wrong = await other('out-of-balance');
+      try {
+        const report = await runSuite(context(wrong.url, { profile: 'described' }), boundaries);
+        expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
+          expect.stringContaining('cascadeId: 2^53 + 1'),
+        ]);
+      } finally {
+        await wrong.close();
+      }
+    },
+  );
+});
+
 describe('the named examples the suite takes', () => {
   it('are all in the document; one renamed or removed is named with the stage that takes it', () => {
     expect(missingExamples(examplePairs())).toEqual([]);

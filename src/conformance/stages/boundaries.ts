@@ -3,7 +3,10 @@
 // document allows. Each edge starts from a named success example, so the rest of the request is
 // one the document says is accepted. A past-edge check on a limit the document marks [contract
 // decision] is a decision.
+import { resolvePointer } from '../../core/document.ts';
+import { listsViolations } from '../../core/error-codes.ts';
 import { examplePairs, documentOperations, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { errorCodeAliases } from '../../core/meta.ts';
 import { at, edgesOf, pattern, placements, setAt, type Edge, type Path } from '../../core/edges.ts';
 import { schemaValidator, validator } from '../../core/validators/all.ts';
 import { documentViolation } from '../../core/schema-violations.ts';
@@ -52,6 +55,16 @@ const businessAnswers: Array<{
     kind: 'described',
     basis: '#/components/schemas/CascadeId/description (an existing cascade)',
   },
+  // A cascade id the suite did not choose may name a cascade of the deployment's with other stages:
+  // content that does not match them gets the answers of rules 1 to 3, in either documented spelling.
+  ...stageMismatchCodes().map((code) => ({
+    operationId: 'scheduleCascade',
+    under: 'cascadeId',
+    code,
+    kind: 'described' as const,
+    basis:
+      '#/paths/~1api~1cascade~1schedule/post/description (rules 1 to 3: content for the stages of the cascade, which the suite does not know for a cascade id it did not choose)',
+  })),
   {
     operationId: 'createSubscriber',
     under: 'parameterValues.[].name',
@@ -69,6 +82,12 @@ const businessAnswers: Array<{
       '#/paths/~1api~1subscribers~1create/post/description ([contract decision]: a name that is no tag of the account)',
   },
 ];
+
+/** The codes of content that does not match a cascade's stages (those whose detail lists the violations), every spelling. */
+function stageMismatchCodes(): string[] {
+  const known = (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
+  return [...known, ...Object.keys(errorCodeAliases)].filter(listsViolations);
+}
 
 interface Boundary {
   name: string;

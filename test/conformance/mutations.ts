@@ -303,6 +303,18 @@ export const mutations: Array<[string, () => Mutation]> = [
         ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } }
         : undefined,
   ],
+  [
+    'application/json read only as written so (a charset or another case refused)',
+    () => (x) => {
+      const type = x.requestHeaders['content-type'];
+      return x.path.startsWith('/api/') && type !== undefined && type !== 'application/json' && /json/i.test(type)
+        ? {
+            status: 500,
+            body: { title: 'system-error', status: 500, detail: `Content-Type ${type} is not application/json.` },
+          }
+        : undefined;
+    },
+  ],
 ];
 
 /**

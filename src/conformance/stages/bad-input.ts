@@ -25,6 +25,7 @@ import {
   kindOfStatuses,
   type Expectation,
 } from '../expectations.ts';
+import { acceptedExpectation, judgeAccepted } from '../accepted.ts';
 import { contentTypeFaults, pairRequest, titleFaults, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 
@@ -37,6 +38,8 @@ export interface BadInput {
   request: PairRequest;
   /** The answers the document allows, its kind and where it says so. */
   expectation: Expectation;
+  /** A valid request in another form (its media type's): judged as accepted, not as an error. */
+  valid?: true;
 }
 
 const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
@@ -141,11 +144,17 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
       body,
       ...extra,
     });
-    const add = (name: string, r: PairRequest, expectation: Expectation) => {
+    const add = (name: string, r: PairRequest, expectation: Expectation, valid?: true) => {
       const key = `${r.method} ${r.url} ${r.headers['content-type']} ${r.body}`;
       if (seen.has(key)) return;
       seen.add(key);
-      inputs.push({ name: `${op.operationId}: ${name}`, operation: op, request: r, expectation });
+      inputs.push({
+        name: `${op.operationId}: ${name}`,
+        operation: op,
+        request: r,
+        expectation,
+        ...(valid && { valid }),
+      });
     };
     const isValid = validator(op.requestSchemaPointer!);
     for (const base of pairs) {
@@ -176,6 +185,21 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
       add(name, request(body), malformed);
     }
     const valid = JSON.stringify(prepare(template, ctx.values).body);
+    // The same media type written otherwise is the same request (RFC 9110 8.3.1: a media type is
+    // case-insensitive and takes parameters; many clients send the charset): it must be accepted.
+    for (const contentType of ['application/json; charset=utf-8', 'Application/JSON']) {
+      const body = withFreshIdentifiers(op.operationId, prepare(template, ctx.values).body, { status: 200 });
+      add(
+        `a valid request with Content-Type ${contentType}`,
+        request(JSON.stringify(body), { headers: { ...request(valid).headers, 'content-type': contentType } }),
+        acceptedExpectation(
+          op,
+          [],
+          `${op.pointer}/requestBody/content/application~1json (RFC 9110 8.3.1: the media type is case-insensitive and takes parameters)`,
+        ),
+        true,
+      );
+    }
     const otherType = anyError(contentTypeDecision, 'decision');
     add(
       'Content-Type text/plain',
@@ -250,7 +274,7 @@ export const badInputStage: Stage = {
   needs: [['closeThreads', 'notExisting']],
   name: 'bad-input',
   description:
-    'invalid requests generated from the schemas; each gets an error the document allows, as a problem body, and the server still answers after each batch',
+    'invalid requests generated from the schemas; each gets an error the document allows, as a problem body, and the server still answers after each batch; a valid request with its media type written otherwise (a charset, another case) is accepted',
   count: (ctx) => {
     const n = selected(ctx).length;
     return n + Math.ceil(n / batch);
@@ -271,7 +295,7 @@ export const badInputStage: Stage = {
           await check(
             ctx,
             { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers },
-            () => judgeError(ctx, input),
+            () => (input.valid ? judgeAccepted(ctx, input.request, operation, expectation) : judgeError(ctx, input)),
           ),
         );
       }

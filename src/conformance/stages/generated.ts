@@ -16,7 +16,7 @@ import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { Digits, serialize, type Json } from '../../core/digits.ts';
 import { judgeError, mutate } from './bad-input.ts';
 import { at, uuidShaped, type Path } from '../../core/edges.ts';
-import { acceptedExpectation, isAccepted, judgeAccepted } from './boundaries.ts';
+import { acceptedExpectation, isAccepted, judgeAccepted } from '../accepted.ts';
 
 type Schema = Record<string, any>;
 

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Change, compareDocuments } from './compare.ts';
-import { correctionsBetween, type Doc, readRelease, releaseBefore } from './releases.ts';
+import { correctionsBetween, type Doc, readRelease, releaseBefore, repositoryRoot } from './releases.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -66,7 +66,7 @@ export function writeSection(changelog: string, current: Doc, repo = root): { te
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const repo = process.env.INIT_CWD ?? process.cwd();
+  const repo = repositoryRoot();
   const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
   const path = join(repo, 'CHANGELOG.md');
   const { text, changes } = writeSection(readFileSync(path, 'utf8'), current, repo);

@@ -6,7 +6,15 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, runCli, UsageError } from '../core/cli.ts';
 import { judge, report } from './gate.ts';
-import { type Doc, releasePath, releasedVersions, releaseUpTo } from './releases.ts';
+import {
+  type Doc,
+  readRelease,
+  releaseBefore,
+  releasePath,
+  releasedVersions,
+  releaseUpTo,
+  repositoryRoot,
+} from './releases.ts';
 
 const usage = `usage: npm run diff -- [--base <git ref | file.json | package.tgz>]
 
@@ -66,7 +74,7 @@ function loadBase(repo: string, version: string, base: string | undefined): { la
 
 runCli('diff', usage, async (args) => {
   const o = parse(args, { base: { type: 'string' } });
-  const repo = process.env.INIT_CWD ?? process.cwd();
+  const repo = repositoryRoot();
   const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
   const { label, doc: base } = loadBase(repo, current.info.version, o.base);
   const verdict = judge(repo, base, current);
@@ -74,6 +82,17 @@ runCli('diff', usage, async (args) => {
     `base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})`,
   );
   console.log(report(verdict));
-  for (const failure of verdict.failures) process.stderr.write(`diff: ${failure}\n`);
-  if (verdict.failures.length) process.exitCode = 1;
+  const failures = [...verdict.failures];
+  // The release of this version, once recorded, is the base: the release before it still judges it,
+  // so a breaking change recorded by hand under a minor version does not pass as "no change".
+  const before =
+    o.base === undefined && base.info.version === current.info.version && releaseBefore(repo, current.info.version);
+  if (before) {
+    const recorded = judge(repo, readRelease(repo, before), current);
+    const breaking = recorded.changes.filter((c) => c.class === 'breaking').length;
+    console.log(`the release of ${current.info.version} against ${before}: ${breaking} breaking`);
+    failures.push(...recorded.failures.map((f) => `the release of ${current.info.version} against ${before}: ${f}`));
+  }
+  for (const failure of failures) process.stderr.write(`diff: ${failure}\n`);
+  if (failures.length) process.exitCode = 1;
 });

@@ -7,7 +7,7 @@
 import { apiCompare } from 'api-smart-diff';
 import { unescapePointer } from '../core/pointers.ts';
 import { classOf, effectOf, readerOf } from './direction.ts';
-import { answerOf, fromWire, toPointer, wireView } from './wire.ts';
+import { answerOf, fromWire, isPayloadMediaType, toPointer, wireView } from './wire.ts';
 import { flips } from './witnesses.ts';
 
 export type ChangeClass = 'breaking' | 'correction' | 'non-breaking' | 'deprecation' | 'annotation';
@@ -38,19 +38,24 @@ type Path = Array<string | number>;
 const show = (v: unknown) =>
   v === undefined ? 'none' : typeof v === 'object' ? JSON.stringify(v).slice(0, 60) : JSON.stringify(v);
 
-/** Is the node at `path` (in `doc`) inside an open set: an `anyOf` with a plain string member? */
+/**
+ * Is the change at `path` (in `doc`) a value added to or removed from the known values of an open
+ * set: an `enum` inside a member of an `anyOf` whose other member takes any string? Every other
+ * change there (the open member's pattern or length) is judged as any schema's.
+ */
 function inOpenSet(doc: Doc, path: Path): boolean {
+  const at = path.lastIndexOf('enum');
+  if (at < 0 || at < path.length - 2) return false;
   let node: any = doc;
-  for (let i = 0; i < path.length; i++) {
+  for (let i = 0; i < at; i++) {
     // The library walks the document with its references resolved: so does this.
     for (let hops = 0; typeof node?.$ref === 'string' && hops < 20; hops++) node = resolve(doc, node.$ref);
     if (node === null || typeof node !== 'object') return false;
-    if (
-      Array.isArray(node.anyOf) &&
-      path[i] === 'anyOf' &&
-      node.anyOf.some((m: any) => m?.type === 'string' && !m.enum)
-    )
-      return true;
+    if (Array.isArray(node.anyOf) && path[i] === 'anyOf') {
+      const member = path[i + 1];
+      const open = node.anyOf.findIndex((m: any) => m?.type === 'string' && !m.enum && !m.const);
+      if (open >= 0 && open !== member) return true;
+    }
     node = node[path[i]!];
   }
   return false;
@@ -155,16 +160,18 @@ function reached(doc: Doc): Set<string> {
 }
 
 export function compareDocuments(before: Doc, after: Doc, corrections: Correction[] = []): Change[] {
-  // api-smart-diff changes its inputs: the wire views are copies.
   const wire = { before: wireView(before), after: wireView(after) };
-  const { diffs } = apiCompare(wireView(before), wireView(after));
+  // api-smart-diff changes its inputs: it gets copies.
+  const { diffs } = apiCompare(structuredClone(wire.before), structuredClone(wire.after));
   const onWire = new Set([...reached(before), ...reached(after)]);
   // A webhook added or removed whole: its answers go with it.
   const whole = new Set(diffs.filter((d) => d.path.length <= 3 && d.path[0] === 'paths').map((d) => d.path[1]));
   const classed = diffs.flatMap((d) => {
     const path = d.path as Path;
     const doc = d.action === 'remove' ? wire.before : wire.after;
-    let type = d.type === 'unclassified' ? 'annotation' : (d.type as ChangeClass);
+    // api-smart-diff's own names: unclassified is an annotation, deprecated a deprecation.
+    let type =
+      d.type === 'unclassified' ? 'annotation' : d.type === 'deprecated' ? 'deprecation' : (d.type as ChangeClass);
     // A component the wire reaches is judged where it reaches (api-smart-diff reports it there too,
     // with the direction of each place); one it does not reach changes nothing on the wire.
     if (path[0] === 'components' && path.length > 1) {
@@ -178,7 +185,12 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
     // The keywords whose direction is known are judged by who reads the place.
     const reader = readerOf(path);
     const effect = reader && effectOf(place(doc, path).rest, d.action, d.before, d.after);
-    if (reader && effect) type = classOf(effect, reader);
+    if (reader && effect) type = effect === 'none' ? 'annotation' : classOf(effect, reader);
+    // A media type the service may now send a webhook in: receivers built for the others break.
+    if (isPayloadMediaType(path) && d.action === 'add') type = 'breaking';
+    // A required body added to a request (or to a webhook's answer): whoever sent none breaks.
+    if (path[0] === 'paths' && path.length === 4 && path[3] === 'requestBody' && d.action === 'add')
+      if ((d.after as { required?: unknown } | undefined)?.required === true) type = 'breaking';
     // A value added to or removed from an open set is accepted by every client and server.
     if (type === 'breaking' && inOpenSet(doc, path)) type = 'non-breaking';
     return [{ ...d, path, class: type as ChangeClass, doc }];
@@ -187,7 +199,8 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
   // with the places listed.
   const key = (d: (typeof classed)[number]) => {
     const { field, rest } = place(d.doc, d.path);
-    return JSON.stringify([d.action, d.before ?? null, d.after ?? null, rest.at(-2) ?? null, field]);
+    const keyword = rest.map((k) => (typeof k === 'number' ? '[]' : k)).join('.');
+    return JSON.stringify([d.action, d.before ?? null, d.after ?? null, keyword, field]);
   };
   const groups = new Map<string, (typeof classed)[number][]>();
   for (const d of classed) {

@@ -7,8 +7,8 @@
 // non-breaking), so they are judged here, and every other change keeps its classification.
 type Path = Array<string | number>;
 
-/** What a keyword change does to the set of instances the schema accepts. */
-export type Effect = 'tightens' | 'loosens' | 'changes';
+/** What a keyword change does to the set of instances the schema accepts ('none': the same set). */
+export type Effect = 'tightens' | 'loosens' | 'changes' | 'none';
 
 const upper = new Set(['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxContains', 'maxProperties']);
 const lower = new Set(['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minContains', 'minProperties']);
@@ -35,6 +35,9 @@ export function effectOf(rest: Path, action: string, before: unknown, after: unk
     const raised = after > before;
     return upper.has(keyword) === raised ? 'loosens' : 'tightens';
   }
+  // `required: true` of a request body or a header: whether it must be there at all.
+  if (keyword === 'required' && index === undefined && (typeof before === 'boolean' || typeof after === 'boolean'))
+    return before === after ? 'none' : after === true ? 'tightens' : 'loosens';
   if (keyword === 'required' || keyword === 'enum') {
     // A name now required, or a value no longer listed: fewer instances. The whole list added or removed likewise.
     if (index === undefined) return added ? 'tightens' : removed ? 'loosens' : 'changes';
@@ -43,15 +46,21 @@ export function effectOf(rest: Path, action: string, before: unknown, after: unk
   }
   if (keyword === 'type') {
     if (index !== undefined) return added ? 'loosens' : removed ? 'tightens' : 'changes';
-    const [was, now] = [types(before), types(after)];
     if (added) return 'tightens';
     if (removed) return 'loosens';
-    if (subset(now, was)) return 'tightens';
-    return subset(was, now) ? 'loosens' : 'changes';
+    // A number takes every integer: integer -> number widens, number -> integer narrows.
+    const [was, now] = [types(before), types(after)].map(
+      (t) => new Set([...t, ...(t.has('number') ? ['integer'] : [])]),
+    ) as [Set<unknown>, Set<unknown>];
+    const [narrower, wider] = [subset(now, was), subset(was, now)];
+    return narrower && wider ? 'none' : narrower ? 'tightens' : wider ? 'loosens' : 'changes';
   }
   if (keyword === 'additionalProperties' && index === undefined) {
-    if (after === false || (added && after !== true)) return 'tightens';
-    if (before === false || removed) return 'loosens';
+    // `true` is what an absent keyword means already.
+    const [was, now] = [removed ? true : before, added || action === 'replace' ? after : true];
+    if (was === now || (was === true && now === undefined)) return 'none';
+    if (now === false || (was === true && now !== true)) return 'tightens';
+    if (was === false || now === true) return 'loosens';
     return 'changes';
   }
   if (narrowing.has(keyword) && index === undefined) return added ? 'tightens' : removed ? 'loosens' : 'changes';

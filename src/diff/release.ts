@@ -5,12 +5,20 @@
 // releases/openapi-<version>.json, and moves the packages' versions and every tarball name in
 // the READMEs, so that `npm test` passes as it did.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, UsageError } from '../core/cli.ts';
 import { writeSection } from './changelog.ts';
 import { judge, report } from './gate.ts';
-import { compareVersions, type Doc, readRelease, releasePath, releasedVersions, semver } from './releases.ts';
+import {
+  compareVersions,
+  type Doc,
+  readRelease,
+  releasePath,
+  releasedVersions,
+  repositoryRoot,
+  semver,
+} from './releases.ts';
 
 const usage = `usage: npm run release -- <version>
 
@@ -47,7 +55,7 @@ runCli('release', usage, async (args) => {
   if (version === undefined || more.length) throw new UsageError('expected one version, e.g. npm run release -- 1.0.2');
   if (!/^\d+\.\d+\.\d+$/.test(version)) throw new UsageError(`version: expected MAJOR.MINOR.PATCH, got "${version}"`);
   semver(version);
-  const repo = process.env.INIT_CWD ?? process.cwd();
+  const repo = repositoryRoot();
   const at = (file: string) => join(repo, file);
   const newest = releasedVersions(repo).at(-1);
   if (newest && compareVersions(version, newest) <= 0)
@@ -55,14 +63,26 @@ runCli('release', usage, async (args) => {
 
   const npm = (script: string) =>
     execFileSync('npm', ['run', '--silent', script], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
-  const rootDocument = at('openapi/openapi.yaml');
   const bundle = at('generated/openapi.json');
-  const kept = { yaml: readFileSync(rootDocument, 'utf8'), bundle: readFileSync(bundle, 'utf8') };
-  writeFileSync(rootDocument, withVersion(kept.yaml, version));
-  let current: Doc;
+  // Every file a release writes, as it was: a release that fails at any step puts them all back.
+  const generated = readdirSync(at('generated'), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name));
+  const touched = [
+    at('openapi/openapi.yaml'),
+    at('CHANGELOG.md'),
+    at('package-lock.json'),
+    ...generated,
+    ...[...manifests, ...readmes].map(at),
+  ];
+  const kept = new Map(touched.map((file) => [file, readFileSync(file)]));
+  const edit = (file: string, change: (text: string) => string) =>
+    writeFileSync(at(file), change(readFileSync(at(file), 'utf8')));
+  let changes = 0;
   try {
+    edit('openapi/openapi.yaml', (yaml) => withVersion(yaml, version));
     npm('build:bundle');
-    current = JSON.parse(readFileSync(bundle, 'utf8')) as Doc;
+    const current = JSON.parse(readFileSync(bundle, 'utf8')) as Doc;
     if (current.info.version !== version) throw new Error(`the bundle says info.version ${current.info.version}`);
     if (newest) {
       const verdict = judge(repo, readRelease(repo, newest), current);
@@ -70,36 +90,38 @@ runCli('release', usage, async (args) => {
       if (verdict.failures.length)
         throw new UsageError(`refused, nothing changed:\n  ${verdict.failures.join('\n  ')}`);
     }
+    npm('build:types');
+    npm('build:generated');
+    edit('CHANGELOG.md', (text) => {
+      const written = writeSection(text, current, repo);
+      changes = written.changes;
+      return written.text;
+    });
+    for (const file of manifests)
+      edit(file, (text) => `${JSON.stringify({ ...JSON.parse(text), version }, null, 2)}\n`);
+    // The lock names the root's and each workspace's version.
+    edit('package-lock.json', (text) => {
+      const lock = JSON.parse(text);
+      lock.version = version;
+      for (const key of ['', ...manifests.slice(1).map((m) => m.replace(/\/package\.json$/, ''))])
+        if (lock.packages?.[key]) lock.packages[key].version = version;
+      return `${JSON.stringify(lock, null, 2)}\n`;
+    });
+    for (const file of readmes) edit(file, (text) => text.replace(tarball, `$1${version}$2`));
+    // Last: once recorded, the release is the gate's base.
+    writeFileSync(releasePath(repo, version), readFileSync(bundle));
   } catch (error) {
-    writeFileSync(rootDocument, kept.yaml);
-    writeFileSync(bundle, kept.bundle);
+    for (const [file, bytes] of kept) writeFileSync(file, bytes);
+    for (const file of readdirSync(at('generated'), { recursive: true, withFileTypes: true }))
+      if (file.isFile() && !kept.has(join(file.parentPath, file.name))) rmSync(join(file.parentPath, file.name));
     throw error;
   }
-  npm('build:types');
-  npm('build:generated');
-
-  const changelog = writeSection(readFileSync(at('CHANGELOG.md'), 'utf8'), current, repo);
-  writeFileSync(at('CHANGELOG.md'), changelog.text);
-  writeFileSync(releasePath(repo, version), readFileSync(bundle));
-  for (const file of manifests) {
-    const manifest = JSON.parse(readFileSync(at(file), 'utf8'));
-    manifest.version = version;
-    writeFileSync(at(file), `${JSON.stringify(manifest, null, 2)}\n`);
-  }
-  // The lock names the root's and each workspace's version.
-  const lock = JSON.parse(readFileSync(at('package-lock.json'), 'utf8'));
-  lock.version = version;
-  for (const key of ['', ...manifests.slice(1).map((m) => m.replace(/\/package\.json$/, ''))])
-    if (lock.packages?.[key]) lock.packages[key].version = version;
-  writeFileSync(at('package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
-  for (const file of readmes)
-    writeFileSync(at(file), readFileSync(at(file), 'utf8').replace(tarball, `$1${version}$2`));
 
   console.log(
     [
       `released ${version}:`,
       `  openapi/openapi.yaml info.version, generated/ rebuilt`,
-      `  CHANGELOG.md section ${version} (${changelog.changes} changes since ${newest ?? 'nothing'}): reword it where it helps, keep every change line`,
+      `  CHANGELOG.md section ${version} (${changes} changes since ${newest ?? 'nothing'}): reword it where it helps, keep every change line`,
       `  releases/openapi-${version}.json recorded: the gate's base from now on`,
       `  ${manifests.join(', ')}, package-lock.json and the READMEs' tarball names say ${version}`,
       `next: npm test, commit, and tag v${version} if you tag releases`,

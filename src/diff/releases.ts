@@ -1,11 +1,23 @@
 // What releases/ holds: the bundled document of each released version (openapi-<version>.json)
 // and the corrections accepted for a version (corrections.json). One reader for both scripts.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../core/cli.ts';
 import type { Correction } from './compare.ts';
 
 export type Doc = { info: { version: string } } & Record<string, unknown>;
+
+/**
+ * The repository the scripts work on: the one npm was started in (INIT_CWD, else the working
+ * directory), from any folder of it: the nearest one up that holds generated/openapi.json.
+ */
+export function repositoryRoot(): string {
+  const start = process.env.INIT_CWD ?? process.cwd();
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'generated', 'openapi.json'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
 
 export const semver = (v: string) => {
   const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(v);

@@ -32,10 +32,12 @@ export function wireView(doc: Doc): Doc {
           .filter((p: Doc) => p?.in === 'header')
           .map((p: Doc) => [p.name, { required: p.required, schema: p.schema, description: p.description }]),
       );
+      const { requestBody: _payload, responses: _answers, parameters: _parameters, ...rest } = op;
       paths[payloadKey(name)] = {
         ...paths[payloadKey(name)],
+        // The operation's own keys (summary, description, deprecated, security, x-...) stay on the payload's path.
         [method]: {
-          operationId: op.operationId,
+          ...rest,
           responses: {
             payload: {
               description: op.requestBody?.description ?? '',
@@ -51,7 +53,8 @@ export function wireView(doc: Doc): Doc {
           ...paths[answerKey(name, status)],
           [method]: {
             operationId: op.operationId,
-            ...(answer?.content ? { requestBody: { content: answer.content } } : {}),
+            // The service reads the answer it documents: a body documented is a body required.
+            ...(answer?.content ? { requestBody: { required: true, content: answer.content } } : {}),
             responses: {},
           },
         };
@@ -88,6 +91,17 @@ export function fromWire(path: Path): WirePlace {
     path: ['webhooks', name, ...(method ? [method, 'responses', status, ...rest] : [])],
   };
 }
+
+/** Whether the wire view's path is a media type of a webhook's payload (the service picks which it sends). */
+export const isPayloadMediaType = (path: Path) =>
+  path.length === 7 &&
+  path[0] === 'paths' &&
+  typeof path[1] === 'string' &&
+  synthetic.exec(path[1])?.[2] === undefined &&
+  synthetic.test(path[1]) &&
+  path[3] === 'responses' &&
+  path[4] === 'payload' &&
+  path[5] === 'content';
 
 /** Whether the wire view's path is a webhook answer's, and whose payload path goes with it. */
 export function answerOf(path: Path): string | undefined {

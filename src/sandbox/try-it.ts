@@ -124,7 +124,8 @@ export function tryItConsole(): string {
       event.preventDefault();
       let text = body.value;
       if (fresh.checked) {
-        try { const value = JSON.parse(text); if (value && typeof value === 'object' && 'requestId' in value) text = JSON.stringify({ ...value, requestId: crypto.randomUUID() }); } catch {}
+        // The text is edited, not parsed and written again: JSON.parse would round an int64 id past 2^53.
+        text = text.replace(/("requestId"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"/, (_, key) => key + JSON.stringify(crypto.randomUUID()));
       }
       const sent = { 'content-type': 'application/json' };
       for (const [scheme, input] of fields) {
@@ -142,7 +143,9 @@ export function tryItConsole(): string {
         status.dataset.ok = String(response.ok);
         status.textContent = response.status + ' ' + response.statusText + ' \\u00b7 ' + Math.round(performance.now() - started) + ' ms';
         headers.textContent = [...response.headers].map(([name, value]) => name + ': ' + value).join('\\n');
-        try { answer.textContent = JSON.stringify(JSON.parse(raw), null, 2); } catch { answer.textContent = raw; }
+        // Shown as it came when it may hold an integer past 2^53, which JSON.parse would round.
+        if (/\\d{16}/.test(raw)) answer.textContent = raw;
+        else try { answer.textContent = JSON.stringify(JSON.parse(raw), null, 2); } catch { answer.textContent = raw; }
       } catch (error) {
         status.dataset.ok = 'false';
         status.textContent = 'no answer: ' + error.message;

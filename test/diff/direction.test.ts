@@ -39,7 +39,7 @@ describe('each change judged by who reads it', () => {
     ).toEqual([['non-breaking', 'structure', 'request body of closeThreads: `comment`: maxLength 300 -> 301']]);
   });
 
-  it('a response loosened breaks clients (a type changed, a field no longer promised); tightened, it does not', () => {
+  it('a payload type widened and a response field no longer promised break their readers; a response tightened does not', () => {
     const typed = compared((d) => {
       schemas(d).StatusCallback.properties.subjectId.type = ['integer', 'string'];
     });
@@ -158,6 +158,63 @@ describe('each change judged by who reads it', () => {
     const statuses = compared((d) => void schemas(d).KnownDeliveryStatus.enum.push('QUEUED_AGAIN'));
     expect(shown(statuses)).toEqual([
       ['non-breaking', 'structure', 'callback messageStatus: `status`: value "QUEUED_AGAIN" added'],
+    ]);
+  });
+
+  it("an open set's own member is judged as any schema: its pattern removed from a payload breaks receivers", () => {
+    const loosened = compared((d) => {
+      delete schemas(d).DeliveryStatus.anyOf[1].pattern;
+    });
+    expect(shown(loosened)).toEqual([
+      ['breaking', 'structure', 'callback messageStatus: `status`: pattern "^[A-Z][A-Z_]*$" removed'],
+    ]);
+  });
+
+  it('a request body no longer required, or an integer become a number in a request, breaks nobody', () => {
+    expect(
+      shown(
+        compared((d) => {
+          d.paths['/api/v1/threads/close'].post.requestBody.required = false;
+        }),
+      ).map((c) => c[0]),
+    ).toEqual(['non-breaking']);
+    const widened = compared((d) => {
+      schemas(d).CloseThreadsRequest.properties.threadIds.items = { type: 'number' };
+    });
+    expect(widened.filter((c) => c.sentence.includes('type')).map((c) => [c.class, c.sentence])).toEqual([
+      ['non-breaking', 'request body of closeThreads: `threadIds[]`: type "integer" -> "number"'],
+    ]);
+  });
+
+  it("a webhook's own keys are seen; a media type the service may now send it in breaks receivers", () => {
+    const deprecated = compared((d) => {
+      d.webhooks.messageStatus.post.deprecated = true;
+    });
+    expect(shown(deprecated)).toEqual([
+      ['deprecation', 'structure', 'callback messageStatus: the payload: deprecated true added'],
+    ]);
+    const xml = compared((d) => {
+      d.webhooks.messageStatus.post.requestBody.content['application/xml'] = { schema: { type: 'string' } };
+    });
+    expect(xml.map((c) => c.class)).toEqual(['breaking']);
+    // A body documented for the receiver's answer is one the service reads: receivers that send none break.
+    const answered = compared((d) => {
+      d.webhooks.messageStatus.post.responses['200'].content = {
+        'application/json': { schema: { type: 'object', required: ['ok'], properties: { ok: { type: 'boolean' } } } },
+      };
+    });
+    expect(answered.map((c) => c.class)).toContain('breaking');
+  });
+
+  it('two changes to one field are two lines', () => {
+    const both = compared((d) => {
+      const comment = schemas(d).CloseThreadsRequest.properties.comment;
+      comment.minLength = 3;
+      comment.pattern = '^[a-z]';
+    });
+    expect(both.map((c) => c.sentence)).toEqual([
+      'request body of closeThreads: `comment`: minLength 3 added',
+      'request body of closeThreads: `comment`: pattern "^[a-z]" added',
     ]);
   });
 

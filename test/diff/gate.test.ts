@@ -100,6 +100,29 @@ describe('npm run diff as a gate', () => {
     expect(byFile.out).toContain('non-breaking request body of closeThreads: `comment`: maxLength 300 -> 400');
   }, 30_000);
 
+  it('a release recorded by hand with a breaking change under a minor version fails: the release before it judges it', async () => {
+    const [major, minor] = base.info.version.split('.').map(Number);
+    const next = structuredClone(base);
+    next.info.version = `${major}.${minor + 1}.0`;
+    next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
+    await mkdir(join(repo, 'releases'), { recursive: true });
+    try {
+      await writeFile(join(repo, `releases/openapi-${base.info.version}.json`), JSON.stringify(base));
+      await writeFile(join(repo, `releases/openapi-${next.info.version}.json`), JSON.stringify(next));
+      await write(next);
+      const recorded = await diff();
+      expect(recorded.code, recorded.out).toBe(1);
+      expect(recorded.out).toContain(`base releases/openapi-${next.info.version}.json`);
+      expect(recorded.out).toContain('0 changes');
+      expect(recorded.out).toContain(
+        `diff: the release of ${next.info.version} against ${base.info.version}: 1 breaking change(s) need a new major version`,
+      );
+    } finally {
+      await rm(join(repo, 'releases'), { recursive: true, force: true });
+      await write(base);
+    }
+  }, 30_000);
+
   it('a correction in releases/corrections.json accepts one breaking change for the release that introduces it, and a stale one fails', async () => {
     const [major, minor, patch] = base.info.version.split('.').map(Number);
     const next = structuredClone(base);

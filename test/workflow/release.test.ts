@@ -109,6 +109,16 @@ describe('npm run release', () => {
     let changelog = await releasedAs(versions.patch, first);
     expect(changelog).toContain('- **annotation**: info/version: changed');
 
+    // Words written above the change lines stay when the lines are written again (npm run changelog).
+    const words = 'Hand-written words about this patch: they stay.';
+    const section = `## ${versions.patch}\n\n`;
+    await writeFile(join(repo, 'CHANGELOG.md'), changelog.replace(section, `${section}${words}\n\n`));
+    const rewritten = await npm('changelog');
+    expect(rewritten.code, rewritten.out).toBe(0);
+    changelog = await read('CHANGELOG.md');
+    expect(changelog).toContain(`${section}${words}\n\nChanges since ${first}:`);
+    expect(missingLines(changelog, await json('generated/openapi.json'), repo)).toEqual([]);
+
     // A minor: a limit raised, which breaks nobody.
     await setCommentLimit(300, 400);
     const raised = await npm('release', '--', versions.minor);

@@ -2,7 +2,7 @@
 // in it) is the document's; this file only names, per field and keyword, the code the service
 // gives. A violation with no code of its own is the service's catch-all for a malformed request:
 // 500 system-error.
-import { buttonsInOneRow } from './buttons.ts';
+import { buttonsInOneRow } from './button-rows.ts';
 import { resolvePointer } from './document.ts';
 import { documentOperations, marked } from './examples.ts';
 import type { OperationId } from './meta.ts';

@@ -8,7 +8,7 @@
 // refuses it.
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { documentAjv } from '../build/ajv.ts';
-import { buttonsInOneRow } from '../core/buttons.ts';
+import { buttonsInOneRow } from '../core/button-rows.ts';
 import { parsed, type Json } from '../core/digits.ts';
 import { edgesOf, pattern, placements, setAt, type Path } from '../core/edges.ts';
 import { resolvePointer } from '../core/document.ts';

@@ -357,11 +357,8 @@ describe('profiles: described facts and contract decisions', () => {
 });
 
 describe('a deployment the suite does not know', () => {
-  it.for([
-    'cascade-scheduling-request-is-not-valid',
-    'cascade-scheduling-request-not-valid',
-    "request-doesn't-contain-content-for-all-cascade-stages",
-  ])(
+  // One spelling of each code (the list is read from the document's codes and their aliases).
+  it.for(['cascade-scheduling-request-not-valid', "request-doesn't-contain-content-for-all-cascade-stages"])(
     'a cascade at id 2^53 + 1 with other stages: the boundary accepts %s, which the description allows for content that does not match them',
     async (code) => {
       // A deployment with a cascade at that id whose stages are not the example's channels.
@@ -381,7 +378,8 @@ describe('a deployment the suite does not know', () => {
       } finally {
         await proxy.close();
       }
-      // An answer the description does not allow there still fails it.
+      // An answer the description does not allow there still fails it (checked once).
+      if (code !== 'cascade-scheduling-request-not-valid') return;
       const wrong = await other('out-of-balance');
       try {
         const report = await runSuite(context(wrong.url, { profile: 'described' }), boundaries);

@@ -13,11 +13,11 @@ import { judge, report } from './gate.ts';
 import {
   compareVersions,
   type Doc,
+  isVersion,
   readRelease,
   releasePath,
   releasedVersions,
   repositoryRoot,
-  semver,
 } from './releases.ts';
 
 const usage = `usage: npm run release -- <version>
@@ -40,7 +40,7 @@ const readmes = ['README.md', 'src/client/README.md', 'src/sandbox/README.md', '
 const tarball = /(messaging-contract-(?:client|sandbox|conformance)-)\d+\.\d+\.\d+(\.tgz)/g;
 
 /** The `version:` of the `info:` block of the root document, replaced. */
-export function withVersion(yaml: string, version: string): string {
+function withVersion(yaml: string, version: string): string {
   const info = /^info:[ \t]*\r?\n((?:[ \t]+.*\r?\n|[ \t]*\r?\n)*?)([ \t]+)version:[ \t]*\S.*$/m.exec(yaml);
   if (!info) throw new UsageError('openapi/openapi.yaml: no `version:` in its `info:` block');
   const start = info.index + info[0].length - info[0].split('\n').at(-1)!.length;
@@ -53,8 +53,7 @@ runCli('release', usage, async (args) => {
   if (flag) throw new UsageError(`unknown option ${flag}`);
   const [version, ...more] = args;
   if (version === undefined || more.length) throw new UsageError('expected one version, e.g. npm run release -- 1.0.2');
-  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new UsageError(`version: expected MAJOR.MINOR.PATCH, got "${version}"`);
-  semver(version);
+  if (!isVersion(version)) throw new UsageError(`version: expected MAJOR.MINOR.PATCH, got "${version}"`);
   const repo = repositoryRoot();
   const at = (file: string) => join(repo, file);
   const newest = releasedVersions(repo).at(-1);

@@ -25,6 +25,9 @@ export const semver = (v: string) => {
   return m.slice(1).map(Number) as [number, number, number];
 };
 
+/** A version as releases carry it: MAJOR.MINOR.PATCH. */
+export const isVersion = (v: string) => /^\d+\.\d+\.\d+$/.test(v);
+
 /** Orders two versions: negative when `a` comes before `b`. */
 export const compareVersions = (a: string, b: string) => {
   const [x, y] = [semver(a), semver(b)];
@@ -75,7 +78,7 @@ export function correctionsBetween(
   if (file === null || typeof file !== 'object' || Array.isArray(file))
     fail('expected an object mapping a version to a list of {at, why}');
   return Object.entries(file as Record<string, unknown>).flatMap(([v, list]) => {
-    if (!/^\d+\.\d+\.\d+$/.test(v)) fail(`"${v}": expected a version (MAJOR.MINOR.PATCH) as the key`);
+    if (!isVersion(v)) fail(`"${v}": expected a version (MAJOR.MINOR.PATCH) as the key`);
     if (compareVersions(v, base) <= 0 || compareVersions(v, version) > 0) return [];
     if (!Array.isArray(list)) return fail(`"${v}": expected a list of {at, why}`);
     return list.map((entry, i) => {

@@ -12,6 +12,7 @@ import { buttonsInOneRow } from '../core/button-rows.ts';
 import { parsed, type Json } from '../core/digits.ts';
 import { edgesOf, pattern, placements, setAt, type Path } from '../core/edges.ts';
 import { resolvePointer } from '../core/document.ts';
+import { unescapePointer } from '../core/pointers.ts';
 import { describeErrors, type SchemaError } from '../core/validation.ts';
 import { messages, type Message } from './wire.ts';
 
@@ -81,7 +82,7 @@ const fieldOf = (instancePath: string, e: SchemaError) => {
   const parts: Path = instancePath
     .split('/')
     .slice(1)
-    .map((p) => (/^\d+$/.test(p) ? 0 : p.replace(/~1/g, '/').replace(/~0/g, '~')));
+    .map((p) => (/^\d+$/.test(p) ? 0 : unescapePointer(p)));
   const missing = (e.params as { missingProperty?: string }).missingProperty;
   return pattern(missing ? [...parts, missing] : parts).replace(/\.\[\]/g, '[]');
 };

@@ -148,14 +148,15 @@ describe('the client against a stub server', () => {
   });
 });
 
+/** A sandbox of its own (stopped after the test) and a client of it with the integrator token. */
+async function sandboxClient() {
+  sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
+  return createMessagingClient({ baseUrl: sandbox.url, integratorToken: 'sandbox-integrator-token', retry: false });
+}
+
 describe('the client against the sandbox', () => {
   it('sends ids past 2^53 and reads them back exactly in not_existing_threads', async () => {
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
-    const client = createMessagingClient({
-      baseUrl: sandbox.url,
-      integratorToken: 'sandbox-integrator-token',
-      retry: false,
-    });
+    const client = await sandboxClient();
     const closed = await client.closeThreads({ threadIds: [101, ...ids, 2n ** 53n + 2n] });
     expect(closed.resolved_threads).toEqual([101]);
     expect(closed.not_existing_threads).toEqual([...ids, 2n ** 53n + 2n]);
@@ -163,12 +164,7 @@ describe('the client against the sandbox', () => {
   });
 
   it('an id outside int64 is refused by the sandbox, by its field', async () => {
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0 });
-    const client = createMessagingClient({
-      baseUrl: sandbox.url,
-      integratorToken: 'sandbox-integrator-token',
-      retry: false,
-    });
+    const client = await sandboxClient();
     const error = (await client.closeThreads({ threadIds: [2n ** 63n] }).catch((e: unknown) => e)) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error.detail).toContain('threadIds[0] is an integer outside int64');

@@ -7,16 +7,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot } from '../../src/paths.ts';
+import { outcome } from '../helpers/outcome.ts';
 
 const run = promisify(execFile);
 let repo: string;
 let base: any;
 
-const outcome = (command: Promise<{ stdout: string; stderr: string }>) =>
-  command.then(
-    (r) => ({ code: 0, out: r.stdout + r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
-  );
 /** `npm run diff` as a contract author runs it, in the temporary repository. */
 const npmDiff = (...args: string[]) =>
   outcome(run('npm', ['run', '--silent', '--prefix', projectRoot, 'diff', '--', ...args], { cwd: repo }));

@@ -9,15 +9,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingLines } from '../../src/diff/changelog.ts';
 import { projectRoot } from '../../src/paths.ts';
+import { outcome } from '../helpers/outcome.ts';
 
 const run = promisify(execFile);
 let repo: string;
 
-const outcome = (command: Promise<{ stdout: string; stderr: string }>) =>
-  command.then(
-    (r) => ({ code: 0, out: r.stdout + r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, out: e.stdout + e.stderr }),
-  );
 const npm = (...args: string[]) =>
   outcome(
     run('npm', ['run', '--silent', ...args], {

@@ -6,12 +6,11 @@ import { listsViolations } from '../core/error-codes.ts';
 import type { ExpectationKind, Operation } from '../core/examples.ts';
 import { errorCodeAliases } from '../core/meta.ts';
 import { pattern, type Path } from '../core/edges.ts';
-import { listsDigits, parsed, type Json } from '../core/digits.ts';
+import { parsed, type Json } from '../core/digits.ts';
 import { documentViolation } from '../core/schema-violations.ts';
-import { schemaValidator, validator } from '../core/validators/all.ts';
-import { answerOf, noAnswer, send, type CheckOutcome, type SuiteContext } from './stage-runtime.ts';
-import { describeAllowed, type Allowed, type Expectation } from './expectations.ts';
-import type { PairRequest } from './pairs.ts';
+import { sendCase, type SuiteContext } from './stage-runtime.ts';
+import type { Allowed, Expectation } from './case.ts';
+import type { HttpRequest as PairRequest } from './transport.ts';
 
 /**
  * Business answers a request at a limit may also get, as the description states them for a
@@ -74,8 +73,6 @@ function stageMismatchCodes(): string[] {
   return [...known, ...Object.keys(errorCodeAliases)].filter(listsViolations);
 }
 
-const successPointer = (op: Operation) => `${op.pointer}/responses/200/content/application~1json/schema`;
-
 /** Whether the document says a request with this body is valid: its schema, and the button limits across rows. */
 export const isAccepted = (op: Operation, body: Json) => documentViolation(op.operationId, parsed(body)) === null;
 
@@ -100,54 +97,6 @@ export function acceptedExpectation(
   };
 }
 
-/**
- * The answer to a valid request: 200 with a body the schema allows, or one of the business
- * answers. Closed thread ids come back digit for digit: every identifier sent is in one list.
- */
-export async function judgeAccepted(
-  ctx: SuiteContext,
-  request: PairRequest,
-  operation: Operation,
-  expectation: Expectation,
-): Promise<CheckOutcome> {
-  const expected = describeAllowed(expectation.allowed);
-  const sent = await send(ctx, request);
-  if (!sent.answer) return noAnswer(request, expected, sent.error);
-  const { status, text, body } = sent.answer;
-  const answer = answerOf(status, body);
-  const title = (body as { title?: unknown } | undefined)?.title;
-  const short = `${status} ${text.slice(0, 200)}`;
-  if (status === 200) {
-    const valid = validator(successPointer(operation))(body);
-    if (!valid.valid)
-      return { ok: false, request, expected, actual: `200 not as the schema says: ${valid.errors.join('; ')}`, answer };
-    if (operation.operationId === 'closeThreads') {
-      // Every identifier sent is in exactly one list, digit for digit as sent.
-      const sent = [
-        ...new Set(
-          (/"threadIds"\s*:\s*\[([^\]]*)\]/.exec(request.body ?? '')?.[1] ?? '')
-            .split(',')
-            .map((d) => d.trim())
-            .filter(Boolean),
-        ),
-      ];
-      const lost = sent.filter((d) => !listsDigits(text, d));
-      const listed = Object.values(body as Record<string, unknown[]>).reduce(
-        (n, list) => n + (Array.isArray(list) ? list.length : 0),
-        0,
-      );
-      if (lost.length || listed !== sent.length)
-        return {
-          ok: false,
-          request,
-          expected: `200 listing each of ${sent.length} identifiers once, as sent`,
-          actual: short,
-          answer,
-        };
-    }
-    return { ok: true, request, expected, actual: short, answer };
-  }
-  const allowed =
-    expectation.allowed.some((a) => a.status === status && a.code === title) && schemaValidator('Problem')(body).valid;
-  return { ok: allowed, request, expected, actual: short, answer };
-}
+/** Sends a valid request and judges its answer: 200 with a body the schema allows, or one of the business answers. */
+export const judgeAccepted = (ctx: SuiteContext, request: PairRequest, operation: Operation, expectation: Expectation) =>
+  sendCase(ctx, { operation, request, expectation });

@@ -19,7 +19,7 @@ import {
   type Vars,
 } from './index.ts';
 import type { Profile } from './stage-runtime.ts';
-import type { CallbackOptions } from './stages/callbacks.ts';
+import type { CallbackOptions } from './stage-runtime.ts';
 import { rejectedLine } from './report.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';
 

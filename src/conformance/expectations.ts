@@ -6,21 +6,7 @@ import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
 import { documentViolation, schemaViolation, type SchemaOutcome } from '../core/schema-violations.ts';
-import type { Profile } from './stage-runtime.ts';
-
-/** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
-export interface Allowed {
-  status: number;
-  code?: string;
-}
-
-export interface Expectation {
-  /** Any of these answers passes. */
-  allowed: Allowed[];
-  kind: ExpectationKind;
-  /** Where in the document it comes from. */
-  basis: string;
-}
+import type { Allowed, Expectation, Profile } from './case.ts';
 
 /** The shared 500 answer; its description carries the description's sentence on malformed requests. */
 const systemError = '#/components/responses/SystemError';
@@ -112,6 +98,3 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
   return codeOr500(pair.operation, exact.allowed[0]!, pair.kind, exact.basis, profile);
 }
 
-/** "400 text-not-specified or 500 system-error". */
-export const describeAllowed = (allowed: Allowed[]) =>
-  allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ');

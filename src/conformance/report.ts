@@ -1,5 +1,6 @@
 // The suite's output: the failures grouped by cause, a summary table, the coverage scorecard, and
 // the JUnit XML and JSON reports.
+import { causeOrder } from './checks.ts';
 import type { CheckResult } from './stage-runtime.ts';
 import type { CredentialName, SuiteReport } from './suite.ts';
 
@@ -20,23 +21,69 @@ function stagesOf(report: SuiteReport): Array<[string, number]> {
   return names.map((stage) => [stage, report.stageMs[stage] ?? 0]);
 }
 
-/** Failures with one cause: the same stage, operation, kind, expectation and answer. */
-function causes(results: CheckResult[]): CheckResult[][] {
-  const groups = new Map<string, CheckResult[]>();
-  for (const r of results.filter((x) => !x.ok)) {
-    const key = JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]);
-    const group = groups.get(key);
-    if (group) group.push(r);
-    else groups.set(key, [r]);
-  }
-  return [...groups.values()];
+/** One cause: what the checks found (or, for a failure no check of the registry judged, the failure itself) and every failed check that shows it. */
+export interface Cause {
+  /** The check of the registry (checks.ts), or the stage for a failure of its own (a rule over time, the run). */
+  check: string;
+  fault: string;
+  results: CheckResult[];
 }
 
-/** A cause: the first failure in full (its replay included), then how many more share it. */
-function describeCause(group: CheckResult[]): string {
-  const [first, ...rest] = group as [CheckResult, ...CheckResult[]];
+/**
+ * Failures grouped by root cause, across stages and operations: by check and fault (what is wrong
+ * with the answer), not by which request showed it. Root causes come first (the registry's order),
+ * then the causes that more checks show.
+ */
+export function causes(results: CheckResult[]): Cause[] {
+  const groups = new Map<string, Cause>();
+  const add = (key: string, make: () => Omit<Cause, 'results'>, r: CheckResult) => {
+    const group = groups.get(key) ?? { ...make(), results: [] };
+    groups.set(key, group);
+    if (group.results.at(-1) !== r) group.results.push(r);
+  };
+  for (const r of results.filter((x) => !x.ok)) {
+    if (r.faults?.length)
+      for (const f of r.faults)
+        add(JSON.stringify([f.check, f.key ?? f.fault]), () => ({ check: f.check, fault: f.fault }), r);
+    else
+      add(
+        JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]),
+        () => ({ check: r.stage, fault: r.name }),
+        r,
+      );
+  }
+  // Faults that every check showing one also shows are one cause seen two ways (an HTML page: not
+  // JSON, and the wrong status): they read as one.
+  const merged = new Map<string, Cause>();
+  for (const cause of groups.values()) {
+    const members = JSON.stringify(cause.results.map((r) => results.indexOf(r)));
+    const same = merged.get(members);
+    if (same) [same.check, same.fault] = [`${same.check}, ${cause.check}`, `${same.fault}; ${cause.fault}`];
+    else merged.set(members, cause);
+  }
+  return [...merged.values()].sort(
+    (a, b) => causeOrder(a.check.split(',')[0]!) - causeOrder(b.check.split(',')[0]!) || b.results.length - a.results.length,
+  );
+}
+
+/** How many of `items` there are of each value, most first: "bad-input 160, boundaries 13". */
+function tally(items: string[]): string {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([item, n]) => `${item} ${n}`)
+    .join(', ');
+}
+
+/** A cause: what is wrong, how many checks show it and where, then its first failure in full (its replay included). */
+function describeCause(cause: Cause): string {
+  const [first, ...rest] = cause.results as [CheckResult, ...CheckResult[]];
+  const operations = [...new Set(cause.results.map((r) => r.covers?.operationId).filter(Boolean))];
   const lines = [
-    `FAIL ${first.stage} [${first.kind}]: ${first.name}${rest.length ? ` (and ${rest.length} more with the same cause)` : ''}`,
+    `FAIL [${cause.check}] ${cause.fault}`,
+    `  shown by: ${cause.results.length} failed check${rest.length ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
+    `  first:    ${first.stage} [${first.kind}]: ${first.name}`,
     `  request:  ${first.request ?? '-'}`,
     ...(first.replay ? [`  replay:   ${first.replay}`] : []),
     `  expected: ${first.expected ?? '-'}`,
@@ -44,9 +91,9 @@ function describeCause(group: CheckResult[]): string {
     ...(first.basis ? [`  basis:    ${first.basis}`] : []),
   ];
   if (rest.length) {
-    const shown = rest.slice(0, 3).map((r) => r.name);
+    const shown = rest.slice(0, 3).map((r) => `${r.stage}: ${r.name}`);
     lines.push(
-      `  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${group.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`,
+      `  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${cause.results.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`,
     );
   }
   return lines.join('\n');

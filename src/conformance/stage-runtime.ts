@@ -2,9 +2,22 @@
 // timeout and the run's deadline), `check`, and the curl replay of a failure.
 import type { ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader, type OperationId } from '../core/meta.ts';
-import type { Credentials, PairRequest } from './pairs.ts';
-import type { CallbackOptions } from './stages/callbacks.ts';
-import { AnswerTooLarge, exchange, type Answer } from './transport.ts';
+import { describeAllowed, type Case, type Credentials, type Fault, type Profile } from './case.ts';
+import { answerOf, judge } from './checks.ts';
+import { AnswerTooLarge, exchange, type Answer, type HttpRequest as PairRequest } from './transport.ts';
+
+export type { Profile } from './case.ts';
+export { answerOf } from './checks.ts';
+
+export interface CallbackOptions {
+  /** Where the receiver listens. */
+  host: string;
+  port: number;
+  /** The URL the service posts to, when it differs from the listening address (a tunnel, a proxy). */
+  publicUrl?: string;
+  /** How long to wait for the callbacks (default: the first documented retry delay plus 10 s). */
+  windowMs?: number;
+}
 
 export interface SuiteContext {
   server: string;
@@ -87,8 +100,6 @@ export class Bailed extends Error {
   }
 }
 
-export type Profile = 'described' | 'strict';
-
 /** An operation's documented status, error code or named example that a check exercises. */
 export interface Coverage {
   operationId: string;
@@ -121,8 +132,10 @@ interface Verdict {
   ok: boolean;
   expected?: string;
   actual?: string;
-  /** The answer in short (`400 text-not-specified`, `no answer`): failures with the same cause are grouped by it. */
+  /** The answer in short (`400 text-not-specified`, `no answer`). */
   answer?: string;
+  /** What the checks found wrong with the answers (checks.ts): failures are grouped by these, across stages. */
+  faults?: Fault[];
 }
 
 export interface CheckResult extends CheckSpec, Verdict {
@@ -264,13 +277,33 @@ export const noAnswer = (request: PairRequest, expected: string, why: string): C
   expected,
   actual: `no answer: ${why}`,
   answer: 'no answer',
+  faults: [{ check: 'network', fault: `no answer: ${why.replace(/\d+ ms/, 'the timeout')}`, detail: why }],
 });
 
-/** An answer in short, for grouping failures by cause: status and `title`. */
-export function answerOf(status: number | undefined, body?: unknown): string {
-  if (status === undefined) return 'no answer';
-  const title = (body as { title?: unknown } | null | undefined)?.title;
-  return typeof title === 'string' ? `${status} ${title}` : String(status);
+/** What a case expects, in words. */
+export const expectedOf = (c: Case) =>
+  `${describeAllowed(c.expectation.allowed)}${c.expectation.allowed.every((a) => a.status >= 400) ? ' with a problem body' : ''}`;
+
+/** The verdict on a case's answer: every check of the registry that concerns it (checks.ts). */
+export function verdict(c: Case, answer: Answer): CheckOutcome {
+  const faults = judge(c, answer);
+  const short = answerOf(answer.status, answer.body);
+  return {
+    ok: faults.length === 0,
+    request: c.request,
+    expected: expectedOf(c),
+    actual: faults.length
+      ? `${answer.status} ${answer.text.slice(0, 200)}: ${faults.map((f) => f.detail).join('; ')}`
+      : short,
+    answer: short,
+    ...(faults.length ? { faults } : {}),
+  };
+}
+
+/** Sends a case's request and judges its answer. */
+export async function sendCase(ctx: SuiteContext, c: Case, extraHeaders: Record<string, string> = {}) {
+  const sent = await send(ctx, c.request, extraHeaders);
+  return sent.answer ? verdict(c, sent.answer) : noAnswer(c.request, expectedOf(c), sent.error);
 }
 
 /**

@@ -76,29 +76,33 @@ function shown(value: unknown): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** One error in parts: the field it names, the value found there, and what was expected; undefined for an error that is no cause of its own. */
+export function errorParts(e: SchemaError, root: unknown): { field: string; value: string; expected: string } | undefined {
+  // "if" failures only say that "then" failed; the real cause is reported separately.
+  if (e.keyword === 'if') return undefined;
+  // Items that merely fail to match a `contains` pattern are not errors in themselves.
+  if (e.schemaPath.includes('/contains/')) return undefined;
+  let path = e.instancePath;
+  if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
+  if (e.keyword === 'dependentRequired') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
+  if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
+  if (e.keyword === 'unevaluatedProperties')
+    path += `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`;
+  const value =
+    e.keyword === 'required' || e.keyword === 'dependentRequired'
+      ? 'missing'
+      : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties'
+        ? 'present'
+        : `got ${shown(valueAt(root, e.instancePath))}`;
+  return { field: fieldPath(path), value, expected: expectation(e) };
+}
+
 /** Turns Ajv's errors into lines that name the field, the value and what was expected. */
 export function describeErrors(errors: SchemaError[], root: unknown): string[] {
   const lines = new Set<string>();
   for (const e of errors) {
-    // "if" failures only say that "then" failed; the real cause is reported separately.
-    if (e.keyword === 'if') continue;
-    // Items that merely fail to match a `contains` pattern are not errors in themselves.
-    if (e.schemaPath.includes('/contains/')) continue;
-    let path = e.instancePath;
-    if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
-    if (e.keyword === 'dependentRequired') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
-    if (e.keyword === 'additionalProperties')
-      path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
-    if (e.keyword === 'unevaluatedProperties')
-      path += `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`;
-    const field = fieldPath(path);
-    const value =
-      e.keyword === 'required' || e.keyword === 'dependentRequired'
-        ? 'missing'
-        : e.keyword === 'additionalProperties' || e.keyword === 'unevaluatedProperties'
-          ? 'present'
-          : `got ${shown(valueAt(root, e.instancePath))}`;
-    lines.add(`${field}: ${value}; expected it ${expectation(e)}`);
+    const parts = errorParts(e, root);
+    if (parts) lines.add(`${parts.field}: ${parts.value}; expected it ${parts.expected}`);
   }
   return [...lines];
 }

@@ -60,8 +60,12 @@ const schemaAt = (pointer: string) => resolvePointer(pointer) as any;
 const commentMax: number = schemaAt('#/components/schemas/CloseThreadsRequest').properties.comment.maxLength;
 const buttonsMax: number = schemaAt('#/components/schemas/KeyboardButtons').maxItems;
 const payloadMax: number = schemaAt('#/components/schemas/KeyboardButton').properties.payload.maxLength;
-const allButtons = (body: any): unknown[] =>
-  (body?.content?.whatsappContent?.keyboard?.rows ?? []).flatMap((r: any) => r?.buttons ?? []);
+/** The rows and buttons of a request, read as a lenient server would: a request of the wrong shape has none (a break must not crash the proxy). */
+const rowsOf = (body: any): any[] => {
+  const rows = body?.content?.whatsappContent?.keyboard?.rows;
+  return Array.isArray(rows) ? rows : [];
+};
+const allButtons = (body: any): unknown[] => rowsOf(body).flatMap((r: any) => (Array.isArray(r?.buttons) ? r.buttons : []));
 const int32Max = 2 ** 31 - 1;
 
 /** Each break, made fresh for a run (some remember what they saw). */
@@ -213,7 +217,7 @@ export const mutations: Array<[string, () => Mutation]> = [
   [
     'limit held per row: too many buttons spread across rows accepted',
     () => (x) => {
-      const rows: any[] = requestOf(x)?.content?.whatsappContent?.keyboard?.rows ?? [];
+      const rows = rowsOf(requestOf(x));
       const eachRowKeeps = rows.every((r) => (r?.buttons?.length ?? 0) <= buttonsMax);
       const tooMany = allButtons(requestOf(x)).length > buttonsMax;
       return isSchedule(x) && x.body?.title === 'button-validation-error' && tooMany && eachRowKeeps

@@ -1,7 +1,8 @@
-// Judging the answers Dredd's transactions got, here and not by Dredd: status, content type, the
-// body against its schema (JSON Schema 2020-12, which Dredd's validator predates) and the title.
-import { validator } from '../../core/validators/all.ts';
-import { contentTypeFaults, titleFaults } from '../pairs.ts';
+// Judging the answers Dredd's transactions got, here and not by Dredd: each is a case of the
+// suite's own checks (checks.ts), as every other stage's answers are.
+import { judge } from '../checks.ts';
+import type { Fault } from '../case.ts';
+import { parseAnswer, type HttpRequest } from '../transport.ts';
 import type { Step } from './plan.ts';
 
 /** What the hooks saw of one transaction's answer. */
@@ -20,15 +21,12 @@ export function parsed(text: string | null): unknown {
   }
 }
 
-/** One transaction's answer, judged here: status, content type, body against its schema, title. */
-export function judge(step: Step, real: RecordedAnswer): string[] {
-  const faults: string[] = [];
-  faults.push(...contentTypeFaults(real.contentType));
-  const body = parsed(real.body);
-  if (body === undefined) faults.push(`body is not JSON: ${String(real.body).slice(0, 120)}`);
-  else {
-    faults.push(...validator(step.schemaPointer)(body).errors, ...titleFaults(body, step.title));
-  }
-  if (real.status !== step.status) faults.push(`status ${real.status}, expected ${step.status}`);
-  return faults;
+/** One transaction's answer, judged by the registry of checks as the case its step stands for. */
+export function judgeTransaction(step: Step, request: HttpRequest, real: RecordedAnswer): Fault[] {
+  const expectation = {
+    allowed: [{ status: step.status, ...(step.title ? { code: step.title } : {}) }],
+    kind: step.kind,
+    basis: step.basis,
+  };
+  return judge({ operation: step.operation, request, expectation }, parseAnswer(real.status, real.contentType, real.body ?? ''));
 }

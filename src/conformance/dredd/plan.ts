@@ -2,7 +2,13 @@
 // documented status), the request to send instead (credentials, fresh identifiers, the example
 // whose request triggers that status) and what the answer must be.
 import { resolvePointer } from '../../core/document.ts';
-import { documentOperations, examplePairs, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
+import {
+  documentOperations,
+  examplePairs,
+  type ExamplePair,
+  type ExpectationKind,
+  type Operation,
+} from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
 import { examplePointer, pairExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
@@ -17,12 +23,11 @@ export interface Step {
   request(): PairRequest;
   status: number;
   title?: string;
-  schemaPointer: string;
   example: string;
   /** Where the example is in the document. */
   basis: string;
   kind: ExpectationKind;
-  operationId: string;
+  operation: Operation;
   skip: boolean;
 }
 
@@ -61,11 +66,10 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
         request,
         status,
         title,
-        schemaPointer: pair.responseSchemaPointer,
         example: pair.name,
         basis: examplePointer(pair),
         kind: pair.kind,
-        operationId: op.operationId,
+        operation: op,
         // Out of the profile: Dredd skips it, and it is no check of this run.
         skip: !runs(ctx, pair.kind),
       };

@@ -5,28 +5,22 @@
 // so a run can be repeated exactly.
 import { flatSchema, openapi } from '../../core/document.ts';
 import { examplePair, examplePairs, documentOperations, responseKind, type Operation } from '../../core/examples.ts';
-import { schemaValidator, validator } from '../../core/validators/all.ts';
+import { validator } from '../../core/validators/all.ts';
 import {
   answerOf,
   check,
-  noAnswer,
   perRun,
   runs,
   send,
-  type CheckOutcome,
+  sendCase,
   type CheckResult,
   type Stage,
   type SuiteContext,
 } from '../stage-runtime.ts';
-import {
-  describeAllowed,
-  errorStatuses,
-  invalidBodyExpectation,
-  kindOfStatuses,
-  type Expectation,
-} from '../expectations.ts';
+import { errorStatuses, invalidBodyExpectation, kindOfStatuses } from '../expectations.ts';
+import type { Expectation } from '../case.ts';
 import { acceptedExpectation, judgeAccepted } from '../accepted.ts';
-import { contentTypeFaults, pairRequest, titleFaults, type PairRequest } from '../pairs.ts';
+import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -237,38 +231,12 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
   return inputs;
 }
 
-const problemValid = schemaValidator('Problem');
 const batch = 50;
 const selected = perRun((ctx) => badInputs(ctx).filter((input) => runs(ctx, input.expectation.kind)));
 
-/**
- * One bad input: an allowed status, a problem body whose `status` is the answer's, and the code where one is expected.
- */
-export async function judgeError(ctx: SuiteContext, input: BadInput): Promise<CheckOutcome> {
-  const { request, expectation } = input;
-  const expected = `${describeAllowed(expectation.allowed)} with a problem body`;
-  const { answer, error } = await send(ctx, request);
-  if (!answer) return noAnswer(request, expected, error);
-  const { status, text, contentType } = answer;
-  const body = answer.body as { title?: unknown; status?: unknown } | undefined;
-  const faults: string[] = [];
-  // Several answers may share a status (a field's code, a business code): the one the title names.
-  const sameStatus = expectation.allowed.filter((a) => a.status === status);
-  const match = sameStatus.find((a) => a.code === undefined || titleFaults(body, a.code).length === 0) ?? sameStatus[0];
-  if (!match) faults.push(`status ${status}`);
-  faults.push(...contentTypeFaults(contentType));
-  const problem = problemValid(body);
-  if (!problem.valid) faults.push(`not a problem: ${problem.errors.join('; ')}`);
-  else if (body?.status !== status) faults.push(`problem status ${body?.status} on a ${status}`);
-  faults.push(...titleFaults(body, match?.code));
-  return {
-    ok: faults.length === 0,
-    request,
-    expected,
-    actual: faults.length ? `${faults.join('; ')}: ${text.slice(0, 200)}` : `${status} ${String(body?.title)}`,
-    answer: answerOf(status, body),
-  };
-}
+/** One bad input: an allowed status, a problem body whose `status` is the answer's, and the code where one is expected. */
+export const judgeError = (ctx: SuiteContext, input: Pick<BadInput, 'operation' | 'request' | 'expectation'>) =>
+  sendCase(ctx, { operation: input.operation, request: input.request, expectation: input.expectation });
 
 export const badInputStage: Stage = {
   needs: [['closeThreads', 'notExisting']],

@@ -8,7 +8,8 @@ import { at, edgesOf, pattern, placements, setAt, type Edge, type Path } from '.
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
 import { acceptedExpectation, isAccepted, judgeAccepted } from '../accepted.ts';
 import { check, perRun, runs, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
-import { invalidBodyExpectation, type Expectation } from '../expectations.ts';
+import { invalidBodyExpectation } from '../expectations.ts';
+import type { Expectation } from '../case.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { judgeError } from './bad-input.ts';
@@ -93,7 +94,7 @@ export const boundariesStage: Stage = {
         await check(ctx, spec, () =>
           edge.side === 'at'
             ? judgeAccepted(ctx, b.request, operation, expectation)
-            : judgeError(ctx, { name: b.name, operation, request: b.request, expectation }),
+            : judgeError(ctx, { operation, request: b.request, expectation }),
         ),
       );
     }

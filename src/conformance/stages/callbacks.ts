@@ -9,19 +9,10 @@ import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, send, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { check, send, type CallbackOptions, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 
-export interface CallbackOptions {
-  /** Where the receiver listens. */
-  host: string;
-  port: number;
-  /** The URL the service posts to, when it differs from the listening address (a tunnel, a proxy). */
-  publicUrl?: string;
-  /** How long to wait for the callbacks (default: the first documented retry delay plus 10 s). */
-  windowMs?: number;
-}
 
 const webhookPointer = '#/webhooks/messageStatus/post';
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;

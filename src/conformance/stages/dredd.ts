@@ -7,7 +7,8 @@ import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { createDredd, type DreddHooks } from '../dredd/adapter.ts';
-import { judge, parsed, type RecordedAnswer } from '../dredd/judge.ts';
+import { judgeTransaction, parsed, type RecordedAnswer } from '../dredd/judge.ts';
+import type { Fault } from '../case.ts';
 import { dreddPlan, type Step } from '../dredd/plan.ts';
 import type { PairRequest } from '../pairs.ts';
 import { AnswerTooLarge, clientHeaders, maxAnswerBytes } from '../transport.ts';
@@ -69,26 +70,31 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
   const judged = Object.entries(plan).filter(([name, step]) => !step.skip && (!record.stopped || record.ran.has(name)));
   const checks: CheckResult[] = judged.map(([name, step]) => {
     const real = record.ran.get(name);
-    const faults = !real
-      ? ['Dredd did not run this transaction']
-      : 'error' in real
-        ? [`no answer: ${real.error}`]
-        : judge(step, real);
     const sent = record.sent.get(name);
+    const faults: Fault[] = !real
+      ? [{ check: 'dredd', fault: 'Dredd did not run a planned transaction', detail: 'Dredd did not run this transaction' }]
+      : 'error' in real
+        ? [{ check: 'network', fault: `no answer: ${real.error.replace(/\d+ ms/, 'the timeout')}`, detail: `no answer: ${real.error}` }]
+        : judgeTransaction(step, sent!, real);
     return {
       stage: 'dredd',
       name,
       kind: step.kind,
       basis: step.basis,
-      covers: { operationId: step.operationId, status: step.status, ...(step.title ? { code: step.title } : {}) },
+      covers: {
+        operationId: step.operation.operationId,
+        status: step.status,
+        ...(step.title ? { code: step.title } : {}),
+      },
       ok: faults.length === 0,
       ms: ms / Object.keys(plan).length,
       ...(sent
         ? { request: `${describeRequest(sent)} (example ${step.example})`, replay: replay(ctx, sent) }
         : { request: `${step.method} ${step.path} (example ${step.example})` }),
       expected: `${step.status}${step.title ? ` ${step.title}` : ''}, body valid against its schema`,
-      actual: faults.length ? faults.join('; ') : `${step.status}`,
+      actual: faults.length ? faults.map((f) => f.detail).join('; ') : `${step.status}`,
       answer: !real || 'error' in real ? 'no answer' : answerOf(real.status, parsed(real.body)),
+      ...(faults.length ? { faults } : {}),
     };
   });
   if (record.stopped) {

@@ -4,18 +4,19 @@
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
 import {
-  answerOf,
   check,
   noAnswer,
   runs,
   send,
+  sendCase,
+  verdict,
   type CheckOutcome,
   type CheckResult,
   type Stage,
   type SuiteContext,
 } from '../stage-runtime.ts';
-import { describeAllowed, pairExpectation } from '../expectations.ts';
-import { judgePair, pairRequest, type PairRequest } from '../pairs.ts';
+import { pairExpectation } from '../expectations.ts';
+import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 import type { Answer } from '../transport.ts';
 
@@ -89,30 +90,17 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
   return closeFromUnknownState(ctx, pair, request, expected as CloseResult);
 }
 
-/** Sends the request and judges the answer against what the document allows for the pair. */
-async function judged(
+/** Sends the request (or takes the answer given) and judges it against what the document allows for the pair. */
+function judged(
   ctx: SuiteContext,
   pair: ExamplePair,
   request: PairRequest,
   expected: unknown,
   headers: Record<string, string> = {},
   given?: Answer,
-): Promise<CheckOutcome> {
-  const { allowed } = pairExpectation(pair, ctx.profile);
-  const wanted = describeAllowed(allowed);
-  const sent = given ? { answer: given } : await send(ctx, request, headers);
-  if (!sent.answer) return noAnswer(request, wanted, sent.error);
-  const answer = sent.answer;
-  const verdict = judgePair(pair, answer, expected, allowed);
-  return {
-    ok: verdict.ok,
-    request,
-    expected: wanted,
-    actual: verdict.ok
-      ? `${verdict.status}`
-      : `${verdict.status} ${JSON.stringify(verdict.body)?.slice(0, 300)}: ${verdict.faults.join('; ')}`,
-    answer: answerOf(verdict.status, verdict.body),
-  };
+): Promise<CheckOutcome> | CheckOutcome {
+  const c = pairCase(pair, request, pairExpectation(pair, ctx.profile), expected);
+  return given ? verdict(c, given) : sendCase(ctx, c, headers);
 }
 
 /**
@@ -143,16 +131,14 @@ async function closeFromUnknownState(
   if (!first.ok) return first;
   const again = await send(ctx, request);
   if (!again.answer) return noAnswer(request, 'an answer to the second close', again.error);
-  const second = again.answer;
-  const stillOpen = opened.filter((id) => !(second.body as CloseResult)?.already_resolved_threads?.includes(id));
-  return {
-    ok: second.status === 200 && stillOpen.length === 0,
-    request,
-    expected: `${first.expected}; sent again, ${opened.join(', ')} in already_resolved_threads`,
-    actual:
-      stillOpen.length === 0 && second.status === 200
-        ? first.actual
-        : `sent again: ${second.status} ${second.text.slice(0, 300)}`,
-    answer: answerOf(second.status, second.body),
+  // Sent again, every thread the example closes is already resolved.
+  const closed = {
+    ...expected,
+    resolved_threads: [],
+    already_resolved_threads: [...expected.already_resolved_threads, ...opened],
   };
+  const second = await judged(ctx, pair, request, closed, {}, again.answer);
+  return second.ok
+    ? first
+    : { ...second, expected: `${first.expected}; sent again, ${opened.join(', ')} in already_resolved_threads` };
 }

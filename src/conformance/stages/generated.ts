@@ -305,7 +305,6 @@ export const generatedStage: Stage = {
                 ? { ...invalid, allowed: [...invalid.allowed, ...extra], basis: `${invalid.basis}${business.basis}` }
                 : invalid;
               return judgeError(ctx, {
-                name,
                 operation: op,
                 request: { ...request, body: JSON.stringify(body) },
                 expectation,

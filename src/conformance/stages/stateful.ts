@@ -1,14 +1,16 @@
 // Stage stateful: the description's rules that need more than one call. Each holds whatever state
 // the service starts from: the identifiers a deployment takes once are new on every run, and a
-// thread's outcome is judged against the answer before it.
-import { normalizeErrorCode } from '../../core/error-codes.ts';
-import { examplePair as pair, examplePairs } from '../../core/examples.ts';
-import { schemaValidator } from '../../core/validators/all.ts';
+// thread's outcome is judged against the answer before it. Every answer is a case, judged by the
+// registry of checks (checks.ts): a rule says only what the document allows at each step.
+import { examplePair as pair, examplePairs, type ExamplePair } from '../../core/examples.ts';
+import { errorStatuses } from '../expectations.ts';
+import type { Expectation } from '../case.ts';
 import {
-  answerOf,
   check,
+  noAnswer,
   runs,
   send,
+  verdict,
   type CheckOutcome,
   type CheckResult,
   type CheckSpec,
@@ -17,6 +19,7 @@ import {
 } from '../stage-runtime.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, substitute } from '../vars.ts';
+import type { Answer } from '../transport.ts';
 
 const lists = [
   'resolved_threads',
@@ -26,47 +29,56 @@ const lists = [
 ] as const;
 type CloseResult = Record<(typeof lists)[number], number[]>;
 
-async function call(ctx: SuiteContext, request: PairRequest): Promise<{ status: number; body: any; text: string }> {
-  const { answer, error } = await send(ctx, request);
-  if (!answer) throw new Error(`no answer from ${request.method} ${request.url}: ${error}`);
-  return answer;
+/** One step of a rule: the request, what the document allows as its answer (given the answer, for "any error"), and the fields a success must have. */
+interface Step {
+  example: ExamplePair;
+  request: PairRequest;
+  expectation: Expectation | ((answer: Answer) => Expectation);
+  fields?: Record<string, unknown>;
 }
 
-/** Which list each identifier is in; throws when one is missing, extra or in two lists. */
-function partition(ids: number[], result: CloseResult): Map<number, string> {
-  const faults: string[] = [];
-  const where = new Map<number, string>();
-  for (const list of lists) {
-    if (!Array.isArray(result?.[list])) throw new Error(`${list} is missing or not a list`);
-    for (const id of result[list]) {
-      if (where.has(id)) faults.push(`${id} is in ${where.get(id)} and ${list}`);
-      where.set(id, list);
-    }
+/** Sends each step in turn and judges each answer; the rule fails at the first step whose answer fails. */
+async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<CheckOutcome & { last?: Answer }> {
+  let last: Answer | undefined;
+  let outcome: CheckOutcome | undefined;
+  for (const step of all) {
+    const sent = await send(ctx, step.request);
+    if (!sent.answer) return noAnswer(step.request, expected, sent.error);
+    last = sent.answer;
+    outcome = verdict(
+      {
+        operation: step.example.operation,
+        request: step.request,
+        expectation: typeof step.expectation === 'function' ? step.expectation(sent.answer) : step.expectation,
+        ...(step.fields ? { fields: step.fields } : {}),
+      },
+      sent.answer,
+    );
+    if (!outcome.ok) return { ...outcome, expected };
   }
-  for (const id of new Set(ids)) if (!where.has(id)) faults.push(`${id} is in no list`);
-  for (const id of where.keys()) if (!ids.includes(id)) faults.push(`${id} was not sent`);
-  const counts = lists.reduce((n, l) => n + result[l].length, 0);
-  if (counts !== new Set(ids).size) faults.push(`${counts} entries for ${new Set(ids).size} distinct identifiers`);
-  if (faults.length) throw new Error(faults.join('; '));
-  return where;
+  return { ...outcome!, expected, last };
+}
+
+const accepted = (example: ExamplePair): Expectation => ({
+  allowed: [{ status: 200 }],
+  kind: 'described',
+  basis: `${example.operation.pointer}/responses/200`,
+});
+const refusedWith = (code: string, basis: string): Expectation => ({
+  allowed: [{ status: 400, code }],
+  kind: 'described',
+  basis,
+});
+
+/** What a rule found for the rules after it: the first close's outcome and answer. */
+interface Found {
+  firstClose?: CheckOutcome & { last?: Answer };
 }
 
 /** A stateful check: what it is, and its body, given what earlier checks of the stage found. */
 interface Rule {
   spec: CheckSpec;
-  run(ctx: SuiteContext, found: { firstClose?: Map<number, string> }): Promise<CheckOutcome>;
-}
-
-/** The answer to the second of two identical sends, after a first one that must succeed. */
-async function twice(ctx: SuiteContext, request: PairRequest) {
-  const first = await call(ctx, request);
-  const second = await call(ctx, request);
-  return {
-    first,
-    second,
-    answer: answerOf(second.status, second.body),
-    actual: `first ${first.status} ${first.text.slice(0, 200)}, then ${second.status} ${second.text.slice(0, 200)}`,
-  };
+  run(ctx: SuiteContext, found: Found): Promise<CheckOutcome>;
 }
 
 const threadExamples = ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'];
@@ -83,22 +95,27 @@ const scheduledRequest = (ctx: SuiteContext) => {
 };
 const threadsPointer = '#/paths/~1api~1v1~1threads~1close/post/responses/200';
 
+const requestIdBasis = '#/components/schemas/RequestId/description';
+
 const rules = (profile: SuiteContext['profile']): Rule[] => [
   {
     spec: {
       stage: 'stateful',
       name: 'a reused requestId is rejected with requestId-is-not-unique',
       kind: 'described',
-      basis: '#/components/schemas/RequestId/description',
+      basis: requestIdBasis,
     },
-    async run(ctx) {
+    run(ctx) {
+      const example = pair('scheduleCascade', 'scheduled');
       const request = scheduledRequest(ctx);
-      const { first, second, answer, actual } = await twice(ctx, request);
-      const ok =
-        first.status === 200 &&
-        second.status === 400 &&
-        normalizeErrorCode(second.body?.title ?? '') === 'requestId-is-not-unique';
-      return { ok, request, expected: 'first 200, then 400 requestId-is-not-unique', actual, answer };
+      return steps(
+        ctx,
+        [
+          { example, request, expectation: accepted(example) },
+          { example, request, expectation: refusedWith('requestId-is-not-unique', requestIdBasis) },
+        ],
+        'first 200, then 400 requestId-is-not-unique',
+      );
     },
   },
   {
@@ -110,17 +127,14 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
       basis: threadsPointer,
     },
     async run(ctx, found) {
-      const ids = [...new Set(threadIds(ctx))];
-      const request = closeRequest(ctx, ids);
-      const res = await call(ctx, request);
-      const answer = answerOf(res.status, res.body);
-      if (res.status !== 200)
-        return { ok: false, request, expected: '200', actual: `${res.status} ${res.text.slice(0, 300)}`, answer };
-      const schema = schemaValidator('ThreadsCloseResult')(res.body);
-      if (!schema.valid)
-        return { ok: false, request, expected: 'a ThreadsCloseResult', actual: schema.errors.join('; '), answer };
-      found.firstClose = partition(ids, res.body as CloseResult);
-      return { ok: true, request, expected: 'each identifier in one list', actual: JSON.stringify(res.body), answer };
+      const example = pair('closeThreads', 'resolved');
+      const request = closeRequest(ctx, [...new Set(threadIds(ctx))]);
+      found.firstClose = await steps(
+        ctx,
+        [{ example, request, expectation: accepted(example) }],
+        'each identifier in one list',
+      );
+      return found.firstClose;
     },
   },
   {
@@ -130,32 +144,25 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
       kind: 'described',
       basis: threadsPointer,
     },
-    async run(ctx, found) {
-      if (!found.firstClose) throw new Error('the first close failed');
-      const ids = threadIds(ctx);
-      const request = closeRequest(ctx, ids);
-      const res = await call(ctx, request);
-      const second = partition(ids, res.body as CloseResult);
-      const wrong = [...found.firstClose]
-        .filter(([, list]) => list !== 'not_resolved_due_to_system_error')
-        .map(
-          ([id, list]) =>
-            [
-              id,
-              list === 'not_existing_threads' ? 'not_existing_threads' : 'already_resolved_threads',
-              second.get(id),
-            ] as const,
-        )
-        .filter(([, want, got]) => want !== got);
-      return {
-        ok: res.status === 200 && wrong.length === 0,
-        request,
-        expected: 'closed threads in already_resolved_threads, unknown ones in not_existing_threads',
-        actual: wrong.length
-          ? wrong.map(([id, want, got]) => `${id} in ${got}, expected ${want}`).join('; ')
-          : JSON.stringify(res.body),
-        answer: answerOf(res.status, res.body),
+    run(ctx, found) {
+      if (!found.firstClose) throw new Error('the first close did not run');
+      // This rule reads the first close's answer: where that failed, it fails with the same faults.
+      if (!found.firstClose.ok) return Promise.resolve(found.firstClose);
+      const first = found.firstClose.last!.body as CloseResult;
+      const example = pair('closeThreads', 'resolved');
+      // Closed now or before: already resolved; unknown: still unknown; a system error may have closed it or not.
+      const unsure = first.not_resolved_due_to_system_error;
+      const fields = {
+        resolved_threads: [],
+        not_existing_threads: first.not_existing_threads,
+        already_resolved_threads: [...first.resolved_threads, ...first.already_resolved_threads],
       };
+      const request = closeRequest(ctx, [...new Set(threadIds(ctx))].filter((id) => !unsure.includes(id)));
+      return steps(
+        ctx,
+        [{ example, request, expectation: accepted(example), fields }],
+        'closed threads in already_resolved_threads, unknown ones in not_existing_threads',
+      );
     },
   },
   subscriberTwice(profile),
@@ -164,34 +171,28 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
       stage: 'stateful',
       name: 'a requestId used earlier is still refused after other requests',
       kind: 'described',
-      basis: '#/components/schemas/RequestId/description',
+      basis: requestIdBasis,
     },
-    async run(ctx) {
+    run(ctx) {
+      const example = pair('scheduleCascade', 'scheduled');
       const first = scheduledRequest(ctx);
-      const before = await call(ctx, first);
       // Other accepted requests in between, each with a requestId of its own.
-      for (const name of successExamples().slice(1))
-        await call(
-          ctx,
-          pairRequest(
-            ctx.server,
-            pair('scheduleCascade', name),
-            ctx.credentials,
-            () => prepare(pair('scheduleCascade', name), ctx.values).body,
-          ),
-        );
-      const again = await call(ctx, first);
-      const ok =
-        before.status === 200 &&
-        again.status === 400 &&
-        normalizeErrorCode(again.body?.title ?? '') === 'requestId-is-not-unique';
-      return {
-        ok,
-        request: first,
-        expected: 'first 200, then, after other requests, 400 requestId-is-not-unique',
-        actual: `first ${before.status}, then ${again.status} ${again.text.slice(0, 200)}`,
-        answer: answerOf(again.status, again.body),
-      };
+      const between = successExamples()
+        .slice(1)
+        .map((name): Step => {
+          const other = pair('scheduleCascade', name);
+          const request = pairRequest(ctx.server, other, ctx.credentials, () => prepare(other, ctx.values).body);
+          return { example: other, request, expectation: accepted(other) };
+        });
+      return steps(
+        ctx,
+        [
+          { example, request: first, expectation: accepted(example) },
+          ...between,
+          { example, request: first, expectation: refusedWith('requestId-is-not-unique', requestIdBasis) },
+        ],
+        'first 200, then, after other requests, 400 requestId-is-not-unique',
+      );
     },
   },
   {
@@ -201,18 +202,13 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
       kind: 'described',
       basis: '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance',
     },
-    async run(ctx) {
+    run(ctx) {
       if (!ctx.credentials.apiKeyNoBalance)
         throw new Error('no API key of an account without balance (--api-key-no-balance)');
       // Each accepted example (every channel and content kind) twice: a balance checked once per key, or per channel,
       // shows.
-      return everySuccessExampleTwice(
-        ctx,
-        'no-balance',
-        (res) => res.status === 400 && normalizeErrorCode(res.body?.title ?? '') === 'out-of-balance',
-        '400 out-of-balance',
-        'each refused',
-      );
+      const basis = '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance';
+      return everySuccessExampleTwice(ctx, 'no-balance', () => refusedWith('out-of-balance', basis), '400 out-of-balance');
     },
   },
   {
@@ -222,44 +218,30 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
       kind: 'described',
       basis: '#/paths/~1api~1cascade~1schedule/post/responses/200',
     },
-    async run(ctx) {
-      return everySuccessExampleTwice(ctx, undefined, (res) => res.status === 200, '200', 'each accepted');
+    run(ctx) {
+      return everySuccessExampleTwice(ctx, undefined, accepted, '200');
     },
   },
 ];
 
-/**
- * Sends every accepted example of schedule cascade twice, with the credentials given; each answer must pass `right`.
- */
-async function everySuccessExampleTwice(
+/** Sends every accepted example of schedule cascade twice, with the credentials given; each answer as `expectation` says. */
+function everySuccessExampleTwice(
   ctx: SuiteContext,
   credentials: 'no-balance' | undefined,
-  right: (res: Awaited<ReturnType<typeof call>>) => boolean,
+  expectation: (example: ExamplePair) => Expectation,
   expected: string,
-  allRight: string,
 ): Promise<CheckOutcome> {
-  const wrong: string[] = [];
-  let last: PairRequest | undefined;
-  let answer = '';
-  for (const name of [...successExamples(), ...successExamples()]) {
+  const all = [...successExamples(), ...successExamples()].map((name): Step => {
     const example = pair('scheduleCascade', name);
-    last = pairRequest(
+    const request = pairRequest(
       ctx.server,
       credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example,
       ctx.credentials,
       () => prepare(example, ctx.values).body,
     );
-    const res = await call(ctx, last);
-    answer = answerOf(res.status, res.body);
-    if (!right(res)) wrong.push(`${name}: ${res.status} ${res.text.slice(0, 120)}`);
-  }
-  return {
-    ok: wrong.length === 0,
-    request: last!,
-    expected: `${expected} for each of ${successExamples().length} requests, twice`,
-    actual: wrong.length ? wrong.join('; ') : allRight,
-    answer,
-  };
+    return { example, request, expectation: expectation(example) };
+  });
+  return steps(ctx, all, `${expected} for each of ${successExamples().length} requests, twice`);
 }
 
 /** The named examples of schedule cascade that the document says are accepted. */
@@ -274,36 +256,40 @@ const successExamples = () =>
  */
 function subscriberTwice(profile: SuiteContext['profile']): Rule {
   const strict = profile === 'strict';
+  const created = pair('createSubscriber', 'createdBlacklisted');
+  const second: Expectation = strict
+    ? {
+        allowed: [{ status: 400, code: 'subscriber-already-exists' }],
+        kind: 'decision',
+        basis: '#/paths/~1api~1subscribers~1create/post/responses/400',
+      }
+    : {
+        allowed: errorStatuses(created.operation).map((status) => ({ status })),
+        kind: 'described',
+        basis:
+          '#/components/schemas/SubscriberAddress/properties/address/description, #/paths/~1api~1subscribers~1create/post/description ("returns an error code": any error, as a problem body)',
+      };
+  // Described, any error status passes: the one that came, when it is an error.
+  const refused = (answer: Answer): Expectation =>
+    strict || answer.status < 400 ? second : { ...second, allowed: [{ status: answer.status }] };
   return {
-    spec: strict
-      ? {
-          stage: 'stateful',
-          name: 'a subscriber created twice is rejected the second time with subscriber-already-exists',
-          kind: 'decision',
-          basis: '#/paths/~1api~1subscribers~1create/post/responses/400',
-        }
-      : {
-          stage: 'stateful',
-          name: 'a subscriber created twice is rejected the second time',
-          kind: 'described',
-          basis:
-            '#/components/schemas/SubscriberAddress/properties/address/description, #/paths/~1api~1subscribers~1create/post/description',
-        },
-    async run(ctx) {
-      const created = pair('createSubscriber', 'createdBlacklisted');
+    spec: {
+      stage: 'stateful',
+      name: `a subscriber created twice is rejected the second time${strict ? ' with subscriber-already-exists' : ''}`,
+      kind: second.kind,
+      basis: second.basis,
+    },
+    run(ctx) {
       const { body } = prepare(created, ctx.values); // a fresh external identifier on every run
       const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
-      const { first, second, answer, actual } = await twice(ctx, request);
-      const refused = strict
-        ? second.status === 400 && second.body?.title === 'subscriber-already-exists'
-        : second.status >= 400 && schemaValidator('Problem')(second.body).valid;
-      return {
-        ok: first.status === 200 && refused,
-        request,
-        expected: `first 200, then ${strict ? '400 subscriber-already-exists' : 'an error with a problem body'}`,
-        actual,
-        answer,
-      };
+      return steps(
+        ctx,
+        [
+          { example: created, request, expectation: accepted(created) },
+          { example: created, request, expectation: refused },
+        ],
+        `first 200, then ${strict ? '400 subscriber-already-exists' : 'an error with a problem body'}`,
+      );
     },
   };
 }
@@ -321,7 +307,7 @@ export const statefulStage: Stage = {
     'rules that need more than one call: a reused requestId (also after other requests), closing closed threads, one list per identifier, a subscriber created twice, the account without balance refused every time, the one with balance accepted every time',
   count: (ctx) => selected(ctx).length,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const found: { firstClose?: Map<number, string> } = {};
+    const found: Found = {};
     const results: CheckResult[] = [];
     for (const rule of selected(ctx)) results.push(await check(ctx, rule.spec, () => rule.run(ctx, found)));
     return results;

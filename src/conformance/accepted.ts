@@ -98,5 +98,9 @@ export function acceptedExpectation(
 }
 
 /** Sends a valid request and judges its answer: 200 with a body the schema allows, or one of the business answers. */
-export const judgeAccepted = (ctx: SuiteContext, request: PairRequest, operation: Operation, expectation: Expectation) =>
-  sendCase(ctx, { operation, request, expectation });
+export const judgeAccepted = (
+  ctx: SuiteContext,
+  request: PairRequest,
+  operation: Operation,
+  expectation: Expectation,
+) => sendCase(ctx, { operation, request, expectation });

@@ -10,7 +10,7 @@ import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
 import type { Operation } from '../core/examples.ts';
 import { errorParts } from '../core/validation.ts';
 import { rawErrors } from '../core/validators/all.ts';
-import { describeAllowed, type Allowed, type Case, type Fault } from './case.ts';
+import type { Allowed, Case, Fault } from './case.ts';
 import type { Answer } from './transport.ts';
 
 /** A fault before the registry names its check. */
@@ -110,7 +110,8 @@ export const checks: Check[] = [
     id: 'json',
     holds: 'the body is JSON',
     concerns: () => true,
-    faults: (_c, a) => (a.json ? [] : [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }]),
+    faults: (_c, a) =>
+      a.json ? [] : [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }],
   },
   {
     // Grouped by what came, not by which field or limit the request was about: the same wrong
@@ -130,7 +131,10 @@ export const checks: Check[] = [
           : !refused && a.status >= 400
             ? `refuses a request the document accepts: answered ${answered}`
             : `answered ${answered} where the document gives another answer`;
-      return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail: `${answered}, expected ${describeAllowed(allowed)}` }];
+      const detail = match
+        ? `title ${JSON.stringify(titleOf(a.body))}, expected ${JSON.stringify(match.code)}`
+        : `status ${a.status}`;
+      return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail }];
     },
   },
   {
@@ -170,7 +174,8 @@ export const checks: Check[] = [
     holds: "a success's body is valid against the operation's response schema",
     after: ['json', 'status'],
     concerns: (c, a) => a.status < 300 && answerSchema(c.operation, a.status) !== undefined,
-    faults: (c, a) => schemaFaults(answerSchema(c.operation, a.status)!, a.body, `${c.operation.operationId} ${a.status}`),
+    faults: (c, a) =>
+      schemaFaults(answerSchema(c.operation, a.status)!, a.body, `${c.operation.operationId} ${a.status}`),
   },
   {
     id: 'listed-once',

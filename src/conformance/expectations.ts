@@ -97,4 +97,3 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
   if (!outcome?.malformed || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
   return codeOr500(pair.operation, exact.allowed[0]!, pair.kind, exact.basis, profile);
 }
-

@@ -26,6 +26,8 @@ export interface Cause {
   /** The check of the registry (checks.ts), or the stage for a failure of its own (a rule over time, the run). */
   check: string;
   fault: string;
+  /** False for a failure no check of the registry judged: it is its own cause, under its stage's name. */
+  judged: boolean;
   results: CheckResult[];
 }
 
@@ -44,11 +46,11 @@ export function causes(results: CheckResult[]): Cause[] {
   for (const r of results.filter((x) => !x.ok)) {
     if (r.faults?.length)
       for (const f of r.faults)
-        add(JSON.stringify([f.check, f.key ?? f.fault]), () => ({ check: f.check, fault: f.fault }), r);
+        add(JSON.stringify([f.check, f.key ?? f.fault]), () => ({ check: f.check, fault: f.fault, judged: true }), r);
     else
       add(
         JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]),
-        () => ({ check: r.stage, fault: r.name }),
+        () => ({ check: r.stage, fault: r.name, judged: false }),
         r,
       );
   }
@@ -62,9 +64,12 @@ export function causes(results: CheckResult[]): Cause[] {
     else merged.set(members, cause);
   }
   return [...merged.values()].sort(
-    (a, b) => causeOrder(a.check.split(',')[0]!) - causeOrder(b.check.split(',')[0]!) || b.results.length - a.results.length,
+    (a, b) =>
+      causeOrder(a.check.split(',')[0]!) - causeOrder(b.check.split(',')[0]!) || b.results.length - a.results.length,
   );
 }
+
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** How many of `items` there are of each value, most first: "bad-input 160, boundaries 13". */
 function tally(items: string[]): string {
@@ -80,10 +85,17 @@ function tally(items: string[]): string {
 function describeCause(cause: Cause): string {
   const [first, ...rest] = cause.results as [CheckResult, ...CheckResult[]];
   const operations = [...new Set(cause.results.map((r) => r.covers?.operationId).filter(Boolean))];
+  const heading = cause.judged
+    ? [
+        `FAIL [${cause.check}] ${cause.fault}`,
+        `  shown by: ${cause.results.length} failed check${rest.length ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
+        `  first:    ${first.stage} [${first.kind}]: ${first.name}`,
+      ]
+    : [
+        `FAIL ${first.stage} [${first.kind}]: ${first.name}${rest.length ? ` (and ${rest.length} more with the same cause)` : ''}`,
+      ];
   const lines = [
-    `FAIL [${cause.check}] ${cause.fault}`,
-    `  shown by: ${cause.results.length} failed check${rest.length ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
-    `  first:    ${first.stage} [${first.kind}]: ${first.name}`,
+    ...heading,
     `  request:  ${first.request ?? '-'}`,
     ...(first.replay ? [`  replay:   ${first.replay}`] : []),
     `  expected: ${first.expected ?? '-'}`,
@@ -122,7 +134,9 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
   const failures = causes(report.results);
   return [
     ...failures.map(describeCause),
-    ...(failures.length > 1 ? ['', `${report.results.length - passed} failed checks, ${failures.length} causes`] : []),
+    ...(failures.length > 0
+      ? ['', `${plural(report.results.length - passed, 'failed check')}, ${plural(failures.length, 'cause')}`]
+      : []),
     '',
     line(header),
     line(widths.map((w) => '-'.repeat(w))),

@@ -77,7 +77,10 @@ function shown(value: unknown): string {
 }
 
 /** One error in parts: the field it names, the value found there, and what was expected; undefined for an error that is no cause of its own. */
-export function errorParts(e: SchemaError, root: unknown): { field: string; value: string; expected: string } | undefined {
+export function errorParts(
+  e: SchemaError,
+  root: unknown,
+): { field: string; value: string; expected: string } | undefined {
   // "if" failures only say that "then" failed; the real cause is reported separately.
   if (e.keyword === 'if') return undefined;
   // Items that merely fail to match a `contains` pattern are not errors in themselves.
@@ -85,7 +88,8 @@ export function errorParts(e: SchemaError, root: unknown): { field: string; valu
   let path = e.instancePath;
   if (e.keyword === 'required') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
   if (e.keyword === 'dependentRequired') path += `/${(e.params as { missingProperty: string }).missingProperty}`;
-  if (e.keyword === 'additionalProperties') path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
+  if (e.keyword === 'additionalProperties')
+    path += `/${(e.params as { additionalProperty: string }).additionalProperty}`;
   if (e.keyword === 'unevaluatedProperties')
     path += `/${(e.params as { unevaluatedProperty: string }).unevaluatedProperty}`;
   const value =

@@ -65,7 +65,8 @@ const rowsOf = (body: any): any[] => {
   const rows = body?.content?.whatsappContent?.keyboard?.rows;
   return Array.isArray(rows) ? rows : [];
 };
-const allButtons = (body: any): unknown[] => rowsOf(body).flatMap((r: any) => (Array.isArray(r?.buttons) ? r.buttons : []));
+const allButtons = (body: any): unknown[] =>
+  rowsOf(body).flatMap((r: any) => (Array.isArray(r?.buttons) ? r.buttons : []));
 const int32Max = 2 ** 31 - 1;
 
 /** Each break, made fresh for a run (some remember what they saw). */

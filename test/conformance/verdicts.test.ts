@@ -52,7 +52,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     });
     const result = await cli(['--server', url, ...keys, '--only', 'examples,stateful', '--deadline', '30']);
     expect(result.code, result.out).toBe(1);
-    expect(result.out).toMatch(/FAIL examples/);
+    expect(result.out).toMatch(/^FAIL \[network\] no answer: the answer broke off: .*\n.*\n {2}first: {4}examples /m);
     expect(result.out).toMatch(/actual: +no answer: the answer broke off: /);
   }, 40_000);
 
@@ -82,7 +82,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
       );
     }
     expect(result.out).toMatch(
-      /FAIL dredd \[described\]: \/api\/v1\/threads\/close > Close threads > 200 > application\/json\n(.*\n)*? {2}actual: +no answer: /,
+      /^FAIL \[network\] no answer: no answer within the timeout\n {2}shown by: .*dredd \d.*\n {2}first: {4}dredd \[described\]: \/api\/v1\/threads\/close > Close threads > 200 > application\/json\n(.*\n)*? {2}actual: +no answer: /m,
     );
     // A few timeouts of 0.5 s, not hundreds. (0.5 s, not less: the first request, which asks
     // whether the server answers at all, must not time out on a busy machine.)

@@ -28,5 +28,8 @@ export function judgeTransaction(step: Step, request: HttpRequest, real: Recorde
     kind: step.kind,
     basis: step.basis,
   };
-  return judge({ operation: step.operation, request, expectation }, parseAnswer(real.status, real.contentType, real.body ?? ''));
+  return judge(
+    { operation: step.operation, request, expectation },
+    parseAnswer(real.status, real.contentType, real.body ?? ''),
+  );
 }

@@ -9,10 +9,17 @@ import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
-import { check, send, type CallbackOptions, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import {
+  check,
+  send,
+  type CallbackOptions,
+  type CheckOutcome,
+  type CheckResult,
+  type Stage,
+  type SuiteContext,
+} from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
-
 
 const webhookPointer = '#/webhooks/messageStatus/post';
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;

@@ -72,9 +72,21 @@ export async function runDredd(ctx: SuiteContext, plan: Record<string, Step>): P
     const real = record.ran.get(name);
     const sent = record.sent.get(name);
     const faults: Fault[] = !real
-      ? [{ check: 'dredd', fault: 'Dredd did not run a planned transaction', detail: 'Dredd did not run this transaction' }]
+      ? [
+          {
+            check: 'dredd',
+            fault: 'Dredd did not run a planned transaction',
+            detail: 'Dredd did not run this transaction',
+          },
+        ]
       : 'error' in real
-        ? [{ check: 'network', fault: `no answer: ${real.error.replace(/\d+ ms/, 'the timeout')}`, detail: `no answer: ${real.error}` }]
+        ? [
+            {
+              check: 'network',
+              fault: `no answer: ${real.error.replace(/\d+ ms/, 'the timeout')}`,
+              detail: `no answer: ${real.error}`,
+            },
+          ]
         : judgeTransaction(step, sent!, real);
     return {
       stage: 'dredd',

@@ -289,11 +289,10 @@ export const generatedStage: Stage = {
               const request = requestOf(ctx, op, draft);
               // The ways to break this request whose answer is of the check's kind; one of them, drawn.
               const variants = [...mutate(JSON.parse(request.body!), { $ref: op.requestSchemaPointer! })]
-                .map(([name, body]) => ({ name, body, invalid: invalidBodyExpectation(op, body, ctx.profile) }))
+                .map(([, body]) => ({ body, invalid: invalidBodyExpectation(op, body, ctx.profile) }))
                 .filter((v) => v.invalid?.kind === kind);
               if (variants.length === 0) return undefined;
-              const { name, body, invalid } = variants[pick % variants.length]! as {
-                name: string;
+              const { body, invalid } = variants[pick % variants.length]! as {
                 body: unknown;
                 invalid: NonNullable<ReturnType<typeof invalidBodyExpectation>>;
               };

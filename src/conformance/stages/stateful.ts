@@ -41,9 +41,10 @@ interface Step {
 async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<CheckOutcome & { last?: Answer }> {
   let last: Answer | undefined;
   let outcome: CheckOutcome | undefined;
-  for (const step of all) {
+  for (const [i, step] of all.entries()) {
     const sent = await send(ctx, step.request);
-    if (!sent.answer) return noAnswer(step.request, expected, sent.error);
+    const at = `step ${i + 1} of ${all.length}`;
+    if (!sent.answer) return noAnswer(step.request, expected, `${at}: ${sent.error}`);
     last = sent.answer;
     outcome = verdict(
       {
@@ -54,7 +55,7 @@ async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<
       },
       sent.answer,
     );
-    if (!outcome.ok) return { ...outcome, expected };
+    if (!outcome.ok) return { ...outcome, expected, actual: `${at}: ${outcome.actual}` };
   }
   return { ...outcome!, expected, last };
 }
@@ -157,7 +158,10 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
         not_existing_threads: first.not_existing_threads,
         already_resolved_threads: [...first.resolved_threads, ...first.already_resolved_threads],
       };
-      const request = closeRequest(ctx, [...new Set(threadIds(ctx))].filter((id) => !unsure.includes(id)));
+      const request = closeRequest(
+        ctx,
+        [...new Set(threadIds(ctx))].filter((id) => !unsure.includes(id)),
+      );
       return steps(
         ctx,
         [{ example, request, expectation: accepted(example), fields }],
@@ -207,8 +211,14 @@ const rules = (profile: SuiteContext['profile']): Rule[] => [
         throw new Error('no API key of an account without balance (--api-key-no-balance)');
       // Each accepted example (every channel and content kind) twice: a balance checked once per key, or per channel,
       // shows.
-      const basis = '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance';
-      return everySuccessExampleTwice(ctx, 'no-balance', () => refusedWith('out-of-balance', basis), '400 out-of-balance');
+      const basis =
+        '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance';
+      return everySuccessExampleTwice(
+        ctx,
+        'no-balance',
+        () => refusedWith('out-of-balance', basis),
+        '400 out-of-balance',
+      );
     },
   },
   {

@@ -20,7 +20,7 @@ import {
 } from './index.ts';
 import type { Profile } from './stage-runtime.ts';
 import type { CallbackOptions } from './stage-runtime.ts';
-import { rejectedLine } from './report.ts';
+import { stopLine } from './report.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';
 
 const name = 'messaging-conformance';
@@ -360,7 +360,7 @@ async function conformance(
     if (error instanceof UnreachableError) throw new CannotRunError(error.message);
     throw error;
   }
-  const rejected = rejectedLine(report, sources);
+  const rejected = stopLine(report, sources);
   if (rejected) {
     writeReport(kind, o.output, report, say, redact, true);
     run.finished = true;

@@ -7,8 +7,12 @@ import type { CredentialName, SuiteReport } from './suite.ts';
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 export type CredentialSources = Partial<Record<CredentialName, string>>;
 
-/** The one line a run whose credentials were rejected prints: which ones, and where they came from. */
-export function rejectedLine(report: SuiteReport, sources: CredentialSources = {}): string | undefined {
+/**
+ * The one line a run that stopped before any stage prints: the credentials rejected (which ones,
+ * and where they came from), or why the answers are not the service's.
+ */
+export function stopLine(report: SuiteReport, sources: CredentialSources = {}): string | undefined {
+  if (report.misdirected) return `the server does not answer as the service: ${report.misdirected}; nothing was checked`;
   const rejected = report.rejectedCredentials;
   if (!rejected?.length) return undefined;
   const named = rejected.map((c) => `${c} (${sources[c] ?? c})`).join(', ');
@@ -112,7 +116,7 @@ function describeCause(cause: Cause): string {
 }
 
 export function summary(report: SuiteReport, sources: CredentialSources = {}): string {
-  const rejected = rejectedLine(report, sources);
+  const rejected = stopLine(report, sources);
   if (rejected) return rejected;
   const rows = stagesOf(report).map(([stage, ms]) => {
     const mine = report.results.filter((r) => r.stage === stage);
@@ -164,9 +168,19 @@ function coverageTable(report: SuiteReport): string[] {
   const header = ['coverage', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  const missed = report.coverage.flatMap((c) =>
-    c.missed.map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`),
-  );
+  // What the profile leaves out is one line; the list is in the reports. Anything else not reached is a gap, each named.
+  const decision = (m: { why: string }) => m.why.startsWith('a decision of this contract');
+  const decisions = report.coverage.reduce((n, c) => n + c.missed.filter(decision).length, 0);
+  const missed = [
+    ...report.coverage.flatMap((c) =>
+      c.missed.filter((m) => !decision(m)).map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`),
+    ),
+    ...(decisions
+      ? [
+          `  not exercised: ${decisions} statuses, codes and examples only this contract's decisions give (--profile strict runs them; each is in the JSON and JUnit reports)`,
+        ]
+      : []),
+  ];
   const needsReset = report.coverage.flatMap((c) =>
     (c.needsReset ?? []).map(
       (m) => `  needs a reset: ${c.operationId} ${m.what}: ${m.why} (--reset-url or --reset-command checks it exactly)`,

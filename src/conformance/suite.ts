@@ -28,7 +28,7 @@ import {
 import type { OperationId } from '../core/meta.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
-import { exchange } from './transport.ts';
+import { exchange, type Answer } from './transport.ts';
 
 const shell = promisify(exec);
 
@@ -57,6 +57,8 @@ export interface SuiteReport {
    * The credentials the server answered 401 to on requests that are otherwise right: the run stopped before any stage.
    */
   rejectedCredentials?: CredentialName[];
+  /** Why the run stopped before any stage: the probes' answers are not the service's (all 404, none JSON). */
+  misdirected?: string;
   /** True only when the run finished and every check of every selected stage ran and passed. */
   ok: boolean;
 }
@@ -148,13 +150,15 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
 }
 
 /**
- * The requests that tell whether each credential is accepted: examples that change nothing (an unknown thread, an
- * unknown cascade).
+ * The requests that tell whether each credential is accepted, and whether the service answers
+ * where the run looks: for each operation, an example that changes nothing (an unknown thread, an
+ * unknown cascade, a subscriber without its external identifier).
  */
 const probes: Array<{ credential: CredentialName; operationId: OperationId; example: string }> = [
   { credential: 'integratorToken', operationId: 'closeThreads', example: 'notExisting' },
   { credential: 'apiKey', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
   { credential: 'apiKeyNoBalance', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
+  { credential: 'apiKey', operationId: 'createSubscriber', example: 'extUserIdNotSpecified' },
 ];
 
 export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
@@ -181,8 +185,8 @@ const missing = missingExamples(examplePairs());
 if (missing.length > 0)
   throw new Error(`the document lacks named examples the conformance suite takes: ${missing.join(', ')}`);
 
-/** The credentials the server answers 401 to on a request that is otherwise right. */
-async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]> {
+/** What the probes found: the credentials the server answers 401 to on a request that is otherwise right, and every answer. */
+async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialName[]; answers: Answer[] }> {
   const { credentials } = ctx;
   const answers = await Promise.all(
     probes.map(async ({ credential, operationId, example }) => {
@@ -196,10 +200,28 @@ async function rejectedCredentials(ctx: SuiteContext): Promise<CredentialName[]>
         () => prepare(pair, ctx.values).body,
       );
       const { answer } = await send(ctx, request);
-      return answer?.status === 401 ? credential : undefined;
+      return answer ? { credential, answer } : undefined;
     }),
   );
-  return answers.filter((c) => c !== undefined);
+  const got = answers.filter((a) => a !== undefined);
+  return {
+    rejected: [...new Set(got.filter((a) => a.answer.status === 401).map((a) => a.credential))],
+    answers: got.map((a) => a.answer),
+  };
+}
+
+/**
+ * Why the probes' answers say the run is not looking at the service, or undefined: every operation
+ * answered 404 (a base path left out of --server), or no answer was JSON (a proxy's or a sign-in
+ * page). Hundreds of checks would each say so again.
+ */
+function misdirection(ctx: SuiteContext, answers: Answer[]): string | undefined {
+  if (answers.length === 0) return undefined;
+  if (answers.every((a) => a.status === 404))
+    return `every operation answered 404 at ${ctx.server}: the server's base path is likely missing or wrong (--server is the URL the document's paths, such as ${documentOperations()[0]!.path}, start from)`;
+  if (answers.every((a) => !/^application\/json/i.test(a.contentType)))
+    return `no answer at ${ctx.server} was JSON (the first: ${answers[0]!.status} ${JSON.stringify(answers[0]!.contentType)} ${JSON.stringify(answers[0]!.text.slice(0, 60))}): something other than the service answers, such as a proxy's or a sign-in page`;
+  return undefined;
 }
 
 export type SuiteOptions = Omit<
@@ -274,7 +296,15 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   const results: CheckResult[] = [];
   const stageMs: Record<string, number> = {};
   let unfinished: string | undefined;
-  const rejected = ctx.mock ? [] : await rejectedCredentials(ctx);
+  const { rejected, answers } = ctx.mock ? { rejected: [], answers: [] } : await probe(ctx);
+  const misdirected = rejected.length > 0 ? undefined : misdirection(ctx, answers);
+  if (misdirected) {
+    unfinished = misdirected;
+    results.push({
+      ...failedCheck('run', 'the service answers where the run looks', 'an answer of the service', misdirected),
+      answer: String(answers[0]!.status),
+    });
+  }
   if (rejected.length > 0) {
     unfinished = `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`;
     results.push(
@@ -284,7 +314,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       })),
     );
   }
-  for (const stage of rejected.length > 0 ? [] : selected) {
+  for (const stage of rejected.length > 0 || misdirected ? [] : selected) {
     if (deadlinePassed(ctx)) {
       const reason = `the run's deadline passed before stage ${stage.name}`;
       unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
@@ -351,6 +381,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     finished: unfinished === undefined,
     ...(unfinished === undefined ? {} : { unfinished: redact(unfinished) }),
     ...(rejected.length > 0 ? { rejectedCredentials: rejected } : {}),
+    ...(misdirected ? { misdirected: redact(misdirected) } : {}),
     ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok),
   };
 }

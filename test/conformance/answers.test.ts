@@ -30,6 +30,14 @@ async function serve(answer: (path: string, res: ServerResponse, body: string) =
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
+/**
+ * The answer to a request about thread 999999 (the first probe, and one example): not 404, so the
+ * run does not read the server as one whose every operation answers 404 (a wrong base path).
+ */
+const aboutTheProbe = (body: string, res: ServerResponse) =>
+  body.includes('999999') &&
+  res.writeHead(400, { 'content-type': 'application/json' }).end('{"title":"bad-request","status":400}');
+
 /** Writes 1 MiB at a time for as long as the connection lasts. */
 function endless(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json' });
@@ -57,8 +65,10 @@ const run = (server: string, only: string[]) =>
 describe('answers, as every stage reads them', () => {
   it('the dredd stage and the suite send the same client headers, and read gzip answers decoded', async () => {
     const problem = gzipSync(JSON.stringify({ title: 'not-found', status: 404, detail: 'gzip on purpose' }));
-    const server = await serve((_path, res) =>
-      res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(problem),
+    const server = await serve(
+      (_path, res, body) =>
+        aboutTheProbe(body, res) ||
+        res.writeHead(404, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(problem),
     );
     const report = await run(server.url, ['dredd', 'examples']);
     const apiRequests = server.seen.filter((h) => h['x-api-key'] !== undefined || h.authorization !== undefined);
@@ -80,7 +90,8 @@ describe('answers, as every stage reads them', () => {
       const server = await serve((path, res, body) =>
         path.endsWith('/threads/close') && !body.includes('999999') && endlessOnes-- > 0
           ? endless(res)
-          : res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"not-found","status":404}'),
+          : aboutTheProbe(body, res) ||
+            res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"not-found","status":404}'),
       );
       const report = await run(server.url, [stage]);
       const cut = report.results.filter((r) => (r.actual ?? '').includes(new AnswerTooLarge().message));
@@ -90,8 +101,10 @@ describe('answers, as every stage reads them', () => {
   );
 
   it('a server whose root sends an answer without end is still a server that answers', async () => {
-    const server = await serve((path, res) =>
-      path === '/' ? endless(res) : res.writeHead(404, { 'content-type': 'application/json' }).end('{}'),
+    const server = await serve((path, res, body) =>
+      path === '/'
+        ? endless(res)
+        : aboutTheProbe(body, res) || res.writeHead(404, { 'content-type': 'application/json' }).end('{}'),
     );
     const report = await run(server.url, ['examples']);
     expect(report.finished, report.unfinished).toBe(true);

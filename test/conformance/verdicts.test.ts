@@ -92,14 +92,15 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
   it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, and the process ends then, not at the request timeout', async ({
     expect,
   }) => {
-    // Everything but the API answers, and so do the credential probes (an unknown thread, an
-    // unknown cascade), so the run reaches Dredd, whose first request then waits.
+    // Everything but the API answers, and so do the probes (an unknown thread, an unknown cascade,
+    // a subscriber without its external identifier), so the run reaches Dredd, whose first request
+    // then waits.
     const url = await http((req, res) => {
       if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk));
       req.on('end', () =>
-        /\b(999999|9999)\b/.test(body)
+        /\b(999999|9999)\b/.test(body) || (req.url === '/api/subscribers/create' && !body.includes('EXT_USER_ID'))
           ? res.writeHead(400, { 'content-type': 'application/json' }).end('{}')
           : undefined,
       );
@@ -128,11 +129,6 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
 
   it.for<[string, (req: IncomingMessage, res: ServerResponse) => void]>([
     [
-      'HTML to everything',
-      (_req: IncomingMessage, res: ServerResponse) =>
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>'),
-    ],
-    [
       '200 {} to everything',
       (_req: IncomingMessage, res: ServerResponse) =>
         res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
@@ -146,6 +142,33 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     expect(result.code, result.out).toBe(1);
     expect(result.out).toMatch(/\d+ passed, [1-9]\d* failed/);
     expect(result.out).not.toContain('the server is a sandbox');
+  });
+
+  // What answers is not the service: one line that names the likely cause, exit 2, no stage runs.
+  it.for<[string, (req: IncomingMessage, res: ServerResponse) => void, RegExp]>([
+    [
+      'HTML to everything',
+      (_req: IncomingMessage, res: ServerResponse) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>hello</body></html>'),
+      /^messaging-conformance: the server does not answer as the service: no answer at http:\/\/127\.0\.0\.1:\d+ was JSON \(the first: 200 "text\/html" "<html><body>hello<\/body><\/html>"\): something other than the service answers, such as a proxy's or a sign-in page; nothing was checked\n$/,
+    ],
+    [
+      '404 to every operation (a base path left out)',
+      (req: IncomingMessage, res: ServerResponse) =>
+        req.url === '/'
+          ? res.end('ok')
+          : res.writeHead(404, { 'content-type': 'application/json' }).end('{"title":"not-found","status":404}'),
+      /^messaging-conformance: the server does not answer as the service: every operation answered 404 at http:\/\/127\.0\.0\.1:\d+: the server's base path is likely missing or wrong \(--server is the URL the document's paths, such as \/api\/\S+, start from\); nothing was checked\n$/,
+    ],
+  ])('a server that answers %s: 2, one line', { timeout: 40_000 }, async ([, handler, line], { expect }) => {
+    const url = await http((req, res) => {
+      req.resume();
+      handler(req, res);
+    });
+    const result = await cli(['--server', url, ...keys]);
+    expect(result.code, result.out).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(line);
   });
 });
 

@@ -1,7 +1,8 @@
 // Imports go one way (design.md, "Layout"): the shared core imports generated/ and Node only; each
 // package imports its own folder, the core, Node and its own declared dependencies, never another
 // package. Read from the sources' import statements, so a new file is covered without a list.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { builtinModules } from 'node:module';
 import { describe, expect, it } from 'vitest';
@@ -105,5 +106,83 @@ describe('imports go one way', () => {
     expect(target(file, '../client/index.ts')).toBe('client');
     expect(target(file, '../../generated/openapi.json')).toBe('generated');
     expect(target(file, '@scope/pkg/sub')).toBe('@scope/pkg');
+  });
+});
+
+/** The import circles among `files`: each as the files on it, in import order (Tarjan's strongly connected components). */
+function circles(all: string[]): string[][] {
+  const edges = new Map(
+    all.map((file) => [
+      file,
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolve(dirname(file), s))
+        .filter((to) => all.includes(to)),
+    ]),
+  );
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const to of edges.get(file)!) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(file, Math.min(low.get(file)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(file, Math.min(low.get(file)!, index.get(to)!));
+    }
+    if (low.get(file) === index.get(file)) {
+      const component: string[] = [];
+      let top: string;
+      do {
+        top = stack.pop()!;
+        component.push(relative(projectRoot, top));
+      } while (top !== file);
+      if (component.length > 1 || edges.get(file)!.includes(file)) found.push(component.reverse());
+    }
+  };
+  for (const file of all) if (!index.has(file)) visit(file);
+  return found;
+}
+
+/** Operation ids written as string literals in `text`. */
+const operationIdLiterals = (text: string, ids: string[]) =>
+  [...text.matchAll(/(['"`])([A-Za-z]+)\1/g)].filter((m) => ids.includes(m[2]!)).length;
+
+describe('the code reads the document, not names of its operations', () => {
+  const ids = (
+    Object.values(JSON.parse(readFileSync(join(projectRoot, 'generated', 'openapi.json'), 'utf8')).paths) as Array<
+      Record<string, { operationId?: string }>
+    >
+  ).flatMap((item) => Object.values(item).flatMap((op) => (op?.operationId ? [op.operationId] : [])));
+
+  it('no import circle in src', () => {
+    expect(circles(files(src))).toEqual([]);
+  });
+
+  it('at most 4 operation ids written as literals in src (what a new operation needs is in the document)', () => {
+    const found = files(src)
+      .map((file) => [relative(projectRoot, file), operationIdLiterals(readFileSync(file, 'utf8'), ids)] as const)
+      .filter(([, n]) => n > 0);
+    expect(
+      found.reduce((n, [, k]) => n + k, 0),
+      found.map(([f, n]) => `${f}: ${n}`).join('\n'),
+    ).toBeLessThanOrEqual(4);
+  });
+
+  it('the checks see a circle and a literal', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'circle-'));
+    try {
+      writeFileSync(join(dir, 'a.ts'), "import { b } from './b.ts';\nexport const a = 'closeThreads';");
+      writeFileSync(join(dir, 'b.ts'), "import { a } from './a.ts';\nexport const b = 1;");
+      writeFileSync(join(dir, 'c.ts'), "import { a } from './a.ts';");
+      expect(circles(files(dir)).map((c) => c.map((f) => f.split('/').at(-1)))).toEqual([['a.ts', 'b.ts']]);
+      expect(operationIdLiterals(readFileSync(join(dir, 'a.ts'), 'utf8'), ids)).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -12,6 +12,7 @@ import { errorParts } from '../core/validation.ts';
 import { rawErrors } from '../core/validators/all.ts';
 import type { Allowed, Case, Fault } from './case.ts';
 import type { Answer } from './transport.ts';
+import { listedOnce } from './policy.ts';
 
 /** A fault before the registry names its check. */
 export type Found = Omit<Fault, 'check'>;
@@ -75,15 +76,6 @@ function answerSchema(op: Operation, status: number): string | undefined {
   return content?.['application/json']?.schema
     ? `${op.pointer}/responses/${status}/content/application~1json/schema`
     : undefined;
-}
-
-/** The request field whose identifiers the answer with `status` lists once each, as the document marks it (`x-lists-each-once`). */
-function listedField(op: Operation, status: number): string | undefined {
-  const response = (resolvePointer(op.pointer) as { responses: Record<string, Record<string, unknown>> }).responses[
-    String(status)
-  ];
-  const field = response?.['x-lists-each-once'];
-  return typeof field === 'string' ? field : undefined;
 }
 
 /** The identifiers of `field` in a request's text, each once, as digits: read from the text, so no id past 2^53 is rounded. */
@@ -181,9 +173,9 @@ export const checks: Check[] = [
     id: 'listed-once',
     holds: 'each identifier sent is in exactly one result list, digit for digit (`x-lists-each-once`)',
     after: ['json', 'status', 'schema'],
-    concerns: (c, a) => a.status < 300 && listedField(c.operation, a.status) !== undefined,
+    concerns: (c, a) => a.status < 300 && listedOnce(c.operation, a.status) !== undefined,
     faults(c, a) {
-      const sent = idsSent(c.request.body, listedField(c.operation, a.status)!);
+      const sent = idsSent(c.request.body, listedOnce(c.operation, a.status)!);
       const lost = sent.filter((d) => !listsDigits(a.text, d));
       const listed = Object.values(a.body as Record<string, unknown>).reduce<number>(
         (n, list) => n + (Array.isArray(list) ? list.length : 0),

@@ -12,7 +12,8 @@ export type CredentialSources = Partial<Record<CredentialName, string>>;
  * and where they came from), or why the answers are not the service's.
  */
 export function stopLine(report: SuiteReport, sources: CredentialSources = {}): string | undefined {
-  if (report.misdirected) return `the server does not answer as the service: ${report.misdirected}; nothing was checked`;
+  if (report.misdirected)
+    return `the server does not answer as the service: ${report.misdirected}; nothing was checked`;
   const rejected = report.rejectedCredentials;
   if (!rejected?.length) return undefined;
   const named = rejected.map((c) => `${c} (${sources[c] ?? c})`).join(', ');

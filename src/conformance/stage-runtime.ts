@@ -1,7 +1,7 @@
 // What every stage gets and reports, and the runtime it checks with: sending a request (its
 // timeout and the run's deadline), `check`, and the curl replay of a failure.
 import type { ExpectationKind } from '../core/examples.ts';
-import { apiKeyHeader, type OperationId } from '../core/meta.ts';
+import { apiKeyHeader } from '../core/meta.ts';
 import { describeAllowed, type Case, type Credentials, type Fault, type Profile } from './case.ts';
 import { answerOf, judge } from './checks.ts';
 import { AnswerTooLarge, exchange, type Answer, type HttpRequest as PairRequest } from './transport.ts';
@@ -145,14 +145,9 @@ export interface CheckResult extends CheckSpec, Verdict {
   replay?: string;
 }
 
-/** A named example of an operation: `[operationId, example]`. */
-export type ExampleName = readonly [OperationId, string];
-
 export interface Stage {
   name: string;
   description: string;
-  /** The document's named examples `run` takes by name; the suite checks they exist when it loads. */
-  needs?: ReadonlyArray<ExampleName>;
   /** How many checks `run` makes under this context (its banner says so). */
   count(ctx: SuiteContext): number;
   run(ctx: SuiteContext): Promise<CheckResult[]>;

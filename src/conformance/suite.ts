@@ -3,7 +3,8 @@ import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
 import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
-import { examplePair, examplePairs, documentOperations } from '../core/examples.ts';
+import { examplePairs, documentOperations, type ExamplePair } from '../core/examples.ts';
+import { probeExamples } from './policy.ts';
 import { badInputStage } from './stages/bad-input.ts';
 import { boundariesStage } from './stages/boundaries.ts';
 import { callbacksStage } from './stages/callbacks.ts';
@@ -20,12 +21,10 @@ import {
   send,
   StageStopped,
   type CheckResult,
-  type ExampleName,
   type Profile,
   type Stage,
   type SuiteContext,
 } from './stage-runtime.ts';
-import type { OperationId } from '../core/meta.ts';
 import { pairRequest } from './pairs.ts';
 import { prepare } from './vars.ts';
 import { exchange, type Answer } from './transport.ts';
@@ -151,48 +150,27 @@ async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undef
 
 /**
  * The requests that tell whether each credential is accepted, and whether the service answers
- * where the run looks: for each operation, an example that changes nothing (an unknown thread, an
- * unknown cascade, a subscriber without its external identifier).
+ * where the run looks: each operation's example that changes nothing (`x-request: {probe: true}`),
+ * with the credential its operation takes; the key without balance with the first that takes a key.
  */
-const probes: Array<{ credential: CredentialName; operationId: OperationId; example: string }> = [
-  { credential: 'integratorToken', operationId: 'closeThreads', example: 'notExisting' },
-  { credential: 'apiKey', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
-  { credential: 'apiKeyNoBalance', operationId: 'scheduleCascade', example: 'cascadeNotFound' },
-  { credential: 'apiKey', operationId: 'createSubscriber', example: 'extUserIdNotSpecified' },
-];
-
-export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
-
-/** The named examples the stages and the credential probes take by name that `pairs` lacks, each with who takes it. */
-export function missingExamples(
-  pairs: ReadonlyArray<{ operation: { operationId: string }; name: string }>,
-  taking: ReadonlyArray<Stage> = [...stages, callbacksStage],
-): string[] {
-  const named = new Set(pairs.map((p) => `${p.operation.operationId}/${p.name}`));
-  const needs: Array<[string, ExampleName]> = [
-    ...taking.flatMap((stage) =>
-      (stage.needs ?? []).map((need): [string, ExampleName] => [`stage ${stage.name}`, need]),
-    ),
-    ...probes.map((p): [string, ExampleName] => ['the credential probes', [p.operationId, p.example]]),
-  ];
-  return needs
-    .filter(([, [op, name]]) => !named.has(`${op}/${name}`))
-    .map(([who, [op, name]]) => `${op}/${name} (${who})`);
+export function probes(): Array<{ credential: CredentialName; pair: ExamplePair }> {
+  const found = probeExamples().map((pair) => ({
+    credential: (pair.operation.security.includes('apiKey') ? 'apiKey' : 'integratorToken') as CredentialName,
+    pair,
+  }));
+  const withKey = found.find((p) => p.credential === 'apiKey');
+  return withKey ? [...found, { credential: 'apiKeyNoBalance', pair: withKey.pair }] : found;
 }
 
-// Checked when the suite loads: a renamed example fails at once, not in the middle of a run.
-const missing = missingExamples(examplePairs());
-if (missing.length > 0)
-  throw new Error(`the document lacks named examples the conformance suite takes: ${missing.join(', ')}`);
+export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
 
 /** What the probes found: the credentials the server answers 401 to on a request that is otherwise right, and every answer. */
 async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialName[]; answers: Answer[] }> {
   const { credentials } = ctx;
   const answers = await Promise.all(
-    probes.map(async ({ credential, operationId, example }) => {
+    probes().map(async ({ credential, pair }) => {
       const value = credentials[credential];
       if (!value) return undefined;
-      const pair = examplePair(operationId, example);
       const request = pairRequest(
         ctx.server,
         pair,

@@ -4,10 +4,12 @@
 //     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
 // `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
 import { randomUUID } from 'node:crypto';
+import { normalizeErrorCode } from '../core/error-codes.ts';
 import { readJsonFile } from '../core/json-file.ts';
-import type { ExamplePair } from '../core/examples.ts';
-import type { Credentials } from './pairs.ts';
-import type { OperationId } from '../core/meta.ts';
+import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../core/examples.ts';
+import type { Credentials } from './case.ts';
+import { echoes, takenOnce } from './policy.ts';
+import { uuidShaped } from '../core/edges.ts';
 
 export interface Vars extends Partial<Credentials> {
   values?: Record<string, unknown>;
@@ -75,69 +77,66 @@ export function prepare(pair: ExamplePair, values: Record<string, unknown> = {})
   }
   const title = (pair.response as { title?: string } | undefined)?.title;
   body = withFreshIdentifiers(pair.operation.operationId, body, { status: pair.status, code: title });
-  if (pair.status === 200) expected = withEchoedFields(pair.operation.operationId, expected, body);
+  if (pair.status === 200) expected = withEchoedFields(pair.operation, expected, body);
   return { body, expected };
 }
 
-/** A requestId as the examples write one; any other value is what the request is about, and stays. */
-const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type Fields = Record<string, unknown>;
 
-interface IdentifierRules {
-  /** The body with new identifiers where the deployment accepts them once; undefined to send it as it is. */
-  fresh?(fields: Fields, expected: { status: number; code?: string }): Fields | undefined;
-  /** Fields of the request a success answer gives back as sent. */
-  echoed?: string[];
+/** The places `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`): each container and key. */
+function* places(body: unknown, selector: string): Generator<[Fields, string]> {
+  const [head, ...rest] = selector.split('.');
+  const step = /^([^[]+)(?:\[(\w+)=([^\]]+)\])?$/.exec(head!);
+  if (!step || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const [, key, field, value] = step as unknown as [string, string, string | undefined, string | undefined];
+  if (!Object.hasOwn(body, key)) return;
+  if (rest.length === 0 && field === undefined) {
+    yield [body as Fields, key];
+    return;
+  }
+  const child = (body as Fields)[key];
+  const items = field === undefined ? [child] : Array.isArray(child) ? child.filter((i) => i?.[field] === value) : [];
+  for (const item of items) yield* places(item, rest.join('.'));
 }
 
 /**
- * The identifiers a deployment accepts only once, per operation: every send gets new ones, except
- * a send whose point is a used one. A new operation in the document makes `tsc` ask for its entry.
- */
-const identifierRules: Record<OperationId, IdentifierRules> = {
-  closeThreads: {}, // thread ids are the deployment's; closing one twice is a rule of its own (stateful)
-  createSubscriber: {
-    // The EXT_USER_ID address of a subscriber the send creates (an answer of 200 expected).
-    fresh: (fields, expected) =>
-      expected.status === 200 && Array.isArray(fields.addresses)
-        ? {
-            ...fields,
-            addresses: fields.addresses.map((a: { type?: unknown }) =>
-              a?.type === 'EXT_USER_ID' ? { ...a, address: `conformance-${randomUUID()}` } : a,
-            ),
-          }
-        : undefined,
-  },
-  scheduleCascade: {
-    // The requestId, unless the answer expected is requestId-is-not-unique, or the example's value is what the request
-    // is about.
-    fresh: (fields, expected) =>
-      expected.code !== 'requestId-is-not-unique' &&
-      typeof fields.requestId === 'string' &&
-      uuidShaped.test(fields.requestId)
-        ? { ...fields, requestId: randomUUID() }
-        : undefined,
-    echoed: ['requestId'],
-  },
-};
-
-/**
- * The body with fresh identifiers (see identifierRules); a body that is no object, or an unknown operation, as given.
+ * The body with a new value wherever the operation's document says a deployment takes a value
+ * once (`x-taken-once`), unless the answer expected is the one a second use gets. Only a value an
+ * example of the operation has there, or one made here before (a UUID), is replaced: a value the
+ * suite chose (a bad input, an edge) is what the request is about, and stays.
  */
 export function withFreshIdentifiers(
   operationId: string,
   body: unknown,
   expected: { status: number; code?: string },
 ): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(identifierRules, operationId))
+  const op = documentOperations().find((o) => o.operationId === operationId);
+  const once = op && takenOnce(op);
+  if (!once || (expected.code !== undefined && normalizeErrorCode(expected.code) === normalizeErrorCode(once.code)))
     return body;
-  return identifierRules[operationId as OperationId].fresh?.(body as Fields, expected) ?? body;
+  const copy = structuredClone(body);
+  const known = exampleValues(op, once.field);
+  for (const [container, key] of places(copy, once.field)) {
+    const value = container[key];
+    const madeHere = typeof value === 'string' && uuidShaped.test(value.replace(/^conformance-/, ''));
+    if (!known.has(value) && !madeHere) continue;
+    // Written as the value it replaces is: a UUID as a UUID, anything else marked as the suite's.
+    container[key] = typeof value === 'string' && uuidShaped.test(value) ? randomUUID() : `conformance-${randomUUID()}`;
+  }
+  return copy;
 }
 
-/** The expected success answer with the fields the service gives back as sent, from the body sent. */
-function withEchoedFields(operationId: OperationId, expected: unknown, body: unknown): unknown {
-  const echoed = identifierRules[operationId].echoed ?? [];
+/** Every value the operation's examples have at `selector`. */
+const exampleValues = (op: Operation, selector: string) =>
+  new Set(
+    examplePairs()
+      .filter((p) => p.operation.operationId === op.operationId)
+      .flatMap((p) => [...places(structuredClone(p.requestBody), selector)].map(([c, k]) => c[k])),
+  );
+
+/** The expected success answer with the fields the service gives back as sent (`x-echoes`), from the body sent. */
+function withEchoedFields(op: Operation, expected: unknown, body: unknown): unknown {
+  const echoed = echoes(op, 200);
   if (echoed.length === 0 || body === null || typeof body !== 'object') return expected;
   return { ...(expected as object), ...Object.fromEntries(echoed.map((field) => [field, (body as Fields)[field]])) };
 }

@@ -28,6 +28,8 @@ export interface ExampleTrigger {
   path?: string;
   /** Send the request twice: the example is the answer to the second send (something used before). */
   sendTwice?: boolean;
+  /** A request that changes nothing, answered alike on any deployment: a checker's first request of the operation. */
+  probe?: boolean;
 }
 
 export interface ExamplePair {

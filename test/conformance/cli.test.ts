@@ -49,10 +49,10 @@ describe('command line', () => {
       output,
     );
     expect(result.code, result.out).toBe(0);
-    expect(result.out).toMatch(/60 passed, 0 failed/);
+    expect(result.out).toMatch(/61 passed, 0 failed/);
     const xml = readFileSync(output, 'utf8');
-    expect(xml).toMatch(/<testsuites name="messaging-contract conformance" tests="60" failures="0">/);
-    expect(xml).toContain('<testsuite name="stateful" tests="7" failures="0"');
+    expect(xml).toMatch(/<testsuites name="messaging-contract conformance" tests="61" failures="0">/);
+    expect(xml).toContain('<testsuite name="stateful" tests="8" failures="0"');
   }, 30_000);
 
   it("a whole run prints the suite's lines only: nothing of Dredd in the process, no warning", async () => {
@@ -77,10 +77,10 @@ describe('command line', () => {
       expect(result.code, result.out).toBe(1);
       // One cause (the same wrong answer in both rules that reuse a requestId), then its first failure in full.
       expect(result.out).toMatch(
-        /^FAIL \[status\] accepts a request the document refuses: answered 200\n {2}shown by: 2 failed checks \(stateful 2\)\n {2}first: {4}stateful \[described\]: a reused requestId is rejected with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/m,
+        /^FAIL \[status\] accepts a request the document refuses: answered 200\n {2}shown by: 2 failed checks \(stateful 2\) of scheduleCascade\n {2}first: {4}stateful \[described\]: scheduleCascade: the same requestId sent twice is refused the second time with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/m,
       );
       expect(result.out).toMatch(
-        /expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}step 2 of 2: 200 .*: status 200\n {2}basis: {4}#\/components\/schemas\/RequestId\/description/,
+        /expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}step 2 of 2: 200 .*: status 200\n {2}basis: {4}#\/paths\/~1api~1cascade~1schedule\/post\/responses\/400\/content\/application~1json\/examples\/requestIdNotUnique/,
       );
       expect(result.out).toMatch(/^2 failed checks, 1 cause$/m);
     } finally {
@@ -177,7 +177,7 @@ describe('command line', () => {
     const result = await cli('--server', sandbox.url, ...keys, '--only', 'examples');
     expect(result.code, result.out).toBe(0);
     expect(result.out).toContain(
-      'needs a reset: closeThreads example 200 resolved: a thread the example closes may have been closed before this stage: resolved or already resolved was accepted (--reset-url or --reset-command checks it exactly)',
+      'needs a reset: closeThreads example 200 resolved: an identifier the example lists in resolved_threads may be in already_resolved_threads after an earlier send: either was accepted (--reset-url or --reset-command checks it exactly)',
     );
   }, 30_000);
 

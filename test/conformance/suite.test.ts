@@ -15,7 +15,7 @@ import { summary } from '../../src/conformance/report.ts';
 import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 import {
-  missingExamples,
+  probes,
   runSuite,
   selectStages,
   stages,
@@ -23,7 +23,7 @@ import {
   type SuiteOptions,
   type SuiteReport,
 } from '../../src/conformance/suite.ts';
-import { examplePairs } from '../../src/core/examples.ts';
+import { documentOperations } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { usePrismMock } from '../helpers/prism.ts';
@@ -76,7 +76,7 @@ describe('against the sandbox', () => {
     expect(count('bad-input')).toBeGreaterThanOrEqual(200);
     expect(count('dredd')).toBe(Object.keys(dreddPlan(context(sandbox.url))).length + 1);
     expect(count('examples')).toBeGreaterThanOrEqual(50);
-    expect(count('stateful')).toBe(7);
+    expect(count('stateful')).toBe(8);
     expect(count('boundaries')).toBeGreaterThanOrEqual(80);
     expect(count('generated')).toBe(7);
     // Every check says which part of the document its expectation comes from.
@@ -393,18 +393,13 @@ describe('a deployment the suite does not know', () => {
   );
 });
 
-describe('the named examples the suite takes', () => {
-  it('are all in the document; one renamed or removed is named with the stage that takes it', () => {
-    expect(missingExamples(examplePairs())).toEqual([]);
-    const without = examplePairs().filter(
-      (p) =>
-        !(p.operation.operationId === 'closeThreads' && p.name === 'notExisting') && p.name !== 'createdBlacklisted',
+describe('what the suite reads in the document', () => {
+  it('every operation has an example that changes nothing (x-request probe), and the probes try every credential', () => {
+    expect(new Set(probes().map((p) => p.pair.operation.operationId))).toEqual(
+      new Set(documentOperations().map((op) => op.operationId)),
     );
-    expect(missingExamples(without)).toEqual([
-      'closeThreads/notExisting (stage stateful)',
-      'createSubscriber/createdBlacklisted (stage stateful)',
-      'closeThreads/notExisting (stage bad-input)',
-      'closeThreads/notExisting (the credential probes)',
-    ]);
+    expect(new Set(probes().map((p) => p.credential))).toEqual(
+      new Set(['apiKey', 'apiKeyNoBalance', 'integratorToken']),
+    );
   });
 });

@@ -19,9 +19,11 @@ import {
   type SuiteContext,
 } from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
+import { reportedBy } from '../policy.ts';
 import { prepare } from '../vars.ts';
 
-const webhookPointer = '#/webhooks/messageStatus/post';
+const webhookName = 'messageStatus';
+const webhookPointer = `#/webhooks/${webhookName}/post`;
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs =
   (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
@@ -106,7 +108,7 @@ function messagesToSend(ctx: SuiteContext): Message[] {
   return examplePairs()
     .filter(
       (p) =>
-        p.operation.operationId === 'scheduleCascade' &&
+        reportedBy(p.operation).includes(webhookName) &&
         p.paired &&
         p.status === 200 &&
         !p.trigger.sendTwice &&

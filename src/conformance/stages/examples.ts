@@ -18,20 +18,24 @@ import {
 import { pairExpectation } from '../expectations.ts';
 import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
+import { sentAgain } from '../policy.ts';
 import type { Answer } from '../transport.ts';
 
 const selected = (ctx: SuiteContext) => examplePairs().filter((p) => runs(ctx, pairExpectation(p, ctx.profile).kind));
 
-type CloseResult = Record<'resolved_threads' | 'already_resolved_threads', unknown[]>;
+type Lists = Record<string, unknown[]>;
 
 /**
- * A close-threads success that closes threads: with the state unknown, a thread the example says is open may have been
- * closed before.
+ * The lists whose identifiers a send moves (`x-sent-again`: a list whose identifiers go to another
+ * when the same request is sent again), for a success that lists some: with the state unknown, an
+ * earlier send (an earlier run) may have moved them already.
  */
-const closesThreads = (pair: ExamplePair) =>
-  pair.operation.operationId === 'closeThreads' &&
-  pair.status === 200 &&
-  ((pair.response as CloseResult).resolved_threads?.length ?? 0) > 0;
+function moving(pair: ExamplePair): Array<[string, string]> {
+  const again = pair.status < 300 ? sentAgain(pair.operation, pair.status) : undefined;
+  return Object.entries(again ?? {}).filter(
+    ([from, to]) => from !== to && ((pair.response as Lists)?.[from]?.length ?? 0) > 0,
+  );
+}
 
 export const examplesStage: Stage = {
   name: 'examples',
@@ -41,7 +45,7 @@ export const examplesStage: Stage = {
     const results: CheckResult[] = [];
     for (const pair of selected(ctx)) {
       const expectation = pairExpectation(pair, ctx.profile);
-      const unknownState = !ctx.mock && !ctx.stateKnown && closesThreads(pair);
+      const unknownState = !ctx.mock && !ctx.stateKnown && moving(pair).length > 0;
       const covers = {
         operationId: pair.operation.operationId,
         status: pair.status,
@@ -49,8 +53,9 @@ export const examplesStage: Stage = {
         example: pair.name,
         ...(unknownState
           ? {
-              needsReset:
-                'a thread the example closes may have been closed before this stage: resolved or already resolved was accepted',
+              needsReset: `an identifier the example lists in ${moving(pair)
+                .map(([from, to]) => `${from} may be in ${to} after an earlier send: either was accepted`)
+                .join('; ')}`,
             }
           : {}),
       };
@@ -87,7 +92,7 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
     if (!first.answer) return noAnswer(request, 'an answer to the first of two sends', first.error);
   }
   if (!unknownState) return judged(ctx, pair, request, expected);
-  return closeFromUnknownState(ctx, pair, request, expected as CloseResult);
+  return fromUnknownState(ctx, pair, request, expected as Lists);
 }
 
 /** Sends the request (or takes the answer given) and judges it against what the document allows for the pair. */
@@ -104,41 +109,33 @@ function judged(
 }
 
 /**
- * Closing threads the example says are open, when the suite cannot know that they still are (no
- * reset hook): each may come back resolved or already resolved (the description's state table),
- * and must come back already resolved when the same request is sent again.
+ * An example whose send moves identifiers between lists, when the suite cannot know the state (no
+ * reset hook): each may come back in its list or where an earlier send moved it, and must come
+ * back where `x-sent-again` says when the same request is sent again.
  */
-async function closeFromUnknownState(
+async function fromUnknownState(
   ctx: SuiteContext,
   pair: ExamplePair,
   request: PairRequest,
-  expected: CloseResult,
+  expected: Lists,
 ): Promise<CheckOutcome> {
   const { answer, error } = await send(ctx, request);
-  if (!answer) return noAnswer(request, '200', error);
-  const closedBefore = new Set(
-    Array.isArray((answer.body as CloseResult)?.already_resolved_threads)
-      ? (answer.body as CloseResult).already_resolved_threads
-      : [],
-  );
-  const opened = expected.resolved_threads;
-  const widened = {
-    ...expected,
-    resolved_threads: opened.filter((id) => !closedBefore.has(id)),
-    already_resolved_threads: [...expected.already_resolved_threads, ...opened.filter((id) => closedBefore.has(id))],
-  };
+  if (!answer) return noAnswer(request, String(pair.status), error);
+  const got = (answer.body ?? {}) as Lists;
+  const widened = { ...expected };
+  const again = { ...expected };
+  for (const [from, to] of moving(pair)) {
+    const movedBefore = new Set(Array.isArray(got[to]) ? got[to] : []);
+    widened[from] = expected[from]!.filter((id) => !movedBefore.has(id));
+    widened[to] = [...(widened[to] ?? []), ...expected[from]!.filter((id) => movedBefore.has(id))];
+    again[from] = [];
+    again[to] = [...(again[to] ?? []), ...expected[from]!];
+  }
   const first = await judged(ctx, pair, request, widened, {}, answer);
   if (!first.ok) return first;
-  const again = await send(ctx, request);
-  if (!again.answer) return noAnswer(request, 'an answer to the second close', again.error);
-  // Sent again, every thread the example closes is already resolved.
-  const closed = {
-    ...expected,
-    resolved_threads: [],
-    already_resolved_threads: [...expected.already_resolved_threads, ...opened],
-  };
-  const second = await judged(ctx, pair, request, closed, {}, again.answer);
-  return second.ok
-    ? first
-    : { ...second, expected: `${first.expected}; sent again, ${opened.join(', ')} in already_resolved_threads` };
+  const resent = await send(ctx, request);
+  if (!resent.answer) return noAnswer(request, 'an answer to the same request sent again', resent.error);
+  const second = await judged(ctx, pair, request, again, {}, resent.answer);
+  const moved = moving(pair).map(([from, to]) => `${from} now in ${to}`);
+  return second.ok ? first : { ...second, expected: `${first.expected}; sent again, ${moved.join(', ')}` };
 }

@@ -1,9 +1,13 @@
-// Stage stateful: the description's rules that need more than one call. Each holds whatever state
-// the service starts from: the identifiers a deployment takes once are new on every run, and a
-// thread's outcome is judged against the answer before it. Every answer is a case, judged by the
-// registry of checks (checks.ts): a rule says only what the document allows at each step.
-import { examplePair as pair, examplePairs, type ExamplePair } from '../../core/examples.ts';
-import { errorStatuses } from '../expectations.ts';
+// Stage stateful: the description's rules that need more than one call, read from the document's
+// keys (policy.ts): a value a deployment takes once is refused the second time, also after other
+// requests; every identifier is in one list of the answer, and where `x-sent-again` says when sent
+// again; the account without balance is refused every time, the one with balance accepted every
+// time. Each holds whatever state the service starts from: the values taken once are new on every
+// run, and the second close is judged against the answer to the first. Every answer is a case,
+// judged by the registry of checks (checks.ts): a rule says only what the document allows at each step.
+import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
+import { errorStatuses, examplePointer } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import {
   check,
@@ -18,27 +22,22 @@ import {
   type SuiteContext,
 } from '../stage-runtime.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
+import { listedOnce, sentAgain, takenOnce } from '../policy.ts';
 import { prepare, substitute } from '../vars.ts';
 import type { Answer } from '../transport.ts';
 
-const lists = [
-  'resolved_threads',
-  'not_existing_threads',
-  'already_resolved_threads',
-  'not_resolved_due_to_system_error',
-] as const;
-type CloseResult = Record<(typeof lists)[number], number[]>;
-
 /** One step of a rule: the request, what the document allows as its answer (given the answer, for "any error"), and the fields a success must have. */
 interface Step {
-  example: ExamplePair;
+  operation: Operation;
   request: PairRequest;
   expectation: Expectation | ((answer: Answer) => Expectation);
   fields?: Record<string, unknown>;
 }
 
+type Outcome = CheckOutcome & { last?: Answer };
+
 /** Sends each step in turn and judges each answer; the rule fails at the first step whose answer fails. */
-async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<CheckOutcome & { last?: Answer }> {
+async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<Outcome> {
   let last: Answer | undefined;
   let outcome: CheckOutcome | undefined;
   for (const [i, step] of all.entries()) {
@@ -46,278 +45,258 @@ async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<
     const at = `step ${i + 1} of ${all.length}`;
     if (!sent.answer) return noAnswer(step.request, expected, `${at}: ${sent.error}`);
     last = sent.answer;
-    outcome = verdict(
-      {
-        operation: step.example.operation,
-        request: step.request,
-        expectation: typeof step.expectation === 'function' ? step.expectation(sent.answer) : step.expectation,
-        ...(step.fields ? { fields: step.fields } : {}),
-      },
-      sent.answer,
-    );
+    const expectation = typeof step.expectation === 'function' ? step.expectation(sent.answer) : step.expectation;
+    const { operation, request, fields } = step;
+    outcome = verdict({ operation, request, expectation, ...(fields ? { fields } : {}) }, sent.answer);
     if (!outcome.ok) return { ...outcome, expected, actual: `${at}: ${outcome.actual}` };
   }
   return { ...outcome!, expected, last };
 }
 
-const accepted = (example: ExamplePair): Expectation => ({
+const accepted = (op: Operation): Expectation => ({
   allowed: [{ status: 200 }],
   kind: 'described',
-  basis: `${example.operation.pointer}/responses/200`,
-});
-const refusedWith = (code: string, basis: string): Expectation => ({
-  allowed: [{ status: 400, code }],
-  kind: 'described',
-  basis,
+  basis: `${op.pointer}/responses/200`,
 });
 
-/** What a rule found for the rules after it: the first close's outcome and answer. */
-interface Found {
-  firstClose?: CheckOutcome & { last?: Answer };
-}
+/** The named examples of `op` that the document says are accepted, each sendable alone. */
+const successes = (op: Operation) =>
+  examplePairs().filter(
+    (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice,
+  );
 
-/** A stateful check: what it is, and its body, given what earlier checks of the stage found. */
+/** The example's request for this run: values substituted, values taken once new, the credentials given. */
+const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-balance') =>
+  pairRequest(
+    ctx.server,
+    credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example,
+    ctx.credentials,
+    () => prepare(example, ctx.values).body,
+  );
+
+/** A rule: what it is, and its body, given what the rules before it found. */
 interface Rule {
   spec: CheckSpec;
-  run(ctx: SuiteContext, found: Found): Promise<CheckOutcome>;
+  run(ctx: SuiteContext, found: Map<string, Outcome>): Promise<CheckOutcome>;
 }
-
-const threadExamples = ['resolved', 'notExisting', 'alreadyResolved', 'notResolvedDueToSystemError'];
-const threadIds = (ctx: SuiteContext) =>
-  threadExamples.flatMap(
-    (name) => substitute(pair('closeThreads', name).requestBody as { threadIds: number[] }, ctx.values).threadIds,
-  );
-const closeRequest = (ctx: SuiteContext, ids: number[]) =>
-  pairRequest(ctx.server, pair('closeThreads', 'resolved'), ctx.credentials, () => ({ threadIds: ids }));
-/** The request of the `scheduled` example with a requestId of its own (the same at each send of this request). */
-const scheduledRequest = (ctx: SuiteContext) => {
-  const scheduled = pair('scheduleCascade', 'scheduled');
-  return pairRequest(ctx.server, scheduled, ctx.credentials, () => prepare(scheduled, ctx.values).body);
-};
-const threadsPointer = '#/paths/~1api~1v1~1threads~1close/post/responses/200';
-
-const requestIdBasis = '#/components/schemas/RequestId/description';
-
-const rules = (profile: SuiteContext['profile']): Rule[] => [
-  {
-    spec: {
-      stage: 'stateful',
-      name: 'a reused requestId is rejected with requestId-is-not-unique',
-      kind: 'described',
-      basis: requestIdBasis,
-    },
-    run(ctx) {
-      const example = pair('scheduleCascade', 'scheduled');
-      const request = scheduledRequest(ctx);
-      return steps(
-        ctx,
-        [
-          { example, request, expectation: accepted(example) },
-          { example, request, expectation: refusedWith('requestId-is-not-unique', requestIdBasis) },
-        ],
-        'first 200, then 400 requestId-is-not-unique',
-      );
-    },
-  },
-  {
-    // Distinct identifiers: how a repeated one is reported is a decision (the repeatedId example).
-    spec: {
-      stage: 'stateful',
-      name: 'every identifier is reported in exactly one of the four lists',
-      kind: 'described',
-      basis: threadsPointer,
-    },
-    async run(ctx, found) {
-      const example = pair('closeThreads', 'resolved');
-      const request = closeRequest(ctx, [...new Set(threadIds(ctx))]);
-      found.firstClose = await steps(
-        ctx,
-        [{ example, request, expectation: accepted(example) }],
-        'each identifier in one list',
-      );
-      return found.firstClose;
-    },
-  },
-  {
-    spec: {
-      stage: 'stateful',
-      name: 'closing closed threads again reports them as already resolved; unknown ones stay unknown',
-      kind: 'described',
-      basis: threadsPointer,
-    },
-    run(ctx, found) {
-      if (!found.firstClose) throw new Error('the first close did not run');
-      // This rule reads the first close's answer: where that failed, it fails with the same faults.
-      if (!found.firstClose.ok) return Promise.resolve(found.firstClose);
-      const first = found.firstClose.last!.body as CloseResult;
-      const example = pair('closeThreads', 'resolved');
-      // Closed now or before: already resolved; unknown: still unknown; a system error may have closed it or not.
-      const unsure = first.not_resolved_due_to_system_error;
-      const fields = {
-        resolved_threads: [],
-        not_existing_threads: first.not_existing_threads,
-        already_resolved_threads: [...first.resolved_threads, ...first.already_resolved_threads],
-      };
-      const request = closeRequest(
-        ctx,
-        [...new Set(threadIds(ctx))].filter((id) => !unsure.includes(id)),
-      );
-      return steps(
-        ctx,
-        [{ example, request, expectation: accepted(example), fields }],
-        'closed threads in already_resolved_threads, unknown ones in not_existing_threads',
-      );
-    },
-  },
-  subscriberTwice(profile),
-  {
-    spec: {
-      stage: 'stateful',
-      name: 'a requestId used earlier is still refused after other requests',
-      kind: 'described',
-      basis: requestIdBasis,
-    },
-    run(ctx) {
-      const example = pair('scheduleCascade', 'scheduled');
-      const first = scheduledRequest(ctx);
-      // Other accepted requests in between, each with a requestId of its own.
-      const between = successExamples()
-        .slice(1)
-        .map((name): Step => {
-          const other = pair('scheduleCascade', name);
-          const request = pairRequest(ctx.server, other, ctx.credentials, () => prepare(other, ctx.values).body);
-          return { example: other, request, expectation: accepted(other) };
-        });
-      return steps(
-        ctx,
-        [
-          { example, request: first, expectation: accepted(example) },
-          ...between,
-          { example, request: first, expectation: refusedWith('requestId-is-not-unique', requestIdBasis) },
-        ],
-        'first 200, then, after other requests, 400 requestId-is-not-unique',
-      );
-    },
-  },
-  {
-    spec: {
-      stage: 'stateful',
-      name: 'the account without balance is refused every time, on every channel',
-      kind: 'described',
-      basis: '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance',
-    },
-    run(ctx) {
-      if (!ctx.credentials.apiKeyNoBalance)
-        throw new Error('no API key of an account without balance (--api-key-no-balance)');
-      // Each accepted example (every channel and content kind) twice: a balance checked once per key, or per channel,
-      // shows.
-      const basis =
-        '#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/examples/outOfBalance';
-      return everySuccessExampleTwice(
-        ctx,
-        'no-balance',
-        () => refusedWith('out-of-balance', basis),
-        '400 out-of-balance',
-      );
-    },
-  },
-  {
-    spec: {
-      stage: 'stateful',
-      name: 'the account with balance is accepted every time',
-      kind: 'described',
-      basis: '#/paths/~1api~1cascade~1schedule/post/responses/200',
-    },
-    run(ctx) {
-      return everySuccessExampleTwice(ctx, undefined, accepted, '200');
-    },
-  },
-];
-
-/** Sends every accepted example of schedule cascade twice, with the credentials given; each answer as `expectation` says. */
-function everySuccessExampleTwice(
-  ctx: SuiteContext,
-  credentials: 'no-balance' | undefined,
-  expectation: (example: ExamplePair) => Expectation,
-  expected: string,
-): Promise<CheckOutcome> {
-  const all = [...successExamples(), ...successExamples()].map((name): Step => {
-    const example = pair('scheduleCascade', name);
-    const request = pairRequest(
-      ctx.server,
-      credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example,
-      ctx.credentials,
-      () => prepare(example, ctx.values).body,
-    );
-    return { example, request, expectation: expectation(example) };
-  });
-  return steps(ctx, all, `${expected} for each of ${successExamples().length} requests, twice`);
-}
-
-/** The named examples of schedule cascade that the document says are accepted. */
-const successExamples = () =>
-  examplePairs()
-    .filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired && p.status === 200)
-    .map((p) => p.name);
 
 /**
- * The address of type EXT_USER_ID is the subscriber's unique identifier, and a failure "returns an
- * error code": the second creation must fail. Its status and code are this contract's decision.
+ * A value taken once (`x-taken-once`) sent again is refused: with the code the document gives for
+ * it, or, where that code is this contract's decision, under the default profile with any error
+ * (the description: "an error code is returned").
  */
-function subscriberTwice(profile: SuiteContext['profile']): Rule {
-  const strict = profile === 'strict';
-  const created = pair('createSubscriber', 'createdBlacklisted');
-  const second: Expectation = strict
-    ? {
-        allowed: [{ status: 400, code: 'subscriber-already-exists' }],
-        kind: 'decision',
-        basis: '#/paths/~1api~1subscribers~1create/post/responses/400',
-      }
+function takenOnceRules(op: Operation, profile: SuiteContext['profile']): Rule[] {
+  const once = takenOnce(op);
+  const [first, ...others] = successes(op);
+  if (!once || !first) return [];
+  const example = examplePairs().find(
+    (p) =>
+      p.operation.operationId === op.operationId &&
+      normalizeErrorCode(String((p.response as { title?: unknown })?.title)) === normalizeErrorCode(once.code),
+  );
+  const exact = example !== undefined && (example.kind === 'described' || profile === 'strict');
+  const refused: Expectation = exact
+    ? { allowed: [{ status: example.status, code: once.code }], kind: example.kind, basis: examplePointer(example) }
     : {
-        allowed: errorStatuses(created.operation).map((status) => ({ status })),
+        allowed: errorStatuses(op).map((status) => ({ status })),
         kind: 'described',
-        basis:
-          '#/components/schemas/SubscriberAddress/properties/address/description, #/paths/~1api~1subscribers~1create/post/description ("returns an error code": any error, as a problem body)',
+        basis: `${op.pointer}/x-taken-once (a value used before is refused: any error, as a problem body)`,
       };
-  // Described, any error status passes: the one that came, when it is an error.
-  const refused = (answer: Answer): Expectation =>
-    strict || answer.status < 400 ? second : { ...second, allowed: [{ status: answer.status }] };
-  return {
-    spec: {
-      stage: 'stateful',
-      name: `a subscriber created twice is rejected the second time${strict ? ' with subscriber-already-exists' : ''}`,
-      kind: second.kind,
-      basis: second.basis,
+  // Any error passes where no code is held: the one that came, when it is an error.
+  const refusal = (answer: Answer): Expectation =>
+    exact || answer.status < 400 ? refused : { ...refused, allowed: [{ status: answer.status }] };
+  const then = exact ? `${refused.allowed[0]!.status} ${once.code}` : 'an error with a problem body';
+  const rules: Rule[] = [
+    {
+      spec: {
+        stage: 'stateful',
+        name: `${op.operationId}: the same ${once.field} sent twice is refused the second time${exact ? ` with ${once.code}` : ''}`,
+        kind: refused.kind,
+        basis: refused.basis,
+        covers: { operationId: op.operationId },
+      },
+      run(ctx) {
+        const request = requestOf(ctx, first);
+        return steps(
+          ctx,
+          [
+            { operation: op, request, expectation: accepted(op) },
+            { operation: op, request, expectation: refusal },
+          ],
+          `first 200, then ${then}`,
+        );
+      },
     },
-    run(ctx) {
-      const { body } = prepare(created, ctx.values); // a fresh external identifier on every run
-      const request = pairRequest(ctx.server, created, ctx.credentials, () => body);
-      return steps(
-        ctx,
-        [
-          { example: created, request, expectation: accepted(created) },
-          { example: created, request, expectation: refused },
-        ],
-        `first 200, then ${strict ? '400 subscriber-already-exists' : 'an error with a problem body'}`,
-      );
-    },
-  };
+  ];
+  if (others.length > 0)
+    rules.push({
+      spec: {
+        stage: 'stateful',
+        name: `${op.operationId}: a ${once.field} used earlier is still refused after other requests`,
+        kind: refused.kind,
+        basis: refused.basis,
+        covers: { operationId: op.operationId },
+      },
+      run(ctx) {
+        const request = requestOf(ctx, first);
+        // Other accepted requests in between, each with values of its own.
+        const between = others.map((other) => ({
+          operation: op,
+          request: requestOf(ctx, other),
+          expectation: accepted(op),
+        }));
+        return steps(
+          ctx,
+          [
+            { operation: op, request, expectation: accepted(op) },
+            ...between,
+            { operation: op, request, expectation: refusal },
+          ],
+          `first 200, then, after other requests, ${then}`,
+        );
+      },
+    });
+  return rules;
 }
+
+/**
+ * Every identifier sent is in one list of the answer (`x-lists-each-once`), and sent again each
+ * is where `x-sent-again` says; one in a list it does not name (a system error) is not sent again.
+ */
+function listRules(op: Operation): Rule[] {
+  const field = listedOnce(op, 200);
+  const again = sentAgain(op, 200);
+  if (!field) return [];
+  const basis = `${op.pointer}/responses/200`;
+  const template = successes(op)[0]!;
+  const idsOf = (ctx: SuiteContext) => [
+    ...new Set(
+      successes(op).flatMap(
+        (p) => substitute((p.requestBody as Record<string, unknown[]>)[field] ?? [], ctx.values) as unknown[],
+      ),
+    ),
+  ];
+  const sending = (ctx: SuiteContext, ids: unknown[]) =>
+    pairRequest(ctx.server, template, ctx.credentials, () => ({ [field]: ids }));
+  const rules: Rule[] = [
+    {
+      spec: {
+        stage: 'stateful',
+        name: `${op.operationId}: every identifier of ${field} is reported in exactly one list`,
+        kind: 'described',
+        basis,
+        covers: { operationId: op.operationId },
+      },
+      async run(ctx, found) {
+        const outcome = await steps(
+          ctx,
+          [{ operation: op, request: sending(ctx, idsOf(ctx)), expectation: accepted(op) }],
+          'each identifier in one list',
+        );
+        found.set(op.operationId, outcome);
+        return outcome;
+      },
+    },
+  ];
+  if (again)
+    rules.push({
+      spec: {
+        stage: 'stateful',
+        name: `${op.operationId}: the same ${field} sent again, each identifier is where the document says (${Object.entries(
+          again,
+        )
+          .map(([from, to]) => `${from} -> ${to}`)
+          .join(', ')})`,
+        kind: 'described',
+        basis: `${basis}/x-sent-again`,
+        covers: { operationId: op.operationId },
+      },
+      async run(ctx, found) {
+        const first = found.get(op.operationId);
+        if (!first) throw new Error('the first send did not run');
+        // This rule reads the first send's answer: where that failed, it fails with the same faults.
+        if (!first.ok) return first;
+        const lists = first.last!.body as Record<string, unknown[]>;
+        const fields: Record<string, unknown[]> = Object.fromEntries(Object.values(again).map((to) => [to, []]));
+        for (const [from, to] of Object.entries(again)) fields[to]!.push(...(lists[from] ?? []));
+        for (const from of Object.keys(again)) fields[from] ??= [];
+        const ids = idsOf(ctx).filter((id) => Object.entries(again).some(([from]) => lists[from]?.includes(id)));
+        return steps(
+          ctx,
+          [{ operation: op, request: sending(ctx, ids), expectation: accepted(op), fields }],
+          'each identifier in the list x-sent-again names',
+        );
+      },
+    });
+  return rules;
+}
+
+/**
+ * The account without balance (an example sent with `credentials: no-balance`) is refused every
+ * time, on every accepted request twice (a balance checked once per key, or per channel, shows),
+ * and the account with balance accepted every time.
+ */
+function balanceRules(op: Operation): Rule[] {
+  const refused = examplePairs().find(
+    (p) => p.operation.operationId === op.operationId && p.trigger.credentials === 'no-balance',
+  );
+  const all = [...successes(op), ...successes(op)];
+  if (!refused || all.length === 0) return [];
+  const title = (refused.response as { title?: string }).title;
+  const noBalance: Expectation = {
+    allowed: [{ status: refused.status, ...(title ? { code: title } : {}) }],
+    kind: refused.kind,
+    basis: examplePointer(refused),
+  };
+  const times = `for each of ${all.length / 2} requests, twice`;
+  return [
+    {
+      spec: {
+        stage: 'stateful',
+        name: `${op.operationId}: the account without balance is refused every time, on every channel`,
+        kind: refused.kind,
+        basis: noBalance.basis,
+        covers: { operationId: op.operationId },
+      },
+      run(ctx) {
+        if (!ctx.credentials.apiKeyNoBalance)
+          throw new Error('no API key of an account without balance (--api-key-no-balance)');
+        const sends = all.map((p) => ({
+          operation: op,
+          request: requestOf(ctx, p, 'no-balance'),
+          expectation: noBalance,
+        }));
+        return steps(ctx, sends, `${refused.status} ${title ?? ''} ${times}`);
+      },
+    },
+    {
+      spec: {
+        stage: 'stateful',
+        name: `${op.operationId}: the account with balance is accepted every time`,
+        kind: 'described',
+        basis: `${op.pointer}/responses/200`,
+        covers: { operationId: op.operationId },
+      },
+      run(ctx) {
+        const sends = all.map((p) => ({ operation: op, request: requestOf(ctx, p), expectation: accepted(op) }));
+        return steps(ctx, sends, `200 ${times}`);
+      },
+    },
+  ];
+}
+
+const rules = (profile: SuiteContext['profile']): Rule[] =>
+  documentOperations().flatMap((op) => [...takenOnceRules(op, profile), ...listRules(op), ...balanceRules(op)]);
 
 const selected = (ctx: SuiteContext) => rules(ctx.profile).filter((r) => runs(ctx, r.spec.kind));
 
 export const statefulStage: Stage = {
-  needs: [
-    ...threadExamples.map((name) => ['closeThreads', name] as const),
-    ['scheduleCascade', 'scheduled'],
-    ['createSubscriber', 'createdBlacklisted'],
-  ],
   name: 'stateful',
   description:
-    'rules that need more than one call: a reused requestId (also after other requests), closing closed threads, one list per identifier, a subscriber created twice, the account without balance refused every time, the one with balance accepted every time',
+    'rules that need more than one call: a value taken once refused the second time (also after other requests), one list per identifier and where each goes when sent again, the account without balance refused every time, the one with balance accepted every time',
   count: (ctx) => selected(ctx).length,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const found: Found = {};
+    const found = new Map<string, Outcome>();
     const results: CheckResult[] = [];
     for (const rule of selected(ctx)) results.push(await check(ctx, rule.spec, () => rule.run(ctx, found)));
     return results;

@@ -61,14 +61,7 @@ describe('imports go one way', () => {
   });
 
   it.each(packages)('the %s package imports only itself, the core, Node and its declared dependencies', (name) => {
-    // `hooks` is Dredd's hook API, which Dredd hands to the conformance suite's hook file.
-    const allowed = new Set([
-      name,
-      'core',
-      'node',
-      ...(name === 'conformance' ? ['hooks'] : []),
-      ...dependenciesOf(name),
-    ]);
+    const allowed = new Set([name, 'core', 'node', ...dependenciesOf(name)]);
     const wrong = files(join(src, name)).flatMap((file) =>
       specifiers(readFileSync(file, 'utf8'))
         .filter((s) => !allowed.has(target(file, s)))

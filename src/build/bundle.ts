@@ -36,7 +36,7 @@ export const recipes: Record<string, Recipe> = {
     // The bin keeps its name, dist/cli.js; its source is bin.ts (cli.ts is the function tests run in-process).
     entries: { index: 'index.ts', cli: 'bin.ts' },
     typed: ['index'],
-    assets: { 'dredd-hooks.cjs': 'dredd-hooks.cjs', 'dredd-transactions.json': dreddTransactionsPath },
+    assets: { 'dredd-transactions.json': dreddTransactionsPath },
   },
 };
 

@@ -60,7 +60,6 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
                         (default 1); a failure prints the seed that replays it
   --generated           generated requests per operation, valid and broken each (default 25)
   --bail                stop at the first failed check (exit 1); the stages after it do not run
-                        (the dredd stage, one Dredd run, ends with its run)
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
   --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output (on every

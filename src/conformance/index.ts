@@ -37,8 +37,7 @@ export interface ConformanceOptions extends Credentials {
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
   /**
-   * Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list. The
-   * dredd stage, one Dredd run, ends with its run.
+   * Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list.
    */
   bail?: boolean;
   /**

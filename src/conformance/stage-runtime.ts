@@ -50,8 +50,7 @@ export interface SuiteContext {
    */
   stateKnown: boolean;
   /**
-   * Stop at the first failed check: its stage ends there (the dredd stage, one Dredd run, at its end), and no stage
-   * runs after it (--bail).
+   * Stop at the first failed check: its stage ends there, and no stage runs after it (--bail).
    */
   bail?: boolean;
 }

@@ -2,7 +2,8 @@
 // of an example (maxLength and minLength in code points, maxItems and minItems, minimum and
 // maximum, int64, date and date-time, items of a kind counted by maxContains and minContains,
 // non-empty open sets, and those inside `if/then`), a value at the limit and one just past it;
-// UUID-like strings and free text are probed too. Nothing is restated: every limit is read from
+// UUID-like strings and free text are probed too, and each value is broken once (the wrong type,
+// missing, a bad format, out of its set). Nothing is restated: every limit is read from
 // the document walked. The conformance suite sends them (at the limit accepted, past it refused);
 // the breaking-change gate uses the values at the limits as witnesses of what was valid.
 import { deref, flatSchema, openapi, resolvePointer } from './document.ts';
@@ -32,13 +33,14 @@ export const at = (root: unknown, path: Path) => path.reduce<any>((node, key) =>
 /** "content.whatsappContent.keyboard.rows.[].buttons": a path with its list indices left out. */
 export const pattern = (path: Path) => path.map((k) => (typeof k === 'number' ? '[]' : k)).join('.');
 
-/** A copy of `root` with `value` at `path`. */
-export function setAt(root: Json, path: Path, value: Json): Json {
-  if (path.length === 0) return value;
+/** A copy of `root` with `value` at `path` (undefined: the property left out). */
+export function setAt(root: Json, path: Path, value: Json | undefined): Json {
+  if (path.length === 0) return value as Json;
   const copy = structuredClone(root) as any;
   let node = copy;
   for (const key of path.slice(0, -1)) node = node[key];
-  node[path.at(-1)!] = value;
+  if (value === undefined) delete node[path.at(-1)!];
+  else node[path.at(-1)!] = value;
   return copy;
 }
 
@@ -50,10 +52,13 @@ export interface Edge {
   /** The field and keyword, for the scorecard: "comment maxLength 300"; none for a probe of free text. */
   limit?: string;
   side: 'at' | 'past';
-  value: Json;
+  /** Undefined: the property is left out. */
+  value: Json | undefined;
   kind: ExpectationKind;
   /** Placed as it is: not cut down or filled with other items (a count across list elements). */
   asIs?: boolean;
+  /** Broken past no limit of a size: the wrong type, missing, a bad format, out of its set. */
+  broken?: true;
 }
 
 /** How to walk: the document, and what the walker cannot see for itself. */
@@ -66,7 +71,7 @@ export interface Walk {
    */
   fresh?: (path: Path) => boolean;
   /** Whether the document refuses the example with `value` at `path`: a limit in an `if/then` binds only where so. */
-  refused: (path: Path, value: Json) => boolean;
+  refused: (path: Path, value: Json | undefined) => boolean;
 }
 
 /** Whether the schema node (or a `$ref` on the way to it) says it is this contract's own decision. */
@@ -110,7 +115,7 @@ function countLimits(
 }
 
 /** Makes an edge of the limit being walked: its side, the limit (none for a probe), its name and the value sent. */
-type MakeEdge = (side: Edge['side'], limit: string | undefined, name: string, v: Json) => Edge;
+type MakeEdge = (side: Edge['side'], limit: string | undefined, name: string, v: Json | undefined) => Edge;
 
 /** The edges of a string's limits: lengths in code points, a non-empty open set, a date, a date-time's offsets. */
 function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown): Generator<Edge> {
@@ -183,6 +188,42 @@ function* numberEdges(s: Schema, edge: MakeEdge): Generator<Edge> {
   }
 }
 
+/** What stands for a value of the wrong type, by the type of the value it replaces. */
+const wrongType: Record<string, Json> = {
+  string: 12345,
+  number: 'not-a-number',
+  boolean: 'yes',
+  array: { not: 'an array' },
+  object: ['not', 'an', 'object'],
+  null: 0,
+};
+/** A string that breaks each format. */
+const badFormats: Record<string, string> = {
+  uuid: 'not-a-uuid',
+  date: '17.05.1990',
+  'date-time': 'yesterday at noon',
+  uri: 'not a uri',
+  int64: 'x',
+};
+const typeOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/**
+ * A request broken in one place past no numeric limit: the wrong type, a required property
+ * missing, a bad format, a value out of its set, an empty object or list the schema says is not.
+ * Whether the document refuses it, and how, is read later (the schema decides, not this list).
+ */
+function* brokenEdges(s: Schema, value: Json, make: MakeEdge): Generator<Edge> {
+  const edge = (limit: string, name: string, v: Json): Edge => ({ ...make('past', limit, name, v), broken: true });
+  yield edge('type', 'wrong type', wrongType[typeOf(value)]!);
+  if (typeof value === 'string' && typeof s.format === 'string' && badFormats[s.format])
+    yield edge(`format ${s.format}`, `bad ${s.format}`, badFormats[s.format]!);
+  if (Array.isArray(s.enum)) yield edge('enum', 'not one of the values', 'NOT_A_KNOWN_VALUE');
+  if (typeof s.minProperties === 'number' && s.minProperties > 0)
+    yield edge(`minProperties ${s.minProperties}`, 'empty object', {});
+  if (Array.isArray(value) && typeof s.minItems === 'number' && s.minItems > 0)
+    yield edge(`minItems ${s.minItems}`, 'empty list', []);
+}
+
 /**
  * The edges of every limit on the way from `schema` down to the values the example `base` has.
  * A value the schema allows is one the description allows too (it states fewer limits): only an
@@ -195,15 +236,18 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
   const value = at(base, path);
   if (value === undefined || !s) return;
   const kind = kindOf(schema, root);
-  const here = path.length ? path.join('.') : '(body)';
-  const edge: MakeEdge = (side, limit, name, v) => ({
-    name: `${here}: ${name}`,
-    path,
-    ...(limit === undefined ? {} : { limit: `${pattern(path) || '(body)'} ${limit}` }),
-    side,
-    value: v,
-    kind: side === 'at' ? 'described' : kind,
-  });
+  const edgeAt =
+    (where: Path): MakeEdge =>
+    (side, limit, name, v) => ({
+      name: `${where.length ? where.join('.') : '(body)'}: ${name}`,
+      path: where,
+      ...(limit === undefined ? {} : { limit: `${pattern(where) || '(body)'} ${limit}` }),
+      side,
+      value: v,
+      kind: side === 'at' ? 'described' : kind,
+    });
+  const edge = edgeAt(path);
+  yield* brokenEdges(s, value, edge);
   if (typeof value === 'string' && !fresh(path)) yield* textEdges(s, value, edge, root);
   // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each
   // value once for good, and one-character values (about a million) would be taken in a few runs.
@@ -228,6 +272,9 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     yield* countEdges(base, schema, path, kind, root);
     if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, walk, [...path, i]);
   } else if (value !== null && typeof value === 'object') {
+    for (const key of s.required ?? [])
+      if (Object.hasOwn(value, key))
+        yield { ...edgeAt([...path, key])('past', 'required', 'missing', undefined), broken: true };
     for (const [key, child] of Object.entries<Schema>(s.properties ?? {}))
       yield* edgesOf(base, child, walk, [...path, key]);
     for (const branch of branches(schema, root))
@@ -310,7 +357,7 @@ export function* placements(base: Json, edge: Edge, source: Json): Generator<Jso
     yield setAt(base, edge.path, edge.value);
     return;
   }
-  const values: Json[] = [edge.value];
+  const values: Array<Json | undefined> = [edge.value];
   const original = at(source, edge.path);
   if (Array.isArray(original) && Array.isArray(edge.value))
     for (const filler of original) values.push((edge.value as Json[]).map(() => structuredClone(filler)));

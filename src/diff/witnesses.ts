@@ -69,7 +69,7 @@ function* instances(
     const base = example.value as Json;
     if (!valid(base)) continue; // an example of a refused request is no witness of what is accepted
     yield { name: `example ${example.name}`, body: base };
-    const refused = (path: Path, value: Json) => !valid(parsed(setAt(base, path, value)));
+    const refused = (path: Path, value: Json | undefined) => !valid(parsed(setAt(base, path, value)));
     for (const edge of edgesOf(base, { $ref: message.schema }, { root: doc, refused })) {
       if (edge.side !== 'at') continue;
       const body = [...placements(base, edge, base)].map(parsed).find(valid);

@@ -182,7 +182,7 @@ describe('command line', () => {
   }, 30_000);
 
   it('failures with one cause are one entry: its first request in full, the count, the rest in the report', async () => {
-    // Every malformed body of schedule cascade gets 503 instead of an error the document lists.
+    // Every body of schedule cascade the sandbox answers 500 gets 503 instead of an error the document lists.
     const proxy = await startMutatingProxy(sandbox.url, (x) =>
       x.path === '/api/cascade/schedule' && x.status === 500
         ? { status: 503, body: { title: 'unavailable', status: 503 } }
@@ -195,7 +195,7 @@ describe('command line', () => {
         proxy.url,
         ...keys,
         '--only',
-        'bad-input',
+        'boundaries',
         '--reporter',
         'json',
         '--output',
@@ -207,7 +207,7 @@ describe('command line', () => {
       expect(failed.length).toBeGreaterThan(20);
       expect(entries).toBeLessThan(failed.length / 5);
       expect(result.out).toMatch(
-        /^FAIL \[status\] answered 503 unavailable where the document gives another answer\n {2}shown by: \d+ failed checks \(bad-input \d+\) of scheduleCascade\n {2}first: {4}bad-input \[described\]: scheduleCascade: .*\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}503 .*\n {2}basis: .*\n {2}also: .*all \d+ in the JSON or JUnit report/m,
+        /^FAIL \[status\] answered 503 unavailable where the document gives another answer\n {2}shown by: \d+ failed checks \(boundaries \d+\) of scheduleCascade\n {2}first: {4}boundaries \[described\]: scheduleCascade: .*\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}503 .*\n {2}basis: .*\n {2}also: .*all \d+ in the JSON or JUnit report/m,
       );
       expect(result.out).toMatch(new RegExp(`^${failed.length} failed checks, ${entries} causes?$`, 'm'));
     } finally {

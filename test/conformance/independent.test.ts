@@ -29,7 +29,7 @@ describe('the independent implementation', () => {
     for (let run = 1; run <= 2; run++) {
       const result = await cli();
       expect(result.code, `run ${run}\n${result.out}`).toBe(0);
-      expect(result.out).toMatch(/^bad-input +\d{3} /m);
+      expect(result.out).toMatch(/^boundaries +\d{3} /m);
       expect(result.out).toMatch(/^(\d+) passed, 0 failed$/m);
     }
   }, 60_000);

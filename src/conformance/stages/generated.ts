@@ -14,8 +14,8 @@ import { invalidBodyExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { Digits, serialize, type Json } from '../../core/digits.ts';
-import { judgeError, mutate } from './bad-input.ts';
-import { at, uuidShaped, type Path } from '../../core/edges.ts';
+import { judgeError } from './bad-input.ts';
+import { at, edgesOf, setAt, uuidShaped, type Path } from '../../core/edges.ts';
 import { acceptedExpectation, isAccepted, judgeAccepted } from '../accepted.ts';
 
 type Schema = Record<string, any>;
@@ -217,6 +217,14 @@ async function property<T>(
   };
 }
 
+/** The body broken in one place each way the walker knows (past a limit, the wrong type, missing, ...), with what each may get. */
+function brokenOnce(ctx: SuiteContext, op: Operation, body: Json) {
+  return [...edgesOf(body, { $ref: op.requestSchemaPointer! }, { refused: () => true })]
+    .filter((edge) => edge.side === 'past' && !(edge.value instanceof Digits))
+    .map((edge) => setAt(body, edge.path, edge.value))
+    .map((b) => ({ body: b, invalid: invalidBodyExpectation(op, b, ctx.profile) }));
+}
+
 /**
  * The kinds of answer a broken request of `op` can get under the run's profile: a check for each
  * kind some example broken in one place gets (close threads' and create subscriber's errors are
@@ -228,11 +236,7 @@ function brokenKinds(ctx: SuiteContext, op: Operation): ExpectationKind[] {
     (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200,
   );
   const found = new Set(
-    examples.flatMap((p) =>
-      [...mutate(prepare(p, ctx.values).body as never, { $ref: op.requestSchemaPointer! })].map(
-        ([, body]) => invalidBodyExpectation(op, body, ctx.profile)?.kind,
-      ),
-    ),
+    examples.flatMap((p) => brokenOnce(ctx, op, prepare(p, ctx.values).body as Json).map((v) => v.invalid?.kind)),
   );
   return kinds.filter((k) => found.has(k));
 }
@@ -288,9 +292,7 @@ export const generatedStage: Stage = {
             property(ctx, broken, seed + (kind === 'decision' ? 700 : 500), async ({ draft, pick }) => {
               const request = requestOf(ctx, op, draft);
               // The ways to break this request whose answer is of the check's kind; one of them, drawn.
-              const variants = [...mutate(JSON.parse(request.body!), { $ref: op.requestSchemaPointer! })]
-                .map(([, body]) => ({ body, invalid: invalidBodyExpectation(op, body, ctx.profile) }))
-                .filter((v) => v.invalid?.kind === kind);
+              const variants = brokenOnce(ctx, op, JSON.parse(request.body!)).filter((v) => v.invalid?.kind === kind);
               if (variants.length === 0) return undefined;
               const { body, invalid } = variants[pick % variants.length]! as {
                 body: unknown;

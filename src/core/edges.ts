@@ -18,6 +18,7 @@ const int64Inside = [
   ['2^31', '2147483648'],
   ['2^53 + 1', '9007199254740993'],
   ['2^63 - 1', '9223372036854775807'],
+  ['-(2^53 + 1)', '-9007199254740993'],
 ] as const;
 const int64Outside = ['2^63', '9223372036854775808'] as const;
 
@@ -25,6 +26,12 @@ const int64Outside = ['2^63', '9223372036854775808'] as const;
 const scripts = { Latin: 'a', Cyrillic: 'ж', emoji: '😀', CJK: '漢' } as const;
 const textOf = (n: number, script: keyof typeof scripts) => scripts[script].repeat(n);
 const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋🏽 ¡Olé!';
+/** Text of `n` code points of brackets and braces: a parser that counts depth inside strings refuses it. */
+const brackets = (n: number) => '[{'.repeat(Math.ceil(n / 2)).slice(0, n);
+/** A list holds this many, or a body this many members more, where the schema sets no limit. */
+const many = 1000;
+/** The position past which a value is also put (a list filled up to it): a limit read at one-digit positions only shows. */
+const farPosition = 10;
 
 export const uuidShaped = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -127,6 +134,7 @@ function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown): Ge
         `${s.maxLength} code points (${script})`,
         textOf(s.maxLength, script),
       );
+    yield edge('at', `maxLength ${s.maxLength}`, `${s.maxLength} code points ([ and {)`, brackets(s.maxLength));
     for (const script of ['Latin', 'emoji'] as const)
       yield edge(
         'past',
@@ -258,7 +266,10 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
   }
   if (typeof value === 'string' && !fresh(path)) {
     const free = !s.enum && !s.format && !s.pattern && !s.const && / /.test(value) && typeof s.maxLength !== 'number';
-    if (free) yield edge('at', undefined, 'text in several scripts and an emoji', severalScripts);
+    if (free) {
+      yield edge('at', undefined, 'text in several scripts and an emoji', severalScripts);
+      yield edge('at', undefined, 'text of [ and {', brackets(60));
+    }
   }
   if (typeof value === 'number' && (s.type === 'integer' || s.type === 'number')) yield* numberEdges(s, edge);
   if (Array.isArray(value)) {
@@ -269,8 +280,44 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     }
     if (typeof s.minItems === 'number' && value.length >= s.minItems && s.minItems > 0)
       yield edge('at', `minItems ${s.minItems}`, `${s.minItems} item(s)`, value.slice(0, s.minItems));
+    // No limit on the count: many distinct scalars (identifiers) must be taken.
+    const first = value[0];
+    if (s.maxItems === undefined && (typeof first === 'number' || typeof first === 'string'))
+      yield edge(
+        'at',
+        undefined,
+        `${many} distinct items`,
+        Array.from({ length: many }, (_, i) => (typeof first === 'number' ? first + i : `${first}-${i}`)),
+      );
     yield* countEdges(base, schema, path, kind, root);
     if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, walk, [...path, i]);
+    // Each limit of an item again in a list filled past the tenth position, the item last: a limit
+    // read at one-digit positions only shows. Not where an item holds a value taken once (copies
+    // would reuse it).
+    const leaves = (node: Json, at: Path): Path[] =>
+      node !== null && typeof node === 'object' && !(node instanceof Digits)
+        ? Object.entries(node).flatMap(([k, v]) => leaves(v as Json, [...at, Array.isArray(node) ? Number(k) : k]))
+        : [at];
+    if (
+      s.items &&
+      value.length > 0 &&
+      value.length <= farPosition &&
+      (s.maxItems ?? Number.POSITIVE_INFINITY) > farPosition &&
+      !leaves(value, path).some(fresh)
+    ) {
+      const far = setAt(base, path, [...fill(farPosition), value[0] as Json]);
+      const listWith = (p: Path, v: Json | undefined) => at(setAt(far, p, v), path) as Json;
+      const inFar: Walk = { ...walk, refused: (p, v) => walk.refused(path, listWith(p, v)) };
+      for (const e of edgesOf(far, s.items, inFar, [...path, farPosition]))
+        if (e.limit !== undefined && !e.broken)
+          yield {
+            ...e,
+            name: `${e.name} (position ${farPosition + 1})`,
+            path,
+            value: listWith(e.path, e.value),
+            asIs: true,
+          };
+    }
   } else if (value !== null && typeof value === 'object') {
     for (const key of s.required ?? [])
       if (Object.hasOwn(value, key))

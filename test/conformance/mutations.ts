@@ -55,11 +55,14 @@ const requestOf = (x: Exchange): any => {
   }
 };
 const refuse = (title: string) => ({ status: 400, body: { title, status: 400, detail: 'refused by the mutation' } });
+const systemError = (detail: string) => ({ status: 500, body: { title: 'system-error', status: 500, detail } });
 const schemaAt = (pointer: string) => resolvePointer(pointer) as any;
 // Limits read from the document, as an implementation would hard-code them.
 const commentMax: number = schemaAt('#/components/schemas/CloseThreadsRequest').properties.comment.maxLength;
 const buttonsMax: number = schemaAt('#/components/schemas/KeyboardButtons').maxItems;
 const payloadMax: number = schemaAt('#/components/schemas/KeyboardButton').properties.payload.maxLength;
+const titleMax: number = schemaAt('#/components/schemas/ListPicker').properties.sections.items.properties.items.items
+  .properties.title.maxLength;
 /** The rows and buttons of a request, read as a lenient server would: a request of the wrong shape has none (a break must not crash the proxy). */
 const rowsOf = (body: any): any[] => {
   const rows = body?.content?.whatsappContent?.keyboard?.rows;
@@ -318,6 +321,42 @@ export const mutations: Array<[string, () => Mutation]> = [
             body: { title: 'system-error', status: 500, detail: `Content-Type ${type} is not application/json.` },
           }
         : undefined;
+    },
+  ],
+  [
+    'a limit inside a list read at one-digit positions only (a list-picker title over 24 characters at position 11 answered 500)',
+    () => (x) => {
+      const sections: any[] = requestOf(x)?.content?.whatsappContent?.listPicker?.sections;
+      const far = (Array.isArray(sections) ? sections : []).some((section, i) =>
+        (Array.isArray(section?.items) ? section.items : []).some(
+          (item: any, j: number) => (i >= 10 || j >= 10) && [...String(item?.title ?? '')].length > titleMax,
+        ),
+      );
+      return isSchedule(x) && far ? systemError('the title was not checked at this position') : undefined;
+    },
+  ],
+  [
+    'a text full of [ and { refused (a nesting depth counted inside strings)',
+    () => (x) => {
+      let depth = 0;
+      let deepest = 0;
+      for (const c of x.requestBody) {
+        depth += c === '[' || c === '{' ? 1 : c === ']' || c === '}' ? -1 : 0;
+        deepest = Math.max(deepest, depth);
+      }
+      return x.path.startsWith('/api/') && deepest > 32 ? refuse('system-error') : undefined;
+    },
+  ],
+  [
+    'a negative id past -2^53 answered 500 (read as a double)',
+    () => (x) =>
+      isThreads(x) && /-900719925474099[3-9]/.test(x.requestBody) ? systemError('not a safe integer') : undefined,
+  ],
+  [
+    'a list of identifiers capped at 100 (many ids refused)',
+    () => (x) => {
+      const ids = requestOf(x)?.threadIds;
+      return isThreads(x) && Array.isArray(ids) && ids.length > 100 ? refuse('thread-ids-too-many') : undefined;
     },
   ],
 ];

@@ -8,7 +8,7 @@ import { loadFixtures } from '../src/sandbox/fixtures.ts';
 const fixtures = loadFixtures();
 
 const pairs = examplePairs();
-const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path', 'sendTwice', 'probe']);
+const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path', 'sendTwice', 'probe', 'decided']);
 
 describe('named examples', () => {
   it('every operation has a success example and an example for each documented status', () => {

@@ -43,6 +43,8 @@ export interface Case {
   fields?: Record<string, unknown>;
   /** A validation error's expected `detail`: the answer's must name each violation it names. */
   detail?: string;
+  /** The checks whose expectation here is this contract's decision, where the rest of the answer is described. */
+  decided?: string[];
 }
 
 /** What a check found wrong with one answer: which check, the fault as causes are grouped by it, and this answer's instance. */
@@ -54,6 +56,8 @@ export interface Fault {
   key?: string;
   /** This answer's instance of it (the field and value). */
   detail: string;
+  /** `decision` where the check's expectation for this case is this contract's own (Case.decided). */
+  kind?: ExpectationKind;
 }
 
 /** "400 text-not-specified or 500 system-error". */

@@ -114,7 +114,8 @@ export const checks: Check[] = [
     faults(c, a) {
       const { allowed } = c.expectation;
       const match = matchOf(c, a);
-      if (match && (match.code === undefined || sameCode(titleOf(a.body), match.code))) return [];
+      // The code is read only from a JSON body (one that is not is the json check's cause).
+      if (match && (match.code === undefined || !a.json || sameCode(titleOf(a.body), match.code))) return [];
       const answered = answerOf(a.status, a.body);
       const refused = allowed.every((x) => x.status >= 400);
       const fault =
@@ -243,7 +244,8 @@ export function judge(c: Case, answer: Answer, registry: readonly Check[] = chec
     const found = check.faults(c, answer);
     if (found.length === 0) continue;
     failed.add(check.id);
-    faults.push(...found.map((f) => ({ check: check.id, ...f })));
+    const kind = c.decided?.includes(check.id) ? { kind: 'decision' as const } : {};
+    faults.push(...found.map((f) => ({ check: check.id, ...f, ...kind })));
   }
   return faults;
 }

@@ -323,8 +323,11 @@ export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promis
     outcome = { ok: false, expected: 'the check to run', actual: (error as Error).message };
   }
   const { request, ...verdict } = outcome;
+  // A failure only in parts this contract decides (Case.decided) is a decision's failure.
+  const decided = verdict.faults?.length && verdict.faults.every((f) => f.kind === 'decision');
   const result: CheckResult = {
     ...spec,
+    ...(decided ? { kind: 'decision' as const } : {}),
     ...verdict,
     ...(request ? { request: describeRequest(request), replay: replay(ctx, request) } : {}),
     ms: performance.now() - start,

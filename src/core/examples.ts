@@ -30,6 +30,8 @@ export interface ExampleTrigger {
   sendTwice?: boolean;
   /** A request that changes nothing, answered alike on any deployment: a checker's first request of the operation. */
   probe?: boolean;
+  /** The parts of the answer (`detail`) a [contract decision] mark on the example is about: the rest is described. */
+  decided?: string[];
 }
 
 export interface ExamplePair {
@@ -122,7 +124,8 @@ export const examplePairs: () => readonly ExamplePair[] = once(() => {
         const paired = requests.has(name);
         pairs.push({
           operation: op,
-          kind: marked(response) || marked(example) ? 'decision' : 'described',
+          // A mark on the example about some parts of the answer (`decided`) leaves the rest described.
+          kind: marked(response) || (marked(example) && !trigger.decided) ? 'decision' : 'described',
           name,
           status: Number(status),
           response: example.value,

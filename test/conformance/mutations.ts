@@ -353,6 +353,13 @@ export const mutations: Array<[string, () => Mutation]> = [
       isThreads(x) && /-900719925474099[3-9]/.test(x.requestBody) ? systemError('not a safe integer') : undefined,
   ],
   [
+    'a schedule whose content is missing for a cascade stage accepted',
+    () => (x) =>
+      isSchedule(x) && x.body?.title === 'request-doesn’t-contain-content-for-all-cascade-stages'
+        ? { status: 200, body: { requestId: requestOf(x)?.requestId } }
+        : undefined,
+  ],
+  [
     'a list of identifiers capped at 100 (many ids refused)',
     () => (x) => {
       const ids = requestOf(x)?.threadIds;

@@ -104,7 +104,7 @@ function judged(
   headers: Record<string, string> = {},
   given?: Answer,
 ): Promise<CheckOutcome> | CheckOutcome {
-  const c = pairCase(pair, request, pairExpectation(pair, ctx.profile), expected);
+  const c = pairCase(pair, request, pairExpectation(pair, ctx.profile), expected, ctx.profile);
   return given ? verdict(c, given) : sendCase(ctx, c, headers);
 }
 

@@ -1,0 +1,95 @@
+// The registry of checks (src/conformance/checks.ts): every answer of every stage is judged by the
+// checks that concern it, a root cause stops the checks that come after it, a new check is one
+// entry, and a part of an answer this contract decides is held as a decision, never hiding the rest.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Case } from '../../src/conformance/case.ts';
+import { checks, judge, type Check } from '../../src/conformance/checks.ts';
+import { pairExpectation } from '../../src/conformance/expectations.ts';
+import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
+import { causes } from '../../src/conformance/report.ts';
+import { runSuite, stages, suiteContext } from '../../src/conformance/suite.ts';
+import { parseAnswer } from '../../src/conformance/transport.ts';
+import { examplePair } from '../../src/core/examples.ts';
+import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
+import { credentials, useSandbox } from '../helpers/sandbox.ts';
+
+const sandbox = useSandbox();
+const json = (status: number, body: unknown, type = 'application/json') =>
+  parseAnswer(status, type, JSON.stringify(body));
+
+const scheduled = examplePair('scheduleCascade', 'scheduled');
+const notFound = examplePair('scheduleCascade', 'cascadeNotFound');
+const caseOf = (pair: typeof scheduled, profile: 'described' | 'strict' = 'strict'): Case =>
+  pairCase(pair, pairRequest('http://x', pair, credentials), pairExpectation(pair, profile), pair.response, profile);
+
+describe('judge', () => {
+  it('names the root cause only: a body that is not JSON has no schema, content type or code to miss', () => {
+    expect(judge(caseOf(notFound), parseAnswer(400, 'text/html', '<html>')).map((f) => f.check)).toEqual(['json']);
+    // A wrong status: the code and the problem body are not read.
+    expect(judge(caseOf(notFound), json(200, { requestId: 'x' })).map((f) => [f.check, f.fault])).toEqual([
+      ['status', 'accepts a request the document refuses: answered 200'],
+    ]);
+  });
+
+  it('groups a schema fault by the rule of the document it breaks, whatever the field', () => {
+    const [fault] = judge(caseOf(notFound), json(400, { title: 'cascade-not-found' }));
+    expect(fault).toMatchObject({ check: 'problem', key: '#/components/schemas/Problem/required/status' });
+  });
+
+  it('holds a part the example marks as a decision under strict only, and labels its failure a decision', () => {
+    const missing = examplePair('scheduleCascade', 'contentMissingForStages');
+    expect(missing.kind).toBe('described'); // its status and code are the description's
+    const wrongDetail = json(400, {
+      title: 'request-doesn’t-contain-content-for-all-cascade-stages',
+      status: 400,
+      detail: 'no stages named',
+    });
+    expect(judge(caseOf(missing, 'described'), wrongDetail)).toEqual([]);
+    const strict = judge(caseOf(missing, 'strict'), wrongDetail);
+    expect(strict.length).toBeGreaterThan(0);
+    expect(strict.every((f) => f.check === 'violations' && f.kind === 'decision')).toBe(true);
+    // The described part is held in both profiles: 200 to it fails either way.
+    expect(judge(caseOf(missing, 'described'), json(200, {})).map((f) => f.check)).toEqual(['status']);
+  });
+});
+
+describe('a new check is one entry of the registry', () => {
+  const added: Check = {
+    id: 'no-debug-field',
+    holds: 'no problem body carries a `debug` field (an example of a check that concerns every error, in every stage)',
+    after: ['json', 'status'],
+    concerns: (_c, a) => a.status >= 400,
+    faults: (_c, a) =>
+      (a.body as { debug?: unknown })?.debug === undefined
+        ? []
+        : [{ fault: 'a problem body with a `debug` field', detail: 'debug is present' }],
+  };
+  afterEach(() => {
+    const at = checks.indexOf(added);
+    if (at >= 0) checks.splice(at, 1);
+  });
+
+  it("added once, it judges every stage's answers, and a server that breaks it reads as one cause", async () => {
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.status >= 400 && x.body && typeof x.body === 'object' ? { body: { ...x.body, debug: true } } : undefined,
+    );
+    try {
+      const run = () =>
+        runSuite(
+          suiteContext({ server: proxy.url, credentials, values: {}, seed: 1, mock: false, log: () => {} }),
+          stages.filter((s) => ['dredd', 'examples', 'boundaries', 'bad-input'].includes(s.name)),
+        );
+      // Without the check, nothing the proxy does breaks the contract (extra fields are allowed).
+      expect((await run()).ok).toBe(true);
+      checks.push(added);
+      const report = await run();
+      const found = causes(report.results);
+      expect(found.map((c) => c.check)).toEqual(['no-debug-field']);
+      expect(new Set(found[0]!.results.map((r) => r.stage))).toEqual(
+        new Set(['dredd', 'examples', 'boundaries', 'bad-input']),
+      );
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
+});

@@ -5,9 +5,9 @@
 // names its root cause, and the report groups the same cause across every stage.
 import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
 import { listsDigits } from '../core/digits.ts';
-import { resolvePointer } from '../core/document.ts';
+import { deref, resolvePointer } from '../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
-import type { Operation } from '../core/examples.ts';
+import { marked, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { errorParts } from '../core/validation.ts';
 import { rawErrors } from '../core/validators/all.ts';
 import type { Allowed, Case, Fault } from './case.ts';
@@ -88,6 +88,26 @@ const idsSent = (body: string | undefined, field: string) => [
   ),
 ];
 
+/** The headers the document declares for an operation's answer with `status`: name, whether required, schema, and its kind. */
+function declaredHeaders(
+  op: Operation,
+  status: number,
+): Array<{ name: string; required: boolean; schema: { enum?: unknown[]; pattern?: string }; kind: ExpectationKind }> {
+  const raw = (resolvePointer(op.pointer) as { responses: Record<string, { $ref?: string }> }).responses[
+    String(status)
+  ];
+  const response = (raw?.$ref ? resolvePointer(raw.$ref) : raw) as { headers?: Record<string, object> } | undefined;
+  return Object.entries(response?.headers ?? {}).map(([name, header]) => {
+    const h = deref(header as Record<string, unknown>) as { required?: boolean; schema?: object };
+    return {
+      name,
+      required: h.required === true,
+      schema: (h.schema ?? {}) as { enum?: unknown[]; pattern?: string },
+      kind: marked(h) ? 'decision' : 'described',
+    };
+  });
+}
+
 /** Lists compare as sets: the description gives no order to the identifiers of a result list. */
 const canonical = (v: unknown) =>
   Array.isArray(v)
@@ -144,6 +164,30 @@ export const checks: Check[] = [
               detail: `content-type ${JSON.stringify(a.contentType)}, expected application/json`,
             },
           ],
+  },
+  {
+    id: 'headers',
+    holds: 'every header the document declares for the answer: present where required, and as its schema says',
+    after: ['status'],
+    concerns: (c, a) => declaredHeaders(c.operation, a.status).length > 0,
+    faults: (c, a) =>
+      declaredHeaders(c.operation, a.status).flatMap(({ name, required, schema, kind }) => {
+        const value = a.headers[name.toLowerCase()];
+        const wrong =
+          value === undefined
+            ? required
+              ? 'missing'
+              : undefined
+            : (Array.isArray(schema.enum) && !schema.enum.includes(value)) ||
+                (typeof schema.pattern === 'string' && !new RegExp(schema.pattern, 'u').test(value))
+              ? `${JSON.stringify(value)}, not as its schema says`
+              : undefined;
+        const fault =
+          value === undefined
+            ? `${a.status} without the ${name} header the document declares for it`
+            : `the ${name} header of a ${a.status} not as its schema says`;
+        return wrong ? [{ fault, detail: `${name}: ${wrong}`, kind }] : [];
+      }),
   },
   {
     id: 'problem',
@@ -244,8 +288,8 @@ export function judge(c: Case, answer: Answer, registry: readonly Check[] = chec
     const found = check.faults(c, answer);
     if (found.length === 0) continue;
     failed.add(check.id);
-    const kind = c.decided?.includes(check.id) ? { kind: 'decision' as const } : {};
-    faults.push(...found.map((f) => ({ check: check.id, ...f, ...kind })));
+    const decided = c.decided?.includes(check.id);
+    faults.push(...found.map((f) => ({ check: check.id, ...f, ...(decided ? { kind: 'decision' as const } : {}) })));
   }
   return faults;
 }

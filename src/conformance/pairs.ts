@@ -3,7 +3,7 @@ import { listsViolations } from '../core/error-codes.ts';
 import type { ExamplePair } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import type { HttpRequest } from './transport.ts';
-import type { Case, Credentials, Expectation, Profile } from './case.ts';
+import type { Case, Credentials, Expectation } from './case.ts';
 
 export type { Credentials } from './case.ts';
 
@@ -38,18 +38,16 @@ export function pairRequest(
 /**
  * A named example as a case: its request, the answers the document allows, the fields and
  * violations its answer must hold. A part of the answer the example marks as this contract's
- * decision (`x-request: {decided: [detail]}`) is held under the strict profile only, as a decision.
+ * decision (`x-request: {decided: [detail]}`) is a decision of the case (held under strict only).
  */
 export function pairCase(
   pair: ExamplePair,
   request: PairRequest,
   expectation: Expectation,
   expected: unknown = pair.response,
-  profile: Profile = 'strict',
 ): Case {
   const title = (pair.response as { title?: string } | undefined)?.title;
   const detail = (expected as { detail?: string } | undefined)?.detail;
-  const decidedDetail = pair.trigger.decided?.includes('detail') ?? false;
   return {
     operation: pair.operation,
     request,
@@ -57,8 +55,8 @@ export function pairCase(
     ...(pair.status < 300 && expected !== null && typeof expected === 'object'
       ? { fields: expected as Record<string, unknown> }
       : {}),
-    ...(title && listsViolations(title) && detail && (!decidedDetail || profile === 'strict')
-      ? { detail, ...(decidedDetail ? { decided: ['violations'] } : {}) }
+    ...(title && listsViolations(title) && detail
+      ? { detail, ...(pair.trigger.decided?.includes('detail') ? { decided: ['violations'] } : {}) }
       : {}),
   };
 }

@@ -17,10 +17,17 @@ export interface Answer {
   body: unknown;
   /** False when the text is not empty and not JSON. */
   json: boolean;
+  /** The answer's headers, their names in lower case (several of one name joined with `, `). */
+  headers: Record<string, string>;
 }
 
 /** An answer read from its parts: the JSON of its text, when it holds some. */
-export function parseAnswer(status: number, contentType: string, text: string): Answer {
+export function parseAnswer(
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string> = { 'content-type': contentType },
+): Answer {
   let body: unknown;
   let json = true;
   try {
@@ -28,7 +35,7 @@ export function parseAnswer(status: number, contentType: string, text: string): 
   } catch {
     json = false;
   }
-  return { status, contentType, text, body, json };
+  return { status, contentType, text, body, json, headers };
 }
 
 /** A request as the suite sends it. */
@@ -109,15 +116,21 @@ export function exchange(x: Exchange): Promise<Answer> {
     try {
       req = send(url, { method: x.method, headers }, (res) => {
         x.onAnswer?.();
+        const got = Object.fromEntries(
+          Object.entries(res.headers).map(([name, value]) => [
+            name,
+            Array.isArray(value) ? value.join(', ') : String(value),
+          ]),
+        );
         if (x.statusOnly) {
           x.signal.removeEventListener('abort', abort);
-          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', ''));
+          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', '', got));
           return void req.destroy();
         }
         readText(res).then(
           (text) => {
             x.signal.removeEventListener('abort', abort);
-            resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text));
+            resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text, got));
           },
           (error) => {
             req.destroy(); // the connection, with whatever of the answer is still to come

@@ -82,15 +82,19 @@ function place(doc: Doc, path: Path): { where: string; field: string; rest: Path
     const op = doc[path[0]]?.[path[1]!]?.[path[2]!];
     const name = op?.operationId ?? `${String(path[2]).toUpperCase()} ${path[1]}`;
     const schemaAt = path.indexOf('schema');
+    // A response's header is a place of its own: its `required` is the header's, not the body's.
+    const header = path[3] === 'responses' && path[5] === 'headers' ? String(path[6]) : undefined;
     const part =
       path[3] === 'requestBody'
         ? 'request body'
-        : path[3] === 'responses'
-          ? `response ${path[4]}`
-          : path[3] === undefined
-            ? 'operation'
-            : String(path[3]);
-    const inner = schemaAt >= 0 ? path.slice(schemaAt + 1) : path.slice(path[3] === 'responses' ? 5 : 4);
+        : header
+          ? `header ${header} of response ${path[4]}`
+          : path[3] === 'responses'
+            ? `response ${path[4]}`
+            : path[3] === undefined
+              ? 'operation'
+              : String(path[3]);
+    const inner = schemaAt >= 0 ? path.slice(schemaAt + 1) : path.slice(header ? 7 : path[3] === 'responses' ? 5 : 4);
     return { where: `${part} of ${name}`, ...fieldOf(inner) };
   }
   return { where: path.slice(0, 3).join('/'), ...fieldOf(path.slice(3)) };
@@ -117,7 +121,9 @@ function describe(doc: Doc, d: { action: string; path: Path; before?: unknown; a
       ? 'the body'
       : where.startsWith('callback')
         ? 'the payload'
-        : 'it';
+        : where.startsWith('header')
+          ? 'the header'
+          : 'it';
   const [keyword, index] = rest;
   let what: string;
   if (rest.length === 0 && field)

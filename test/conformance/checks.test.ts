@@ -8,6 +8,7 @@ import { pairExpectation } from '../../src/conformance/expectations.ts';
 import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
 import { causes } from '../../src/conformance/report.ts';
 import { runSuite, stages, suiteContext } from '../../src/conformance/suite.ts';
+import { verdict } from '../../src/conformance/stage-runtime.ts';
 import { parseAnswer } from '../../src/conformance/transport.ts';
 import { examplePair } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
@@ -20,7 +21,7 @@ const json = (status: number, body: unknown, type = 'application/json') =>
 const scheduled = examplePair('scheduleCascade', 'scheduled');
 const notFound = examplePair('scheduleCascade', 'cascadeNotFound');
 const caseOf = (pair: typeof scheduled, profile: 'described' | 'strict' = 'strict'): Case =>
-  pairCase(pair, pairRequest('http://x', pair, credentials), pairExpectation(pair, profile), pair.response, profile);
+  pairCase(pair, pairRequest('http://x', pair, credentials), pairExpectation(pair, profile));
 
 describe('judge', () => {
   it('names the root cause only: a body that is not JSON has no schema, content type or code to miss', () => {
@@ -44,12 +45,31 @@ describe('judge', () => {
       status: 400,
       detail: 'no stages named',
     });
-    expect(judge(caseOf(missing, 'described'), wrongDetail)).toEqual([]);
-    const strict = judge(caseOf(missing, 'strict'), wrongDetail);
+    expect(verdict(caseOf(missing, 'described'), wrongDetail, 'described')).toMatchObject({ ok: true });
+    const strict = verdict(caseOf(missing, 'strict'), wrongDetail, 'strict').faults ?? [];
     expect(strict.length).toBeGreaterThan(0);
     expect(strict.every((f) => f.check === 'violations' && f.kind === 'decision')).toBe(true);
     // The described part is held in both profiles: 200 to it fails either way.
-    expect(judge(caseOf(missing, 'described'), json(200, {})).map((f) => f.check)).toEqual(['status']);
+    expect(verdict(caseOf(missing, 'described'), json(200, {}), 'described').faults?.map((f) => f.check)).toEqual([
+      'status',
+    ]);
+  });
+
+  it('holds every header the document declares for the status: the Allow of a 405, a decision of this contract', () => {
+    const notAllowed = examplePair('scheduleCascade', 'methodNotAllowed');
+    const c = caseOf(notAllowed);
+    const body = { title: 'method-not-allowed', status: 405 };
+    const without = parseAnswer(405, 'application/json', JSON.stringify(body), { 'content-type': 'application/json' });
+    expect(verdict(c, without, 'strict').faults).toEqual([
+      expect.objectContaining({
+        check: 'headers',
+        fault: '405 without the Allow header the document declares for it',
+        kind: 'decision',
+      }),
+    ]);
+    expect(verdict(c, without, 'described').ok).toBe(true);
+    const withAllow = parseAnswer(405, 'application/json', JSON.stringify(body), { allow: 'POST' });
+    expect(verdict(c, withAllow, 'strict').ok).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { SuiteContext } from '../../src/conformance/stage-runtime.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, dreddTransactions, runDredd } from '../../src/conformance/stages/dredd.ts';
-import { summary } from '../../src/conformance/report.ts';
+import { causes, summary } from '../../src/conformance/report.ts';
 import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 import {
@@ -397,6 +397,28 @@ describe('a deployment the suite does not know', () => {
       }
     },
   );
+});
+
+describe('headers the document declares', () => {
+  it('a 405 without the Allow header fails the strict profile (a decision of this contract), as one cause, and passes the default one', async () => {
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.status === 405
+        ? { headers: Object.fromEntries(Object.entries(x.headers).filter(([n]) => n !== 'allow')) }
+        : undefined,
+    );
+    try {
+      const only = stages.filter((s) => ['dredd', 'examples', 'bad-input'].includes(s.name));
+      const strict = await runSuite(context(proxy.url), only);
+      const found = causes(strict.results);
+      expect(found.map((c) => [c.check, c.fault])).toEqual([
+        ['headers', '405 without the Allow header the document declares for it'],
+      ]);
+      expect(found[0]!.results.every((r) => r.kind === 'decision')).toBe(true);
+      expect((await runSuite(context(proxy.url, { profile: 'described' }), only)).ok).toBe(true);
+    } finally {
+      await proxy.close();
+    }
+  }, 60_000);
 });
 
 describe('what the suite reads in the document', () => {

@@ -22,6 +22,24 @@ const compared = (change: (d: any) => void) => {
 const shown = (changes: Change[]) => changes.map((c) => [c.class, c.found, c.sentence]);
 
 describe('each change judged by who reads it', () => {
+  it('a response header made required breaks no client; no longer required, it breaks clients that read it', () => {
+    const allow = (d: any) => d.components.headers.Allow;
+    const required = structuredClone(doc);
+    allow(required).required = true;
+    const optional = structuredClone(required);
+    delete allow(optional).required;
+    const judged = (before: any, after: any) =>
+      shown(compareDocuments(structuredClone(before), structuredClone(after)).filter((c) => c.class !== 'annotation'));
+    expect(judged(optional, required)).toEqual([
+      [
+        'non-breaking',
+        'structure',
+        'header Allow of response 405 of closeThreads: the header: required true added (also header Allow of response 405 of createSubscriber, header Allow of response 405 of scheduleCascade)',
+      ],
+    ]);
+    expect(judged(required, optional).map(([c]) => c)).toEqual(['breaking']);
+  });
+
   it('a request tightened breaks callers; loosened, it breaks nobody', () => {
     expect(
       shown(

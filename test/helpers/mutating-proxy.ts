@@ -9,11 +9,18 @@ export interface Exchange {
   requestHeaders: Record<string, string>;
   status: number;
   contentType: string;
+  /** The answer's other headers (Allow, ...), passed on unless the break says otherwise. */
+  headers: Record<string, string>;
   body: any;
 }
 
 /** Returns the answer to give instead (or 'drop' to cut the connection); undefined keeps it. */
-export type Mutation = (x: Exchange) => { status?: number; contentType?: string; body?: unknown } | 'drop' | undefined;
+export type Mutation = (
+  x: Exchange,
+) => { status?: number; contentType?: string; headers?: Record<string, string>; body?: unknown } | 'drop' | undefined;
+
+/** The headers of an answer that are the proxy's own to write (its length and framing), not passed on. */
+const framing = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-type', 'date']);
 
 // node:http, connections kept alive: the mutation test sends thousands of requests through here,
 // and Node 20's fetch costs about four times the CPU per request.
@@ -24,7 +31,7 @@ function forward(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; contentType: string; text: string }> {
+): Promise<{ status: number; contentType: string; headers: Record<string, string>; text: string }> {
   return new Promise((resolve, reject) => {
     const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const upstream = request(url, { method, headers: sent, agent }, (res) => {
@@ -34,6 +41,11 @@ function forward(
         resolve({
           status: res.statusCode!,
           contentType: res.headers['content-type'] ?? '',
+          headers: Object.fromEntries(
+            Object.entries(res.headers)
+              .filter(([name]) => !framing.has(name))
+              .map(([name, value]) => [name, String(value)]),
+          ),
           text: Buffer.concat(chunks).toString('utf8'),
         }),
       );
@@ -78,6 +90,7 @@ export async function startMutatingProxy(
           requestHeaders: headers,
           status: answer.status,
           contentType: answer.contentType,
+          headers: answer.headers,
           body,
         };
         const change = req.url!.startsWith('/_sandbox/') ? undefined : mutate(exchange);
@@ -86,7 +99,10 @@ export async function startMutatingProxy(
         // An answer the break leaves alone goes on as sent: re-serialized, ids past 2^53 would lose digits.
         const out = change && 'body' in change ? change.body : answer.text;
         const payload = typeof out === 'string' ? out : JSON.stringify(out);
-        res.writeHead(status, { 'content-type': change?.contentType ?? exchange.contentType });
+        res.writeHead(status, {
+          ...(change?.headers ?? exchange.headers),
+          'content-type': change?.contentType ?? exchange.contentType,
+        });
         res.end(payload);
       } catch (error) {
         res.writeHead(502, { 'content-type': 'text/plain' });

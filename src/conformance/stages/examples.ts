@@ -104,8 +104,8 @@ function judged(
   headers: Record<string, string> = {},
   given?: Answer,
 ): Promise<CheckOutcome> | CheckOutcome {
-  const c = pairCase(pair, request, pairExpectation(pair, ctx.profile), expected, ctx.profile);
-  return given ? verdict(c, given) : sendCase(ctx, c, headers);
+  const c = pairCase(pair, request, pairExpectation(pair, ctx.profile), expected);
+  return given ? verdict(c, given, ctx.profile) : sendCase(ctx, c, headers);
 }
 
 /**

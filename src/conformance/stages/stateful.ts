@@ -47,7 +47,7 @@ async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<
     last = sent.answer;
     const expectation = typeof step.expectation === 'function' ? step.expectation(sent.answer) : step.expectation;
     const { operation, request, fields } = step;
-    outcome = verdict({ operation, request, expectation, ...(fields ? { fields } : {}) }, sent.answer);
+    outcome = verdict({ operation, request, expectation, ...(fields ? { fields } : {}) }, sent.answer, ctx.profile);
     if (!outcome.ok) return { ...outcome, expected, actual: `${at}: ${outcome.actual}` };
   }
   return { ...outcome!, expected, last };

@@ -102,13 +102,14 @@ describe('exchange', () => {
     expect(await get('/br')).toMatchObject({ status: 200, json: false });
   });
 
-  it('reads an answer that is not JSON as text', async () => {
+  it('reads an answer that is not JSON as text, with its headers', async () => {
     expect(await get('/text')).toEqual({
       status: 503,
       contentType: 'text/html',
       text: '<p>down</p>',
       body: undefined,
       json: false,
+      headers: expect.objectContaining({ 'content-type': 'text/html' }),
     });
   });
 

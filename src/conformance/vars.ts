@@ -115,24 +115,32 @@ export function withFreshIdentifiers(
   if (!once || (expected.code !== undefined && normalizeErrorCode(expected.code) === normalizeErrorCode(once.code)))
     return body;
   const copy = structuredClone(body);
-  const known = exampleValues(op, once.field);
+  const fromExamples = exampleValues(op, once.field);
   for (const [container, key] of places(copy, once.field)) {
     const value = container[key];
     const madeHere = typeof value === 'string' && uuidShaped.test(value.replace(/^conformance-/, ''));
-    if (!known.has(value) && !madeHere) continue;
+    if (!fromExamples.has(value) && !madeHere) continue;
     // Written as the value it replaces is: a UUID as a UUID, anything else marked as the suite's.
     container[key] = typeof value === 'string' && uuidShaped.test(value) ? randomUUID() : `conformance-${randomUUID()}`;
   }
   return copy;
 }
 
-/** Every value the operation's examples have at `selector`. */
-const exampleValues = (op: Operation, selector: string) =>
-  new Set(
-    examplePairs()
-      .filter((p) => p.operation.operationId === op.operationId)
-      .flatMap((p) => [...places(structuredClone(p.requestBody), selector)].map(([c, k]) => c[k])),
-  );
+/** Every value the operation's examples have at `selector` (the document's: read once). */
+const known = new Map<string, Set<unknown>>();
+function exampleValues(op: Operation, selector: string): Set<unknown> {
+  const key = `${op.operationId} ${selector}`;
+  if (!known.has(key))
+    known.set(
+      key,
+      new Set(
+        examplePairs()
+          .filter((p) => p.operation.operationId === op.operationId)
+          .flatMap((p) => [...places(p.requestBody, selector)].map(([c, k]) => c[k])),
+      ),
+    );
+  return known.get(key)!;
+}
 
 /** The expected success answer with the fields the service gives back as sent (`x-echoes`), from the body sent. */
 function withEchoedFields(op: Operation, expected: unknown, body: unknown): unknown {

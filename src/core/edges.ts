@@ -79,6 +79,8 @@ export interface Walk {
   fresh?: (path: Path) => boolean;
   /** Whether the document refuses the example with `value` at `path`: a limit in an `if/then` binds only where so. */
   refused: (path: Path, value: Json | undefined) => boolean;
+  /** Inside an item placed past the tenth position: its own lists get no such item again. */
+  inFar?: boolean;
 }
 
 /** Whether the schema node (or a `$ref` on the way to it) says it is this contract's own decision. */
@@ -299,6 +301,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
         ? Object.entries(node).flatMap(([k, v]) => leaves(v as Json, [...at, Array.isArray(node) ? Number(k) : k]))
         : [at];
     if (
+      !walk.inFar &&
       s.items &&
       value.length > 0 &&
       value.length <= farPosition &&
@@ -307,9 +310,10 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     ) {
       const far = setAt(base, path, [...fill(farPosition), value[0] as Json]);
       const listWith = (p: Path, v: Json | undefined) => at(setAt(far, p, v), path) as Json;
-      const inFar: Walk = { ...walk, refused: (p, v) => walk.refused(path, listWith(p, v)) };
+      const inFar: Walk = { ...walk, inFar: true, refused: (p, v) => walk.refused(path, listWith(p, v)) };
+      // One text per limit is enough to show a position read wrong.
       for (const e of edgesOf(far, s.items, inFar, [...path, farPosition]))
-        if (e.limit !== undefined && !e.broken)
+        if (e.limit !== undefined && !e.broken && !/\((Cyrillic|emoji|\[ and \{)\)$/.test(e.name))
           yield {
             ...e,
             name: `${e.name} (position ${farPosition + 1})`,

@@ -1,12 +1,16 @@
 // What the document allows as the answer to a request, and which part of it says so. Where the
 // description allows several answers, the default profile accepts each; the contract's own choice
-// among them is a decision, held only under --profile strict.
+// among them is a decision, held only under --profile strict. A valid request may get 200, or a
+// business answer the description gives for a value the suite changed (`x-business-answers`).
 import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
 import { documentViolation, schemaViolation, type SchemaOutcome } from '../core/schema-violations.ts';
 import type { Allowed, Expectation, Profile } from './case.ts';
+import { pattern, type Path } from '../core/edges.ts';
+import { parsed, type Json } from '../core/digits.ts';
+import { businessAnswers } from './policy.ts';
 
 /** The shared 500 answer; its description carries the description's sentence on malformed requests. */
 const systemError = '#/components/responses/SystemError';
@@ -96,4 +100,27 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
   const outcome = schemaViolation(pair.operation.operationId, pair.requestBody);
   if (!outcome?.malformed || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
   return codeOr500(pair.operation, exact.allowed[0]!, pair.kind, exact.basis, profile);
+}
+
+/** Whether the document says a request with this body is valid: its schema, and the button limits across rows. */
+export const isAccepted = (op: Operation, body: Json) => documentViolation(op.operationId, parsed(body)) === null;
+
+/** What a valid request may get: 200, or a business answer a value changed at one of `changed` may cause. */
+export function acceptedExpectation(
+  op: Operation,
+  changed: Path[],
+  basis: string,
+  kind: ExpectationKind = 'described',
+): Expectation {
+  // An answer about a field changed, about a field under one changed, or about one holding it.
+  const under = businessAnswers(op).filter((b) =>
+    changed.map(pattern).some((p) => `${p}.`.startsWith(`${b.field}.`) || `${b.field}.`.startsWith(`${p}.`)),
+  );
+  const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
+  // A business answer this contract decides makes the check one of its decisions.
+  return {
+    allowed,
+    kind: under.some((b) => b.kind === 'decision') ? 'decision' : kind,
+    basis: [basis, ...under.map((b) => b.basis)].join('; '),
+  };
 }

@@ -7,13 +7,11 @@
 import { examplePairs, documentOperations, type Operation } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Edge, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
-import { acceptedExpectation, isAccepted, judgeAccepted } from '../accepted.ts';
-import { check, perRun, runs, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
-import { invalidBodyExpectation } from '../expectations.ts';
+import { check, perRun, runs, sendCase, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { acceptedExpectation, invalidBodyExpectation, isAccepted } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
-import { judgeError } from './bad-input.ts';
 
 interface Boundary {
   name: string;
@@ -95,13 +93,7 @@ export const boundariesStage: Stage = {
         side: edge.side,
       };
       const spec = { stage: 'boundaries', name: b.name, kind: expectation.kind, basis: expectation.basis, covers };
-      results.push(
-        await check(ctx, spec, () =>
-          edge.side === 'at'
-            ? judgeAccepted(ctx, b.request, operation, expectation)
-            : judgeError(ctx, { operation, request: b.request, expectation }),
-        ),
-      );
+      results.push(await check(ctx, spec, () => sendCase(ctx, { operation, request: b.request, expectation })));
     }
     return results;
   },

@@ -4,20 +4,78 @@
 // generated/dredd-transactions.json, which npm test holds to the document); its HTTP runner does
 // not run here. Each transaction is sent by the runner every stage uses (timeout, deadline,
 // fail-fast, --bail, redaction, the curl replay) with the request that triggers its status
-// (dredd/plan.ts: credentials, fresh values), and its answer is judged by the registry of checks.
+// (the plan below: credentials, fresh values), and its answer is judged by the registry of checks.
 // A transaction without a plan fails, and so does a planned one Dredd did not compile.
 import { readFileSync } from 'node:fs';
 import { assetPath } from '../../core/assets.ts';
-import { openapi } from '../../core/document.ts';
-import { dreddPlan } from '../dredd/plan.ts';
-import { check, sendCase, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
-
-export { dreddPlan } from '../dredd/plan.ts';
+import { openapi, resolvePointer } from '../../core/document.ts';
+import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
+import { validator } from '../../core/validators/all.ts';
+import type { Expectation } from '../case.ts';
+import { examplePointer, pairExpectation } from '../expectations.ts';
+import { pairRequest, type PairRequest } from '../pairs.ts';
+import { check, runs, sendCase, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { prepare } from '../vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {
   bundled: './dredd-transactions.json',
   source: '../../../generated/dredd-transactions.json',
 });
+
+/** What the suite sends for one of Dredd's transactions, and what the answer must be. */
+export interface Step {
+  /** The request, made at each send: fresh values every time. */
+  request(): PairRequest;
+  operation: Operation;
+  /** The transaction's status and the example's code. */
+  expectation: Expectation;
+  /** The example whose request triggers the status. */
+  example: string;
+  /** Out of the profile: no check of this run. */
+  skip: boolean;
+}
+
+/** The example whose request the transaction for `status` sends: one that needs no state. */
+function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefined {
+  const candidates = pairs.filter((p) => p.status === status);
+  if (status !== 400) return candidates[0];
+  // A 400 whose trigger breaks the schema answers the same on any deployment; a transaction has one
+  // status, so the trigger must be one the description allows no other answer for.
+  return (
+    candidates.find(
+      (p) =>
+        p.trigger.body !== undefined &&
+        !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid &&
+        pairExpectation(p, 'described').allowed.length === 1,
+    ) ?? candidates[0]
+  );
+}
+
+/** The plan: for each transaction Dredd compiles (path, method, documented status), the request to send and the answer. */
+export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
+  const plan: Record<string, Step> = {};
+  for (const op of documentOperations()) {
+    const { summary, responses } = resolvePointer(op.pointer) as { summary: string; responses: object };
+    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
+    for (const status of Object.keys(responses).map(Number)) {
+      const pair = exampleFor(pairs, status);
+      if (!pair) continue;
+      const title = (pair.response as { title?: string }).title;
+      plan[`${op.path} > ${summary} > ${status} > application/json`] = {
+        request: () => pairRequest(ctx.server, pair, ctx.credentials, () => prepare(pair, ctx.values).body),
+        operation: op,
+        expectation: {
+          allowed: [{ status, ...(title ? { code: title } : {}) }],
+          kind: pair.kind,
+          basis: examplePointer(pair),
+        },
+        example: pair.name,
+        skip: !runs(ctx, pair.kind),
+      };
+    }
+  }
+  return plan;
+}
 
 /**
  * The names of Dredd's transactions, in its order, as its runner names them (without the API's
@@ -56,7 +114,7 @@ export const dreddStage: Stage = {
 /** Each of Dredd's transactions in the profile through the runner; one without a plan, or a plan without one, fails. */
 export async function runDredd(
   ctx: SuiteContext,
-  plan: ReturnType<typeof dreddPlan>,
+  plan: Record<string, Step>,
   names: string[] = dreddTransactions(),
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
@@ -73,25 +131,16 @@ export async function runDredd(
       continue;
     }
     if (step.skip) continue; // out of the profile
-    const expectation = {
-      allowed: [{ status: step.status, ...(step.title ? { code: step.title } : {}) }],
-      kind: step.kind,
-      basis: step.basis,
-    };
+    const { operation, expectation } = step;
+    const code = expectation.allowed[0]!.code;
     const spec = {
       stage: 'dredd',
       name,
-      kind: step.kind,
-      basis: step.basis,
-      covers: {
-        operationId: step.operation.operationId,
-        status: step.status,
-        ...(step.title ? { code: step.title } : {}),
-      },
+      kind: expectation.kind,
+      basis: expectation.basis,
+      covers: { operationId: operation.operationId, status: expectation.allowed[0]!.status, ...(code ? { code } : {}) },
     };
-    results.push(
-      await check(ctx, spec, () => sendCase(ctx, { operation: step.operation, request: step.request(), expectation })),
-    );
+    results.push(await check(ctx, spec, () => sendCase(ctx, { operation, request: step.request(), expectation })));
   }
   for (const [name, step] of Object.entries(plan))
     if (!step.skip && !names.includes(name))

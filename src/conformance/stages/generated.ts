@@ -9,14 +9,19 @@
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { examplePairs, documentOperations, type ExpectationKind, type Operation } from '../../core/examples.ts';
-import { check, type CheckOutcome, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
-import { invalidBodyExpectation } from '../expectations.ts';
+import {
+  check,
+  sendCase,
+  type CheckOutcome,
+  type CheckResult,
+  type Stage,
+  type SuiteContext,
+} from '../stage-runtime.ts';
+import { acceptedExpectation, invalidBodyExpectation, isAccepted } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { Digits, serialize, type Json } from '../../core/digits.ts';
-import { judgeError } from './bad-input.ts';
 import { at, edgesOf, setAt, uuidShaped, type Path } from '../../core/edges.ts';
-import { acceptedExpectation, isAccepted, judgeAccepted } from '../accepted.ts';
 
 type Schema = Record<string, any>;
 
@@ -266,12 +271,8 @@ export const generatedStage: Stage = {
       results.push(
         await check(ctx, valid, () =>
           property(ctx, drafts(ctx, op), seed, (draft) => {
-            return judgeAccepted(
-              ctx,
-              requestOf(ctx, op, draft),
-              op,
-              acceptedExpectation(op, changedPaths(draft), basis),
-            );
+            const expectation = acceptedExpectation(op, changedPaths(draft), basis);
+            return sendCase(ctx, { operation: op, request: requestOf(ctx, op, draft), expectation });
           }),
         ),
       );
@@ -305,11 +306,7 @@ export const generatedStage: Stage = {
               const expectation = extra.length
                 ? { ...invalid, allowed: [...invalid.allowed, ...extra], basis: `${invalid.basis}${business.basis}` }
                 : invalid;
-              return judgeError(ctx, {
-                operation: op,
-                request: { ...request, body: JSON.stringify(body) },
-                expectation,
-              });
+              return sendCase(ctx, { operation: op, request: { ...request, body: JSON.stringify(body) }, expectation });
             }),
           ),
         );

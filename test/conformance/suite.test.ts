@@ -169,7 +169,7 @@ describe('against the sandbox', () => {
     }
   });
 
-  it('running Dredd leaves the process as it was: no listener added (drafter.js exits on any unhandled rejection), emitWarning restored', async () => {
+  it('a run, the dredd stage included, leaves the process as it was: no listener added (Dredd, whose parser exits on any unhandled rejection, is not loaded), emitWarning the same', async () => {
     // A fresh process, so that Dredd is loaded by this run and not by an earlier test.
     const script = join(dir, 'in-process.mts');
     writeFileSync(

@@ -1,6 +1,7 @@
 // A proxy in front of a server that breaks the contract in one chosen way.
 import { Agent, createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseJson, toJson } from '../../src/core/json-int64.ts';
 
 export interface Exchange {
   method: string;
@@ -79,7 +80,8 @@ export async function startMutatingProxy(
         );
         let body: unknown = answer.text;
         try {
-          body = JSON.parse(answer.text);
+          // Identifiers past 2^53 read and written digit for digit: the proxy breaks only what its break says.
+          body = parseJson(answer.text);
         } catch {
           // not JSON: passed on as text
         }
@@ -96,9 +98,9 @@ export async function startMutatingProxy(
         const change = req.url!.startsWith('/_sandbox/') ? undefined : mutate(exchange);
         if (change === 'drop') return req.socket.destroy();
         const status = change?.status ?? exchange.status;
-        // An answer the break leaves alone goes on as sent: re-serialized, ids past 2^53 would lose digits.
+        // An answer the break leaves alone goes on as sent.
         const out = change && 'body' in change ? change.body : answer.text;
-        const payload = typeof out === 'string' ? out : JSON.stringify(out);
+        const payload = typeof out === 'string' ? out : toJson(out);
         res.writeHead(status, {
           ...(change?.headers ?? exchange.headers),
           'content-type': change?.contentType ?? exchange.contentType,

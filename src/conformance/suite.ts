@@ -350,6 +350,18 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     ...(r.replay === undefined ? {} : { replay: redact(r.replay) }),
     ...(r.expected === undefined ? {} : { expected: redact(r.expected) }),
     ...(r.actual === undefined ? {} : { actual: redact(r.actual) }),
+    ...(r.answer === undefined ? {} : { answer: redact(r.answer) }),
+    // A fault quotes the answer, which may echo a credential.
+    ...(r.faults === undefined
+      ? {}
+      : {
+          faults: r.faults.map((f) => ({
+            ...f,
+            fault: redact(f.fault),
+            detail: redact(f.detail),
+            ...(f.key === undefined ? {} : { key: redact(f.key) }),
+          })),
+        }),
   }));
   return {
     profile: ctx.profile,

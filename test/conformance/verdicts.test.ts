@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
 import { conformanceCli } from '../helpers/conformance-cli.ts';
+import { runConformance } from '../../src/conformance/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mc-verdicts-'));
 const servers: Server[] = [];
@@ -214,5 +215,10 @@ describe('secrets', () => {
       expect(written.includes(token), 'the token leaked').toBe(false);
       expect(written).toContain('***');
     }
+    // From code too: the report runConformance returns, every fault of every check included.
+    const report = await runConformance({ server: url, apiKey: key, integratorToken: token, only: ['examples'] });
+    expect(report.results.some((r) => r.faults?.length)).toBe(true);
+    const held = JSON.stringify(report);
+    expect(held.includes(key) || held.includes(token), 'a credential in the report').toBe(false);
   }, 60_000);
 });

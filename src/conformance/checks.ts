@@ -197,7 +197,7 @@ export const checks: Check[] = [
     faults(_c, a) {
       if (a.body === undefined) return [{ fault: 'an error without a problem body', detail: 'no body' }];
       const faults = schemaFaults(problem, a.body, 'a problem body');
-      const status = (a.body as { status?: unknown }).status;
+      const status = (a.body as { status?: unknown } | null)?.status;
       if (faults.length === 0 && status !== a.status)
         faults.push({
           fault: "a problem body's `status` is not the answer's status",
@@ -265,7 +265,8 @@ export const checks: Check[] = [
       return c.detail !== undefined && code !== undefined && listsViolations(code);
     },
     faults(c, a) {
-      const got = parseCascadeViolations((a.body as { detail?: string } | undefined)?.detail).map(violationKey);
+      const detail = (a.body as { detail?: unknown } | null | undefined)?.detail;
+      const got = parseCascadeViolations(typeof detail === 'string' ? detail : undefined).map(violationKey);
       return parseCascadeViolations(c.detail)
         .filter((v) => !got.includes(violationKey(v)))
         .map((v) => ({ fault: 'the detail lacks a violation the request has', detail: `detail lacks ${v.text}` }));

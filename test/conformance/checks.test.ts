@@ -32,6 +32,18 @@ describe('judge', () => {
     ]);
   });
 
+  it('reads any JSON an error may hold without throwing: null, a list, a detail that is no string', () => {
+    for (const body of [
+      null,
+      [1, 2],
+      'text',
+      { title: 'cascade-scheduling-request-not-valid', status: 400, detail: 7 },
+    ])
+      expect(
+        judge(caseOf(examplePair('scheduleCascade', 'cascadeRequestNotValid')), json(400, body)).length,
+      ).toBeGreaterThan(0);
+  });
+
   it('groups a schema fault by the rule of the document it breaks, whatever the field', () => {
     const [fault] = judge(caseOf(notFound), json(400, { title: 'cascade-not-found' }));
     expect(fault).toMatchObject({ check: 'problem', key: '#/components/schemas/Problem/required/status' });

@@ -69,6 +69,10 @@ describe('the conformance README shows what the CLI prints', () => {
     }
   }, 30_000);
 
+  it('a server that does not answer as the service (a base path left out)', async () => {
+    expectPrinted(await cli(['--server', `${sandbox.url}/api`], env), block(/does not answer as the service/));
+  }, 30_000);
+
   it('a check that needs a reset', async () => {
     expectPrinted(await cli(['--server', sandbox.url, '--only', 'examples'], env), block(/needs a reset/));
   }, 30_000);

@@ -32,7 +32,7 @@ const sameCode = (title: unknown, code: string) =>
   typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(code);
 
 /** The allowed answer this one is: the status's, the one whose code the title names when several share it. */
-export function matchOf(c: Case, answer: Answer): Allowed | undefined {
+function matchOf(c: Case, answer: Answer): Allowed | undefined {
   const sameStatus = c.expectation.allowed.filter((a) => a.status === answer.status);
   return sameStatus.find((a) => a.code === undefined || sameCode(titleOf(answer.body), a.code)) ?? sameStatus[0];
 }

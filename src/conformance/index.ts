@@ -1,7 +1,6 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
-import type { Profile } from './stage-runtime.ts';
-import type { CallbackOptions } from './stage-runtime.ts';
+import type { CallbackOptions, Profile } from './stage-runtime.ts';
 import { callbacksStage } from './stages/callbacks.ts';
 import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
 import { isHttpUrl } from '../core/http-url.ts';
@@ -11,8 +10,7 @@ export type { CheckResult } from './stage-runtime.ts';
 export type { SuiteReport as ConformanceReport } from './suite.ts';
 export { UnreachableError } from './suite.ts';
 export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
-export type { Profile } from './stage-runtime.ts';
-export type { CallbackOptions } from './stage-runtime.ts';
+export type { CallbackOptions, Profile } from './stage-runtime.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
 

@@ -30,6 +30,9 @@ export interface TakenOnce {
   code: string;
 }
 
+/** `requestId`, `addresses[type=EXT_USER_ID].address`: what vars.ts can follow. */
+const selector = /^[^.[\]=]+(\[\w+=[^\]]+\])?(\.[^.[\]=]+(\[\w+=[^\]]+\])?)*$/;
+
 export function takenOnce(op: Operation): TakenOnce | undefined {
   const value = operationObject(op)['x-taken-once'];
   if (value === undefined) return undefined;
@@ -37,8 +40,8 @@ export function takenOnce(op: Operation): TakenOnce | undefined {
     op.pointer,
     'x-taken-once',
     value,
-    (v) => isString((v as Obj)?.field) && isString((v as Obj)?.code),
-    '{field, code}',
+    (v) => isString((v as Obj)?.field) && selector.test((v as Obj).field as string) && isString((v as Obj)?.code),
+    "{field, code}, the field a path of names, a list's items picked as `list[field=value]`",
   );
 }
 

@@ -61,9 +61,10 @@ export function causes(results: CheckResult[]): Cause[] {
   }
   // Faults that every check showing one also shows are one cause seen two ways (an HTML page: not
   // JSON, and the wrong status): they read as one.
+  const position = new Map(results.map((r, i) => [r, i]));
   const merged = new Map<string, Cause>();
   for (const cause of groups.values()) {
-    const members = JSON.stringify(cause.results.map((r) => results.indexOf(r)));
+    const members = cause.results.map((r) => position.get(r)).join(',');
     const same = merged.get(members);
     if (same) [same.check, same.fault] = [`${same.check}, ${cause.check}`, `${same.fault}; ${cause.fault}`];
     else merged.set(members, cause);

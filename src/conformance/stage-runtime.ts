@@ -275,7 +275,7 @@ export const noAnswer = (request: PairRequest, expected: string, why: string): C
 });
 
 /** What a case expects, in words. */
-export const expectedOf = (c: Case) =>
+const expectedOf = (c: Case) =>
   `${describeAllowed(c.expectation.allowed)}${c.expectation.allowed.every((a) => a.status >= 400) ? ' with a problem body' : ''}`;
 
 /**

@@ -10,6 +10,7 @@ import { documentOperations, examplePairs, type ExamplePair, type Operation } fr
 import type { Credentials } from './case.ts';
 import { echoes, takenOnce } from './policy.ts';
 import { uuidShaped } from '../core/edges.ts';
+import { copyJson } from '../core/digits.ts';
 
 export interface Vars extends Partial<Credentials> {
   values?: Record<string, unknown>;
@@ -114,7 +115,7 @@ export function withFreshIdentifiers(
   const once = op && takenOnce(op);
   if (!once || (expected.code !== undefined && normalizeErrorCode(expected.code) === normalizeErrorCode(once.code)))
     return body;
-  const copy = structuredClone(body);
+  const copy = copyJson(body);
   const fromExamples = exampleValues(op, once.field);
   for (const [container, key] of places(copy, once.field)) {
     const value = container[key];

@@ -9,6 +9,16 @@ export class Digits {
   constructor(readonly digits: string) {}
 }
 
+/**
+ * A deep copy of a body that keeps each `Digits` as it is (structuredClone makes one a plain
+ * object, written as {"digits": ...}).
+ */
+export function copyJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  if (value === null || typeof value !== 'object' || value instanceof Digits) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copyJson(v)])) as T;
+}
+
 /** The JSON text of a body, each `Digits` written as its digits. */
 export const serialize = (body: Json): string => toJson(body, (v) => (v instanceof Digits ? v.digits : undefined));
 

@@ -7,7 +7,7 @@
 // the document walked. The conformance suite sends them (at the limit accepted, past it refused);
 // the breaking-change gate uses the values at the limits as witnesses of what was valid.
 import { deref, flatSchema, openapi, resolvePointer } from './document.ts';
-import { Digits, type Json } from './digits.ts';
+import { copyJson, Digits, type Json } from './digits.ts';
 import { marked, type ExpectationKind } from './examples.ts';
 
 type Schema = Record<string, any>;
@@ -28,7 +28,7 @@ const textOf = (n: number, script: keyof typeof scripts) => scripts[script].repe
 const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋🏽 ¡Olé!';
 /** Text of `n` code points of brackets and braces: a parser that counts depth inside strings refuses it. */
 const brackets = (n: number) => '[{'.repeat(Math.ceil(n / 2)).slice(0, n);
-/** A list holds this many, or a body this many members more, where the schema sets no limit. */
+/** A list holds this many distinct items where the schema sets no limit on its count. */
 const many = 1000;
 /** The position past which a value is also put (a list filled up to it): a limit read at one-digit positions only shows. */
 const farPosition = 10;
@@ -43,7 +43,7 @@ export const pattern = (path: Path) => path.map((k) => (typeof k === 'number' ? 
 /** A copy of `root` with `value` at `path` (undefined: the property left out). */
 export function setAt(root: Json, path: Path, value: Json | undefined): Json {
   if (path.length === 0) return value as Json;
-  const copy = structuredClone(root) as any;
+  const copy = copyJson(root) as any;
   let node = copy;
   for (const key of path.slice(0, -1)) node = node[key];
   if (value === undefined) delete node[path.at(-1)!];
@@ -296,10 +296,10 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     // Each limit of an item again in a list filled past the tenth position, the item last: a limit
     // read at one-digit positions only shows. Not where an item holds a value taken once (copies
     // would reuse it).
-    const leaves = (node: Json, at: Path): Path[] =>
+    const leaves = (node: Json, where: Path): Path[] =>
       node !== null && typeof node === 'object' && !(node instanceof Digits)
-        ? Object.entries(node).flatMap(([k, v]) => leaves(v as Json, [...at, Array.isArray(node) ? Number(k) : k]))
-        : [at];
+        ? Object.entries(node).flatMap(([k, v]) => leaves(v as Json, [...where, Array.isArray(node) ? Number(k) : k]))
+        : [where];
     if (
       !walk.inFar &&
       s.items &&
@@ -311,7 +311,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
       const far = setAt(base, path, [...fill(farPosition), value[0] as Json]);
       const listWith = (p: Path, v: Json | undefined) => at(setAt(far, p, v), path) as Json;
       const inFar: Walk = { ...walk, inFar: true, refused: (p, v) => walk.refused(path, listWith(p, v)) };
-      // One text per limit is enough to show a position read wrong.
+      // One text per limit is enough to show a position read wrong (the first script of each).
       for (const e of edgesOf(far, s.items, inFar, [...path, farPosition]))
         if (e.limit !== undefined && !e.broken && !/\((Cyrillic|emoji|\[ and \{)\)$/.test(e.name))
           yield {
@@ -363,7 +363,7 @@ function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKi
     if (!list) return { path, value: items };
     // Alternately in two elements, each starting with an item no count limits.
     const spread = [0, 1].map((r) => [free[r % free.length]!, ...items.filter((_, i) => i % 2 === r)]);
-    return { path: list, value: spread.map((items) => setAt(structuredClone(elements[0]!), rest, items)) };
+    return { path: list, value: spread.map((items) => setAt(copyJson(elements[0]!), rest, items)) };
   };
   const over = list ? ` over 2 ${String(list.at(-1))}` : '';
   const make = (side: Edge['side'], limit: string, name: string, items: Json[]): Edge => ({
@@ -375,8 +375,7 @@ function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKi
     asIs: true,
   });
   if (list && typeof s.maxItems === 'number') {
-    const fill = (n: number) =>
-      Array.from({ length: Math.max(0, n - 2) }, (_, i) => structuredClone(free[i % free.length]!));
+    const fill = (n: number) => Array.from({ length: Math.max(0, n - 2) }, (_, i) => copyJson(free[i % free.length]!));
     yield make('at', `maxItems ${s.maxItems}`, `${s.maxItems} items`, fill(s.maxItems));
     yield make('past', `maxItems ${s.maxItems}`, `${s.maxItems + 1} items`, fill(s.maxItems + 1));
   }
@@ -387,7 +386,7 @@ function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKi
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
     const others = list ? [] : pool.filter((item) => !isOf(fixed)(item));
-    const of = (n: number) => [...Array.from({ length: n }, () => structuredClone(sample)), ...others];
+    const of = (n: number) => [...Array.from({ length: n }, () => copyJson(sample)), ...others];
     if (typeof max === 'number') {
       yield make('at', `maxContains ${max} (${what})`, `${max} of ${what}`, of(max));
       yield make('past', `maxContains ${max} (${what})`, `${max + 1} of ${what}`, of(max + 1));
@@ -411,7 +410,7 @@ export function* placements(base: Json, edge: Edge, source: Json): Generator<Jso
   const values: Array<Json | undefined> = [edge.value];
   const original = at(source, edge.path);
   if (Array.isArray(original) && Array.isArray(edge.value))
-    for (const filler of original) values.push((edge.value as Json[]).map(() => structuredClone(filler)));
+    for (const filler of original) values.push((edge.value as Json[]).map(() => copyJson(filler)));
   for (const value of values) {
     let body = setAt(base, edge.path, value);
     yield body;

@@ -24,6 +24,8 @@ import {
   type SuiteReport,
 } from '../../src/conformance/suite.ts';
 import { documentOperations } from '../../src/core/examples.ts';
+import { Digits, serialize } from '../../src/core/digits.ts';
+import { setAt } from '../../src/core/edges.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { usePrismMock } from '../helpers/prism.ts';
@@ -254,6 +256,17 @@ describe('against the sandbox', () => {
     expect(
       withFreshIdentifiers('createSubscriber', subscriber, { status: 400, code: 'subscriber-already-exists' }),
     ).toBe(subscriber);
+  });
+
+  it('a body copied to place a value or a new identifier keeps each int64 written digit for digit', () => {
+    const id = new Digits('9007199254740993');
+    const body = { requestId: '3c6e0b8a-9c0b-4b1e-8f3a-000000000001', cascadeId: id, content: {} } as const;
+    const fresh = withFreshIdentifiers('scheduleCascade', body, { status: 200 }) as typeof body;
+    expect(fresh.requestId).not.toBe(body.requestId);
+    expect(serialize(fresh)).toContain('"cascadeId":9007199254740993');
+    expect(serialize(setAt(body, ['content'], { x: [id] }))).toContain(
+      '"cascadeId":9007199254740993,"content":{"x":[9007199254740993]}',
+    );
   });
 
   it('bad inputs are the same for a seed and shuffled by another', () => {

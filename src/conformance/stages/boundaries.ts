@@ -38,7 +38,7 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
         const key = `${op.operationId} ${pattern(edge.path)} ${edge.name.slice(edge.name.indexOf(':'))}`;
         if (seen.has(key)) continue;
         // Each send gets identifiers of its own; the edge is placed after, so it can be about one.
-        const base = withFreshIdentifiers(op.operationId, structuredClone(source), { status: 200 }) as Json;
+        const base = withFreshIdentifiers(op.operationId, source, { status: 200 }) as Json;
         // Items copied for a count may carry such identifiers: each copy gets its own.
         const placed = (b: Json) =>
           edge.asIs ? (withFreshIdentifiers(op.operationId, b, { status: 200 }) as Json) : b;

@@ -2,7 +2,7 @@
 import createClient, { type Client, type Middleware } from 'openapi-fetch';
 import { normalizeErrorCode } from '../core/error-codes.ts';
 import { isHttpUrl } from '../core/http-url.ts';
-import { parseJson, roundedNumberAt, toJson } from '../core/json-int64.ts';
+import { mayHoldBigIntegers, parseJson, roundedNumberAt, toJson } from '../core/json-int64.ts';
 import { operationMeta, securitySchemes, type OperationId } from '../core/meta.ts';
 import {
   ApiError,
@@ -259,7 +259,7 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
     } catch (error) {
       throw new TypeError(`${id}: the body cannot be written as JSON, nothing was sent: ${(error as Error).message}`);
     }
-    const rounded = /\d{16}|\de\+/.test(serialized) ? roundedNumberAt(body) : undefined;
+    const rounded = mayHoldBigIntegers(serialized) ? roundedNumberAt(body) : undefined;
     if (rounded !== undefined) {
       throw new TypeError(
         `${id}: ${rounded}, a number past 2^53 - 1, which may already be rounded; nothing was sent. Pass it as a bigint of its exact digits (9007199254740993n)`,

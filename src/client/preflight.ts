@@ -2,7 +2,7 @@
 // schemas before it is sent. A separate entry point because it carries the precompiled request
 // validators, which the core client does not.
 import { allRowsButtonErrors } from '../core/buttons.ts';
-import { validatable } from '../core/json-int64.ts';
+import { validatable } from '../core/validation.ts';
 import { operationMeta } from '../core/meta.ts';
 import { requestSchemaPointer } from '../core/pointers.ts';
 import { validator } from '../core/validators/requests.ts';

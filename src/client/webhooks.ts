@@ -1,6 +1,7 @@
 // @messaging-contract/client/webhooks: parseStatusCallback validates a delivery-status callback
 // against the document's webhook schema (precompiled; no schema compiler at run time).
-import { parseJson, validatable } from '../core/json-int64.ts';
+import { parseJson } from '../core/json-int64.ts';
+import { validatable } from '../core/validation.ts';
 import { validator } from '../core/validators/status-callback.ts';
 import type { Int64, StatusCallback } from './types.ts';
 

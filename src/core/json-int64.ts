@@ -16,7 +16,8 @@ export const outsideInt64 = (v: unknown) =>
  * exponent (a number starts a value, after `:`, `,`, `[` or nothing). A string that looks so only
  * costs a scan; a text without a match is read by JSON.parse alone.
  */
-const mayHoldBigIntegers = /\d{16}|(?:^|[:,[])\s*-?\d+(?:\.\d+)?[eE]/;
+const bigIntegerLike = /\d{16}|(?:^|[:,[])\s*-?\d+(?:\.\d+)?[eE]/;
+export const mayHoldBigIntegers = (text: string) => bigIntegerLike.test(text);
 /** A JSON number literal (no leading zeros, as JSON has it). */
 const numberToken = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const literalParts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
@@ -44,7 +45,7 @@ function exactDigits(token: string): string | undefined {
  * throws a SyntaxError where JSON.parse does.
  */
 export function parseJson(text: string): unknown {
-  if (!mayHoldBigIntegers.test(text)) return JSON.parse(text);
+  if (!mayHoldBigIntegers(text)) return JSON.parse(text);
   const mark = nonceMark();
   const out: string[] = [];
   let from = 0;
@@ -143,75 +144,4 @@ export const pathText = (segments: Array<string | number>) =>
 export function roundedNumberAt(value: unknown): string | undefined {
   const at = findValue(value, isRounded);
   return at && `${pathText(at)} is ${at.reduce((node: unknown, key) => (node as Record<string, unknown>)[key], value)}`;
-}
-
-/** Deepest nesting `validatable` looks into; the contract's int64 fields sit two levels deep at most. */
-const validatableDepth = 64;
-
-/** Stands for a BigInt outside int64 before the validators: no integer, of its sign, past any minimum of 1. */
-const outsideInt64Stand = 2 ** 52 - 0.5;
-const integerExpected = ' expected it to be of type integer';
-
-/**
- * `value` as the precompiled validators read it, which know numbers, not BigInts: each BigInt as
- * the nearest number, or, outside int64, as a number that is no integer, so that a field the
- * document types as an integer (every one is an int64) refuses it. `exact` writes each BigInt's
- * own digits back into the validators' lines (`messageId: got 9223372036854775808; expected it to
- * be an integer within int64 ...`); `rounded` names each number past 2^53 - 1, which may already
- * have been rounded. Copies only the objects and arrays on the way to a BigInt.
- */
-export function validatable(value: unknown): { value: unknown; exact(lines: string[]): string[]; rounded: string[] } {
-  const shown = new Map<string, string>();
-  const rounded: string[] = [];
-  const path: string[] = [];
-  // Each object already walked, with what it became: shared or cyclic input is walked once.
-  const seen = new Map<object, unknown>();
-  // The field as the validators' lines name it: `threadIds[0]`, `content.text`, `(body)`.
-  const field = () =>
-    path.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(body)';
-  const walk = (v: unknown): unknown => {
-    if (typeof v === 'bigint') {
-      const n = outsideInt64(v) ? (v < 0n ? -outsideInt64Stand : outsideInt64Stand) : Number(v);
-      shown.set(`${field()}: got ${JSON.stringify(n)};`, `${field()}: got ${v};`);
-      return n;
-    }
-    if (isRounded(v))
-      rounded.push(
-        `${field()}: got ${v}, past 2^53 - 1, where a number may already be rounded; expected it as a bigint of its exact digits`,
-      );
-    if (v === null || typeof v !== 'object' || path.length >= validatableDepth) return v;
-    if (seen.has(v)) return seen.get(v);
-    seen.set(v, v);
-    let copy: Record<string, unknown> | undefined;
-    for (const key of Object.keys(v)) {
-      const item = (v as Record<string, unknown>)[key];
-      path.push(key);
-      const read = walk(item);
-      path.pop();
-      if (read === item) continue;
-      copy ??= Array.isArray(v) ? (v.slice() as unknown as Record<string, unknown>) : { ...v };
-      copy[key] = read; // a copied "__proto__" is an own data property too
-    }
-    seen.set(v, copy ?? v);
-    return copy ?? v;
-  };
-  const read = walk(value);
-  return {
-    value: read,
-    rounded,
-    exact: (lines) =>
-      shown.size === 0
-        ? lines
-        : lines.flatMap((line) => {
-            const cut = line.indexOf(';') + 1;
-            const got = shown.get(line.slice(0, cut));
-            const rest = line.slice(cut);
-            if (got === undefined) return [line];
-            // The stand-in of a BigInt outside int64 fails `format: int64` too: one line says it.
-            if (rest === ' expected it to match format "int64"') return [];
-            return [
-              `${got}${rest === integerExpected ? ' expected it to be an integer within int64 (-2^63 to 2^63 - 1)' : rest}`,
-            ];
-          }),
-  };
 }

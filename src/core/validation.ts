@@ -1,8 +1,10 @@
 // Turning the errors of the precompiled validators (generated/validators/, ajv standalone code,
 // built by `npm run build:generated`) into lines a person can act on: the field, the value and
-// what was expected. No JSON Schema compiler runs at run time.
+// what was expected; and a value with BigInts as the validators read it, its lines given back its
+// digits (`validatable`). No JSON Schema compiler runs at run time.
 import type { validators } from '../../generated/validators/all.js';
 import { unescapePointer } from './pointers.ts';
+import { isRounded, outsideInt64 } from './json-int64.ts';
 
 /** A precompiled validator as ajv's standalone code exports it (declared once, in the generated modules' types). */
 export type CompiledValidator = (typeof validators)[string];
@@ -47,13 +49,12 @@ export function lookup(validators: Record<string, CompiledValidator>) {
   };
 }
 
+/** A field as the lines name it, from its keys: `threadIds[0]`, `content.text`, `(body)`. */
+export const fieldName = (keys: readonly string[]): string =>
+  keys.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(body)';
+
 function fieldPath(instancePath: string): string {
-  if (instancePath === '') return '(body)';
-  return instancePath
-    .slice(1)
-    .split('/')
-    .map(unescapePointer)
-    .reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '');
+  return instancePath === '' ? '(body)' : fieldName(instancePath.slice(1).split('/').map(unescapePointer));
 }
 
 function valueAt(root: unknown, instancePath: string): unknown {
@@ -111,7 +112,8 @@ export function describeErrors(errors: SchemaError[], root: unknown): string[] {
   return [...lines];
 }
 
-function expectation(e: SchemaError): string {
+/** What an error expected, in the words of every line (`to be of type integer`). */
+export function expectation(e: Pick<SchemaError, 'keyword' | 'params'> & Partial<SchemaError>): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':
@@ -166,4 +168,76 @@ function constants(schema: unknown): string {
   return pinned.length
     ? pinned.map(([k, s]) => `${k} = ${JSON.stringify(s.const)}`).join(' and ')
     : JSON.stringify(schema);
+}
+
+/** Deepest nesting `validatable` looks into; the contract's int64 fields sit two levels deep at most. */
+const validatableDepth = 64;
+
+/** Stands for a BigInt outside int64 before the validators: no integer, of its sign, past any minimum of 1. */
+const outsideInt64Stand = 2 ** 52 - 0.5;
+// The validators' wording (validation.ts), for the lines `exact` rewrites.
+const integerExpected = ` expected it ${expectation({ keyword: 'type', params: { type: 'integer' } })}`;
+const int64FormatExpected = ` expected it ${expectation({ keyword: 'format', params: { format: 'int64' } })}`;
+
+/**
+ * `value` as the precompiled validators read it, which know numbers, not BigInts: each BigInt as
+ * the nearest number, or, outside int64, as a number that is no integer, so that a field the
+ * document types as an integer (every one is an int64) refuses it. `exact` writes each BigInt's
+ * own digits back into the validators' lines (`messageId: got 9223372036854775808; expected it to
+ * be an integer within int64 ...`); `rounded` names each number past 2^53 - 1, which may already
+ * have been rounded. Copies only the objects and arrays on the way to a BigInt.
+ */
+export function validatable(value: unknown): { value: unknown; exact(lines: string[]): string[]; rounded: string[] } {
+  const shown = new Map<string, string>();
+  const rounded: string[] = [];
+  const path: string[] = [];
+  // Each object already walked, with what it became: shared or cyclic input is walked once.
+  const seen = new Map<object, unknown>();
+  // The field as the validators' lines name it: `threadIds[0]`, `content.text`, `(body)`.
+  const field = () => fieldName(path);
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'bigint') {
+      const n = outsideInt64(v) ? (v < 0n ? -outsideInt64Stand : outsideInt64Stand) : Number(v);
+      shown.set(`${field()}: got ${JSON.stringify(n)};`, `${field()}: got ${v};`);
+      return n;
+    }
+    if (isRounded(v))
+      rounded.push(
+        `${field()}: got ${v}, past 2^53 - 1, where a number may already be rounded; expected it as a bigint of its exact digits`,
+      );
+    if (v === null || typeof v !== 'object' || path.length >= validatableDepth) return v;
+    if (seen.has(v)) return seen.get(v);
+    seen.set(v, v);
+    let copy: Record<string, unknown> | undefined;
+    for (const key of Object.keys(v)) {
+      const item = (v as Record<string, unknown>)[key];
+      path.push(key);
+      const read = walk(item);
+      path.pop();
+      if (read === item) continue;
+      copy ??= Array.isArray(v) ? (v.slice() as unknown as Record<string, unknown>) : { ...v };
+      copy[key] = read; // a copied "__proto__" is an own data property too
+    }
+    seen.set(v, copy ?? v);
+    return copy ?? v;
+  };
+  const read = walk(value);
+  return {
+    value: read,
+    rounded,
+    exact: (lines) =>
+      shown.size === 0
+        ? lines
+        : lines.flatMap((line) => {
+            const cut = line.indexOf(';') + 1;
+            const got = shown.get(line.slice(0, cut));
+            const rest = line.slice(cut);
+            if (got === undefined) return [line];
+            // The stand-in of a BigInt outside int64 fails `format: int64` too: one line says it.
+            if (rest === int64FormatExpected) return [];
+            return [
+              `${got}${rest === integerExpected ? ' expected it to be an integer within int64 (-2^63 to 2^63 - 1)' : rest}`,
+            ];
+          }),
+  };
 }

@@ -7,6 +7,7 @@
 // becomes a path whose response is the payload and, per answer status, a path whose request is the
 // receiver's answer. Their places are mapped back to the webhook's own pointers.
 import { deref } from '../core/document.ts';
+import { httpMethods } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
 
 type Doc = Record<string, any>;
@@ -17,7 +18,7 @@ const payloadKey = (webhook: string) => `webhook ${webhook}`;
 const answerKey = (webhook: string, status: string) => `webhook ${webhook} answer ${status}`;
 const synthetic = /^webhook (.+?)(?: answer (\S+))?$/;
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const methods: readonly string[] = httpMethods;
 
 /** The document as api-smart-diff should judge it: webhooks as paths with the receiver's polarity. */
 export function wireView(doc: Doc): Doc {

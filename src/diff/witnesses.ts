@@ -13,7 +13,7 @@ import { parsed, type Json } from '../core/digits.ts';
 import { edgesOf, pattern, placements, setAt, type Path } from '../core/edges.ts';
 import { resolvePointer } from '../core/document.ts';
 import { unescapePointer } from '../core/pointers.ts';
-import { describeErrors, type SchemaError } from '../core/validation.ts';
+import { describeErrors, errorParts, type SchemaError } from '../core/validation.ts';
 import { messages, type Message } from './wire.ts';
 
 type Doc = Record<string, any>;
@@ -126,9 +126,8 @@ export function flips(before: Doc, after: Doc): Flip[] {
     const check = validate;
     const writerValid = (body: unknown) => check[writerDoc](writer.schema, body).length === 0;
     for (const { name, body } of instances(writer, writerValid, writerDoc === 'before' ? before : after)) {
-      const errors = check[readerDoc](reader.schema, body).filter(
-        (e) => e.keyword !== 'if' && !e.schemaPath.includes('/contains/'),
-      );
+      // The errors that are causes of their own, as every line of the project reads them.
+      const errors = check[readerDoc](reader.schema, body).filter((e) => errorParts(e, body) !== undefined);
       const first = errors[0];
       if (!first) continue;
       const field = fieldOf(first.instancePath, first);

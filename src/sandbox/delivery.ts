@@ -33,7 +33,7 @@ export interface CallbackRecord {
   state: 'pending' | 'delivered' | 'failed' | 'no-callback-url';
 }
 
-const duplicateWindowMs =
+export const duplicateWindowMs =
   (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })[
     'x-duplicate-window-seconds'
   ] * 1000;

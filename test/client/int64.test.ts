@@ -300,7 +300,9 @@ describe('the shared reader and writer (src/core/json-int64.ts)', () => {
     fc.assert(
       fc.property(fc.json(), (text) => {
         const big = /\d{16}|\d[eE]/.test(text);
-        if (!big) expect(parseJson(text)).toEqual(JSON.parse(text));
+        // Beside a string of 16 digits the text is scanned, not handed to JSON.parse at once.
+        const scanned = `[${text},"0000000000000000"]`;
+        if (!big) expect(parseJson(scanned)).toEqual(JSON.parse(scanned));
       }),
     );
     for (const bad of [
@@ -369,7 +371,7 @@ describe("the document's int64 fields", () => {
       if ((node as { format?: unknown }).format === 'int64') found.push(at);
       for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
     };
-    walk(document.components.schemas, '#/components/schemas');
+    walk(document, '#');
     expect(found.sort()).toEqual([
       '#/components/schemas/CascadeId',
       '#/components/schemas/StatusCallback/properties/messageId',

@@ -11,6 +11,10 @@ import { bundleCode, packageSource } from '../../src/build/bundle.ts';
 import { parseStatusCallback } from '../../src/client/webhooks.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import {
+  documentedRetryDelaysMs as retries,
+  duplicateWindowMs as duplicateWindow,
+} from '../../src/sandbox/delivery.ts';
 import { post } from '../helpers/sandbox.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';
 
@@ -94,16 +98,16 @@ describe('in process: startSandbox({ clock: "manual" })', () => {
     const first = message();
     await schedule(sandbox.url, first);
     await schedule(sandbox.url, again(first));
-    await sandbox.clock.advance(299_999);
+    await sandbox.clock.advance(duplicateWindow - 1);
     await schedule(sandbox.url, again(first));
-    await sandbox.clock.advance(1); // 300 s after the first
+    await sandbox.clock.advance(1); // the window after the first
     await schedule(sandbox.url, again(first));
     await sandbox.idle();
     expect(received().map((c) => [c.error, c.statusAt])).toEqual([
       [null, t0],
       ['duplicated', t0],
-      ['duplicated', at(t0, 299_999)],
-      [null, at(t0, 300_000)],
+      ['duplicated', at(t0, duplicateWindow - 1)],
+      [null, at(t0, duplicateWindow)],
     ]);
   });
 
@@ -113,15 +117,15 @@ describe('in process: startSandbox({ clock: "manual" })', () => {
     await sandbox.idle();
     const record = () => sandbox.callbacks()[0]!;
     expect(record().attempts.map((a) => a.status)).toEqual([503]);
-    await sandbox.clock.advance(3_999);
+    await sandbox.clock.advance(retries[0]! - 1);
     expect(record().attempts).toHaveLength(1);
     await sandbox.clock.advance(1);
     expect(record().attempts.map((a) => a.status)).toEqual([503, 503]);
-    await sandbox.clock.advance(128_000);
+    await sandbox.clock.advance(retries[1]!);
     expect(record().attempts.map((a) => [a.at, a.status])).toEqual([
       [t0, 503],
-      [at(t0, 4_000), 503],
-      [at(t0, 132_000), 200],
+      [at(t0, retries[0]!), 503],
+      [at(t0, retries[0]! + retries[1]!), 200],
     ]);
     expect(record().state).toBe('delivered');
   });
@@ -369,7 +373,7 @@ describe('the bin: messaging-sandbox --clock manual and /_sandbox/clock', () => 
     const first = message();
     await schedule(manualUrl, first);
     await schedule(manualUrl, again(first));
-    await clock(manualUrl, { advanceMs: 300_000 });
+    await clock(manualUrl, { advanceMs: duplicateWindow });
     const third = again(first);
     await schedule(manualUrl, third);
     await clock(manualUrl, { advanceMs: 0 }); // runs what is due now and answers once it has
@@ -379,7 +383,7 @@ describe('the bin: messaging-sandbox --clock manual and /_sandbox/clock', () => 
     expect(callbacks.map((c) => [c.payload.error, c.payload.statusAt])).toEqual([
       [null, now],
       ['duplicated', now],
-      [null, at(now, 300_000)],
+      [null, at(now, duplicateWindow)],
     ]);
     expect(callbacks[2]!.payload.requestId).toBe(third.requestId);
   });

@@ -1,8 +1,7 @@
 // Every example pair of the document holds against the sandbox (state reset before each), each
 // response valid against its schema; the pairs with a schema-valid request also pass through
 // `prism proxy --errors`, an independent check of every response.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import { documentAjv } from '../../src/build/ajv.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
 import { judge } from '../../src/conformance/checks.ts';
@@ -117,11 +116,7 @@ describe('through prism proxy --errors', () => {
 // A generic validator that asserts every format it knows (ajv with ajv-formats, and Prism), on
 // answers whose inputs the examples do not show: a requestId that is no UUID, int64 ids past 2^53.
 describe('what a generic validator asserting formats reads in the document', () => {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  const addFormats = (
-    typeof formatsModule === 'function' ? formatsModule : (formatsModule as { default: unknown }).default
-  ) as (a: Ajv2020) => void;
-  addFormats(ajv);
+  const ajv = documentAjv();
   ajv.addSchema(JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8')), 'doc');
   const validate = (pointer: string, value: unknown) => {
     const check = ajv.compile({ $ref: `doc${pointer}` });

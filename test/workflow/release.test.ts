@@ -2,9 +2,9 @@
 // git lists, node_modules linked): a patch, a minor and a major release one after the other, each
 // followed by the gate `npm test` runs, and a release the gate refuses, which changes nothing.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingLines } from '../../src/diff/changelog.ts';
@@ -83,7 +83,7 @@ beforeAll(async () => {
     ),
   );
   await symlink(join(projectRoot, 'node_modules'), join(repo, 'node_modules'), 'dir');
-  expect(dirname(join(repo, 'node_modules'))).toBe(repo);
+  expect(await realpath(join(repo, 'node_modules'))).toBe(await realpath(join(projectRoot, 'node_modules')));
 }, 60_000);
 afterAll(async () => {
   if (repo) await rm(repo, { recursive: true, force: true });

@@ -58,7 +58,7 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --only, --skip        stage names (repeat them or separate with commas)
   --seed                seed of the generated requests and the order of the bad inputs
                         (default 1); a failure prints the seed that replays it
-  --generated           generated requests per operation, valid and broken each (default 25)
+  --generated           generated requests per operation (default 25)
   --bail                stop at the first failed check (exit 1); the stages after it do not run
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit

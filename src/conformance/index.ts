@@ -24,7 +24,7 @@ export interface ConformanceOptions extends Credentials {
   skip?: string[];
   /** Seed of the generated requests and of the order of the bad inputs (default 1): the same seed repeats a run. */
   seed?: number;
-  /** Generated requests per operation and kind (valid, broken) in the generated stage (default 25). */
+  /** Generated requests per operation in the generated stage (default 25). */
   generated?: number;
   /**
    * Check the service's own status callbacks: a receiver listens at `host:port` (the service must

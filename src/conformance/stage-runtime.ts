@@ -24,7 +24,7 @@ export interface SuiteContext {
   credentials: Credentials;
   values: Record<string, unknown>;
   seed: number;
-  /** Generated requests per operation and kind (valid, broken) in the generated stage. */
+  /** Generated requests per operation in the generated stage. */
   generated: number;
   /** Where the callbacks stage listens for the service's status callbacks (--callbacks). */
   callbacks?: CallbackOptions;
@@ -66,7 +66,7 @@ export interface StageTraffic {
  * `build` made once per run: a stage's count (its banner) and its run read the same list, built
  * once. The list depends only on the run's options, and each run has a context of its own.
  */
-export function perRun<T>(build: (ctx: SuiteContext) => T): (ctx: SuiteContext) => T {
+function perRun<T>(build: (ctx: SuiteContext) => T): (ctx: SuiteContext) => T {
   const built = new WeakMap<SuiteContext, T>();
   return (ctx) => {
     if (!built.has(ctx)) built.set(ctx, build(ctx));
@@ -150,6 +150,41 @@ export interface Stage {
   /** How many checks `run` makes under this context (its banner says so). */
   count(ctx: SuiteContext): number;
   run(ctx: SuiteContext): Promise<CheckResult[]>;
+}
+
+/** One check of a stage before it runs: what it is, and its body. */
+export interface Planned extends Omit<CheckSpec, 'stage'> {
+  run(): Promise<CheckOutcome>;
+}
+
+/** The check that sends a case and judges its answer. */
+export const caseCheck = (ctx: SuiteContext, name: string, c: Case, covers?: Coverage): Planned => ({
+  name,
+  kind: c.expectation.kind,
+  basis: c.expectation.basis,
+  ...(covers ? { covers } : {}),
+  run: () => sendCase(ctx, c),
+});
+
+/** Runs the planned checks in order, as checks of `stage`. */
+export async function runPlanned(ctx: SuiteContext, stage: string, planned: Planned[]): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const { run, ...spec } of planned) results.push(await check(ctx, { stage, ...spec }, run));
+  return results;
+}
+
+/**
+ * A stage whose checks are a list made from the run's options, once per run: its banner counts
+ * them, and it runs those of the run's profile, in order.
+ */
+export function planStage(name: string, description: string, plan: (ctx: SuiteContext) => Planned[]): Stage {
+  const selected = perRun((ctx) => plan(ctx).filter((p) => runs(ctx, p.kind)));
+  return {
+    name,
+    description,
+    count: (ctx) => selected(ctx).length,
+    run: (ctx) => runPlanned(ctx, name, selected(ctx)),
+  };
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -205,20 +205,15 @@ function misdirection(ctx: SuiteContext, answers: Answer[]): string | undefined 
 export type SuiteOptions = Omit<
   SuiteContext,
   'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated'
-> & {
-  /** Generated requests per operation and kind in the generated stage (default 25). */
-  generated?: number;
-  /** `described` (default) or `strict` (the contract's decisions too). */
-  profile?: Profile;
-  /** Longest wait for one answer, body included (default 10 s). */
-  timeoutMs?: number;
-  /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
-  deadlineMs?: number;
-  /** Values to replace with `***` in everything the report holds (credentials). */
-  secrets?: string[];
-  /** Run before each stage; the checks that need the examples' starting state run exactly only after it. */
-  reset?: ResetHook;
-};
+> &
+  Partial<Pick<SuiteContext, 'generated' | 'profile' | 'timeoutMs'>> & {
+    /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
+    deadlineMs?: number;
+    /** Values to replace with `***` in everything the report holds (credentials). */
+    secrets?: string[];
+    /** Run before each stage; the checks that need the examples' starting state run exactly only after it. */
+    reset?: ResetHook;
+  };
 
 /**
  * Replaces every secret in `text` with `***`; longer secrets first, so one inside another goes
@@ -230,6 +225,14 @@ export function redactor(secrets: Array<string | undefined>): (text: string) => 
     (a, b) => b.length - a.length,
   );
   return (text) => list.reduce((t, secret) => t.split(secret).join('***'), text);
+}
+
+/** `value` with `redact` applied to every string in it. */
+function redactAll<T>(value: T, redact: (text: string) => string): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactAll(v, redact)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactAll(v, redact)])) as T;
 }
 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
@@ -299,7 +302,6 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       results.push(failedCheck(stage.name, 'stage ran', 'the stage to run', reason));
       continue;
     }
-    ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
     ctx.stage = { answered: 0, networkFailures: 0, checks: [] };
     if (options.reset?.url || options.reset?.command) {
       const failed = await reset(ctx, options.reset);
@@ -310,6 +312,8 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       }
       ctx.stateKnown = true;
     }
+    // After the reset: a stage's checks may depend on whether the state is known.
+    ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
     const start = performance.now();
     let stageResults: CheckResult[];
     let bailed = false;
@@ -343,26 +347,8 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       break;
     }
   }
-  const redacted = results.map((r) => ({
-    ...r,
-    name: redact(r.name),
-    ...(r.request === undefined ? {} : { request: redact(r.request) }),
-    ...(r.replay === undefined ? {} : { replay: redact(r.replay) }),
-    ...(r.expected === undefined ? {} : { expected: redact(r.expected) }),
-    ...(r.actual === undefined ? {} : { actual: redact(r.actual) }),
-    ...(r.answer === undefined ? {} : { answer: redact(r.answer) }),
-    // A fault quotes the answer, which may echo a credential.
-    ...(r.faults === undefined
-      ? {}
-      : {
-          faults: r.faults.map((f) => ({
-            ...f,
-            fault: redact(f.fault),
-            detail: redact(f.detail),
-            ...(f.key === undefined ? {} : { key: redact(f.key) }),
-          })),
-        }),
-  }));
+  // Every text of the report: a fault quotes the answer, which may echo a credential.
+  const redacted = redactAll(results, redact);
   return {
     profile: ctx.profile,
     results: redacted,

@@ -140,6 +140,12 @@ export const examplePairs: () => readonly ExamplePair[] = once(() => {
   return Object.freeze(pairs);
 });
 
+/** The named examples of `op` the document says are accepted, each a request that can be sent alone. */
+export const successExamples = (op: Operation): ExamplePair[] =>
+  examplePairs().filter(
+    (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice,
+  );
+
 /** The named example pair of an operation; throws when the document has none (a renamed example is found at once). */
 export function examplePair(operationId: OperationId, name: string): ExamplePair {
   const found = examplePairs().find((p) => p.operation.operationId === operationId && p.name === name);

@@ -3,7 +3,7 @@
 // and the credentials from the environment (BASE_URL, API_KEY, INTEGRATOR_TOKEN), never carry a
 // secret, and the tests run every one against the sandbox, so none can rot.
 import { apiKeyHeader } from '../core/meta.ts';
-import { examplePairs, documentOperations, type Operation } from '../core/examples.ts';
+import { successExamples, documentOperations, type Operation } from '../core/examples.ts';
 
 export interface CodeSample {
   lang: string;
@@ -18,7 +18,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** The example a sample sends: the operation's first paired success example. */
 export function sampleExample(op: Operation) {
-  const pair = examplePairs().find((p) => p.operation.operationId === op.operationId && p.paired && p.status === 200);
+  const pair = successExamples(op)[0];
   if (!pair) throw new Error(`${op.operationId} has no named success example to make samples from`);
   return pair;
 }

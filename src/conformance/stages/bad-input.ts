@@ -5,31 +5,13 @@
 // shuffled by --seed, so a run can be repeated exactly. (Bodies broken in one place against the
 // schema are the boundaries stage's: one walker, core/edges.ts, makes them.)
 import { openapi } from '../../core/document.ts';
-import { examplePairs, documentOperations, responseKind, type Operation } from '../../core/examples.ts';
-import {
-  answerOf,
-  check,
-  perRun,
-  runs,
-  send,
-  sendCase,
-  type CheckResult,
-  type Stage,
-  type SuiteContext,
-} from '../stage-runtime.ts';
+import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
+import { caseCheck, planStage, runs, sendCase, type Planned, type SuiteContext } from '../stage-runtime.ts';
 import { acceptedExpectation, errorStatuses, kindOfStatuses } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { probeExamples } from '../policy.ts';
-
-export interface BadInput {
-  name: string;
-  operation: Operation;
-  request: PairRequest;
-  /** The answers the document allows (for a valid request in another form, its media type's: 200), its kind and where it says so. */
-  expectation: Expectation;
-}
 
 /** A small seeded generator (mulberry32), so --seed repeats a run exactly. */
 function random(seed: number): () => number {
@@ -47,14 +29,12 @@ function random(seed: number): () => number {
 const errorsTag = (openapi.tags as Array<{ name: string }>).findIndex((t) => t.name === 'Errors');
 const contentTypeDecision = `#/tags/${errorsTag}/description ([contract decision]: a request whose Content-Type is not application/json gets an error)`;
 
-export function badInputs(ctx: SuiteContext): BadInput[] {
-  const inputs: BadInput[] = [];
+/** The bad inputs in an order --seed shuffles, and after each batch of them, a check that the server still answers. */
+export function badInputs(ctx: SuiteContext): Planned[] {
+  const inputs: Planned[] = [];
   const seen = new Set<string>();
   for (const op of documentOperations()) {
-    const pairs = examplePairs().filter(
-      (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200,
-    );
-    const template = pairs[0]!;
+    const template = successExamples(op)[0]!;
     const request = (body: string | undefined, extra: Partial<PairRequest> = {}): PairRequest => ({
       ...pairRequest(ctx.server, template, ctx.credentials, () => null),
       body,
@@ -64,12 +44,18 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
       const key = `${r.method} ${r.url} ${r.headers['content-type']} ${r.body}`;
       if (seen.has(key)) return;
       seen.add(key);
-      inputs.push({
-        name: `${op.operationId}: ${name}`,
-        operation: op,
-        request: r,
-        expectation,
-      });
+      const single = expectation.allowed.length === 1 ? expectation.allowed[0]! : undefined;
+      inputs.push(
+        caseCheck(
+          ctx,
+          `${op.operationId}: ${name}`,
+          { operation: op, request: r, expectation },
+          {
+            operationId: op.operationId,
+            ...(single ? { status: single.status, ...(single.code ? { code: single.code } : {}) } : {}),
+          },
+        ),
+      );
     };
     const statuses = errorStatuses(op);
     const anyError = (basis: string, kind = kindOfStatuses(op, statuses)): Expectation => ({
@@ -139,62 +125,29 @@ export function badInputs(ctx: SuiteContext): BadInput[] {
     const j = Math.floor(rnd() * (i + 1));
     [inputs[i], inputs[j]] = [inputs[j]!, inputs[i]!];
   }
-  return inputs;
+  // Those of the profile, and after each batch of them a valid request the server must still answer.
+  const probe = probeExamples()[0]!;
+  const still = (n: number): Planned => ({
+    name: `server still answers after ${n} bad inputs`,
+    kind: 'described',
+    basis: `${probe.operation.pointer}/responses/${probe.status}`,
+    run: () =>
+      sendCase(ctx, {
+        operation: probe.operation,
+        request: pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body),
+        expectation: { allowed: [{ status: probe.status }], kind: 'described', basis: '' },
+      }),
+  });
+  const selected = inputs.filter((input) => runs(ctx, input.kind));
+  return selected.flatMap((input, i) =>
+    (i + 1) % batch === 0 || i === selected.length - 1 ? [input, still(i + 1)] : [input],
+  );
 }
 
 const batch = 50;
-const selected = perRun((ctx) => badInputs(ctx).filter((input) => runs(ctx, input.expectation.kind)));
 
-export const badInputStage: Stage = {
-  name: 'bad-input',
-  description:
-    'malformed JSON, bodies that are no object, other content types, unknown paths and methods: each gets an error the document allows, as a problem body, and the server still answers after each batch; a valid request with its media type written otherwise (a charset, another case) is accepted',
-  count: (ctx) => {
-    const n = selected(ctx).length;
-    return n + Math.ceil(n / batch);
-  },
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const inputs = selected(ctx);
-    const results: CheckResult[] = [];
-    for (let start = 0; start < inputs.length; start += batch) {
-      for (const input of inputs.slice(start, start + batch)) {
-        const { expectation, operation } = input;
-        const single = expectation.allowed.length === 1 ? expectation.allowed[0]! : undefined;
-        const covers = {
-          operationId: operation.operationId,
-          ...(single ? { status: single.status } : {}),
-          ...(single?.code ? { code: single.code } : {}),
-        };
-        results.push(
-          await check(
-            ctx,
-            { stage: 'bad-input', name: input.name, kind: expectation.kind, basis: expectation.basis, covers },
-            () => sendCase(ctx, { operation, request: input.request, expectation }),
-          ),
-        );
-      }
-      // The server must still answer a valid request after each batch.
-      const probe = probeExamples()[0]!;
-      const spec = {
-        stage: 'bad-input',
-        name: `server still answers after ${Math.min(start + batch, inputs.length)} bad inputs`,
-        kind: 'described' as const,
-        basis: `${probe.operation.pointer}/responses/${probe.status}`,
-      };
-      results.push(
-        await check(ctx, spec, async () => {
-          const request = pairRequest(ctx.server, probe, ctx.credentials, () => prepare(probe, ctx.values).body);
-          const { answer, error } = await send(ctx, request);
-          return {
-            ok: answer?.status === probe.status,
-            request,
-            expected: String(probe.status),
-            actual: answer ? `${answer.status}` : `no answer: ${error}`,
-            answer: answerOf(answer?.status),
-          };
-        }),
-      );
-    }
-    return results;
-  },
-};
+export const badInputStage = planStage(
+  'bad-input',
+  'malformed JSON, bodies that are no object, other content types, unknown paths and methods: each gets an error the document allows, as a problem body, and the server still answers after each batch; a valid request with its media type written otherwise (a charset, another case) is accepted',
+  badInputs,
+);

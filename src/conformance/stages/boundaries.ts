@@ -4,32 +4,22 @@
 // error the document allows. Each edge starts from a named success example, so the rest of the request is
 // one the document says is accepted. A past-edge check on a limit the document marks [contract
 // decision] is a decision.
-import { examplePairs, documentOperations, type Operation } from '../../core/examples.ts';
-import { at, edgesOf, pattern, placements, setAt, type Edge, type Path } from '../../core/edges.ts';
+import { documentOperations, successExamples } from '../../core/examples.ts';
+import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
-import { check, perRun, runs, sendCase, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { caseCheck, planStage, type Planned, type SuiteContext } from '../stage-runtime.ts';
 import { acceptedExpectation, invalidBodyExpectation, isAccepted } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
-import { pairRequest, type PairRequest } from '../pairs.ts';
+import { pairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 
-interface Boundary {
-  name: string;
-  operation: Operation;
-  edge: Edge;
-  request: PairRequest;
-  /** At a limit: accepted (200, or a business answer the change may cause). Past it: an error the document allows. */
-  expectation: Expectation;
-}
-
-export function boundaries(ctx: SuiteContext): Boundary[] {
-  const out: Boundary[] = [];
+/** A check per edge: at a limit, accepted (200, or a business answer the change may cause); past it, an error the document allows. */
+export function boundaries(ctx: SuiteContext): Planned[] {
+  const out: Planned[] = [];
   const seen = new Set<string>();
   for (const op of documentOperations()) {
     if (!op.requestSchemaPointer) continue;
-    for (const pair of examplePairs().filter(
-      (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice,
-    )) {
+    for (const pair of successExamples(op)) {
       const source = prepare(pair, ctx.values).body as Json;
       const again = withFreshIdentifiers(op.operationId, source, { status: 200 });
       const fresh = (path: Path) => at(again, path) !== at(source, path);
@@ -63,38 +53,27 @@ export function boundaries(ctx: SuiteContext): Boundary[] {
         }
         seen.add(key);
         const request = { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
-        out.push({
-          name: `${op.operationId}: ${edge.side === 'at' ? 'at the limit' : edge.broken ? 'broken' : 'past the limit'}, ${edge.name}`,
-          operation: op,
-          edge,
-          request,
-          expectation,
-        });
+        const side = edge.side === 'at' ? 'at the limit' : edge.broken ? 'broken' : 'past the limit';
+        out.push(
+          caseCheck(
+            ctx,
+            `${op.operationId}: ${side}, ${edge.name}`,
+            { operation: op, request, expectation },
+            {
+              operationId: op.operationId,
+              ...(edge.broken ? {} : { limit: edge.limit }),
+              side: edge.side,
+            },
+          ),
+        );
       }
     }
   }
   return out;
 }
 
-const selected = perRun((ctx) => boundaries(ctx).filter((b) => runs(ctx, b.expectation.kind)));
-
-export const boundariesStage: Stage = {
-  name: 'boundaries',
-  description:
-    'every limit of the request schemas, and every value broken once: at the limit accepted, just past it, of the wrong type, missing, in a bad format or out of its set refused as the document allows (code points in several scripts, int64 past 2^31 and 2^53, date-time offsets, UUID case)',
-  count: (ctx) => selected(ctx).length,
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const results: CheckResult[] = [];
-    for (const b of selected(ctx)) {
-      const { expectation, operation, edge } = b;
-      const covers = {
-        operationId: operation.operationId,
-        ...(edge.broken ? {} : { limit: edge.limit }),
-        side: edge.side,
-      };
-      const spec = { stage: 'boundaries', name: b.name, kind: expectation.kind, basis: expectation.basis, covers };
-      results.push(await check(ctx, spec, () => sendCase(ctx, { operation, request: b.request, expectation })));
-    }
-    return results;
-  },
-};
+export const boundariesStage = planStage(
+  'boundaries',
+  'every limit of the request schemas, and every value broken once: at the limit accepted, just past it, of the wrong type, missing, in a bad format or out of its set refused as the document allows (code points in several scripts, int64 past 2^31 and 2^53, date-time offsets, UUID case)',
+  boundaries,
+);

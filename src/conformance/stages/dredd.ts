@@ -14,7 +14,7 @@ import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../case.ts';
 import { examplePointer, pairExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
-import { check, runs, sendCase, type CheckResult, type Stage, type SuiteContext } from '../stage-runtime.ts';
+import { planStage, runPlanned, runs, sendCase, type Planned, type SuiteContext } from '../stage-runtime.ts';
 import { prepare } from '../vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {
@@ -31,8 +31,6 @@ export interface Step {
   expectation: Expectation;
   /** The example whose request triggers the status. */
   example: string;
-  /** Out of the profile: no check of this run. */
-  skip: boolean;
 }
 
 /** The example whose request the transaction for `status` sends: one that needs no state. */
@@ -70,7 +68,6 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
           basis: examplePointer(pair),
         },
         example: pair.name,
-        skip: !runs(ctx, pair.kind),
       };
     }
   }
@@ -96,54 +93,50 @@ export function dreddTransactions(): string[] {
   ];
 }
 
-export const dreddStage: Stage = {
-  name: 'dredd',
-  description:
-    "the transactions Dredd compiles from the document, one per path, method and documented status, each sent with the request that triggers its status and judged by the suite's checks",
-  count: (ctx) => {
-    const plan = dreddPlan(ctx);
-    const names = dreddTransactions();
-    return (
-      names.filter((name) => !Object.hasOwn(plan, name) || !plan[name]!.skip).length +
-      Object.entries(plan).filter(([name, step]) => !step.skip && !names.includes(name)).length
-    );
-  },
-  run: (ctx: SuiteContext) => runDredd(ctx, dreddPlan(ctx)),
-};
-
-/** Each of Dredd's transactions in the profile through the runner; one without a plan, or a plan without one, fails. */
-export async function runDredd(
+/** A check per transaction of Dredd's, sent as planned; one without a plan, or a plan without one, fails. */
+export function dreddChecks(
   ctx: SuiteContext,
-  plan: Record<string, Step>,
+  plan: Record<string, Step> = dreddPlan(ctx),
   names: string[] = dreddTransactions(),
-): Promise<CheckResult[]> {
-  const results: CheckResult[] = [];
-  const failing = (name: string, actual: string) =>
-    check(ctx, { stage: 'dredd', name, kind: 'described', basis: '#/paths' }, async () => ({
-      ok: false,
-      expected: 'a transaction Dredd compiles and the suite plans',
-      actual,
-    }));
-  for (const name of names) {
+): Planned[] {
+  const failing = (name: string, actual: string): Planned => ({
+    name,
+    kind: 'described',
+    basis: '#/paths',
+    run: async () => ({ ok: false, expected: 'a transaction Dredd compiles and the suite plans', actual }),
+  });
+  const planned = names.map((name) => {
     const step = Object.hasOwn(plan, name) ? plan[name]! : undefined;
-    if (!step) {
-      results.push(await failing(name, 'Dredd compiled a transaction the suite has no plan for'));
-      continue;
-    }
-    if (step.skip) continue; // out of the profile
+    if (!step) return failing(name, 'Dredd compiled a transaction the suite has no plan for');
     const { operation, expectation } = step;
-    const code = expectation.allowed[0]!.code;
-    const spec = {
-      stage: 'dredd',
+    const { status, code } = expectation.allowed[0]!;
+    return {
       name,
       kind: expectation.kind,
       basis: expectation.basis,
-      covers: { operationId: operation.operationId, status: expectation.allowed[0]!.status, ...(code ? { code } : {}) },
+      covers: { operationId: operation.operationId, status, ...(code ? { code } : {}) },
+      run: () => sendCase(ctx, { operation, request: step.request(), expectation }),
     };
-    results.push(await check(ctx, spec, () => sendCase(ctx, { operation, request: step.request(), expectation })));
-  }
-  for (const [name, step] of Object.entries(plan))
-    if (!step.skip && !names.includes(name))
-      results.push(await failing(name, 'Dredd compiled no such transaction: the plan names one the document lacks'));
-  return results;
+  });
+  const uncompiled = Object.keys(plan).filter((name) => !names.includes(name));
+  return [
+    ...planned,
+    ...uncompiled.map((name) =>
+      failing(name, 'Dredd compiled no such transaction: the plan names one the document lacks'),
+    ),
+  ];
 }
+
+export const dreddStage = planStage(
+  'dredd',
+  "the transactions Dredd compiles from the document, one per path, method and documented status, each sent with the request that triggers its status and judged by the suite's checks",
+  (ctx) => dreddChecks(ctx),
+);
+
+/** The dredd stage's checks of the run's profile, for this plan and these transactions. */
+export const runDredd = (ctx: SuiteContext, plan: Record<string, Step>, names?: string[]) =>
+  runPlanned(
+    ctx,
+    'dredd',
+    dreddChecks(ctx, plan, names).filter((p) => runs(ctx, p.kind)),
+  );

@@ -4,15 +4,12 @@
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
 import {
-  check,
   noAnswer,
-  runs,
+  planStage,
   send,
   sendCase,
   verdict,
   type CheckOutcome,
-  type CheckResult,
-  type Stage,
   type SuiteContext,
 } from '../stage-runtime.ts';
 import { pairExpectation } from '../expectations.ts';
@@ -20,8 +17,6 @@ import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 import { sentAgain } from '../policy.ts';
 import type { Answer } from '../transport.ts';
-
-const selected = (ctx: SuiteContext) => examplePairs().filter((p) => runs(ctx, pairExpectation(p, ctx.profile).kind));
 
 type Lists = Record<string, unknown[]>;
 
@@ -37,40 +32,28 @@ function moving(pair: ExamplePair): Array<[string, string]> {
   );
 }
 
-export const examplesStage: Stage = {
-  name: 'examples',
-  description: 'every named request/response example pair of the document',
-  count: (ctx) => selected(ctx).length,
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const results: CheckResult[] = [];
-    for (const pair of selected(ctx)) {
-      const expectation = pairExpectation(pair, ctx.profile);
-      const unknownState = !ctx.mock && !ctx.stateKnown && moving(pair).length > 0;
-      const covers = {
+export const examplesStage = planStage('examples', 'every named request/response example pair of the document', (ctx) =>
+  examplePairs().map((pair) => {
+    const expectation = pairExpectation(pair, ctx.profile);
+    const unknownState = !ctx.mock && !ctx.stateKnown && moving(pair).length > 0;
+    const needsReset = `an identifier the example lists in ${moving(pair)
+      .map(([from, to]) => `${from} may be in ${to} after an earlier send: either was accepted`)
+      .join('; ')}`;
+    return {
+      name: `${pair.operation.operationId} ${pair.status} ${pair.name}`,
+      kind: expectation.kind,
+      basis: expectation.basis,
+      covers: {
         operationId: pair.operation.operationId,
         status: pair.status,
         code: (pair.response as { title?: string })?.title,
         example: pair.name,
-        ...(unknownState
-          ? {
-              needsReset: `an identifier the example lists in ${moving(pair)
-                .map(([from, to]) => `${from} may be in ${to} after an earlier send: either was accepted`)
-                .join('; ')}`,
-            }
-          : {}),
-      };
-      const spec = {
-        stage: 'examples',
-        name: `${pair.operation.operationId} ${pair.status} ${pair.name}`,
-        kind: expectation.kind,
-        basis: expectation.basis,
-        covers,
-      };
-      results.push(await check(ctx, spec, () => (ctx.mock ? askMock(ctx, pair) : sendPair(ctx, pair, unknownState))));
-    }
-    return results;
-  },
-};
+        ...(unknownState ? { needsReset } : {}),
+      },
+      run: () => (ctx.mock ? askMock(ctx, pair) : sendPair(ctx, pair, unknownState)),
+    };
+  }),
+);
 
 /**
  * A mock is asked for the example by name, with a request it accepts (the operation's own path, method, credentials and

@@ -6,19 +6,22 @@
 // run, and the second close is judged against the answer to the first. Every answer is a case,
 // judged by the registry of checks (checks.ts): a rule says only what the document allows at each step.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
-import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
+import {
+  documentOperations,
+  examplePairs,
+  successExamples,
+  type ExamplePair,
+  type Operation,
+} from '../../core/examples.ts';
 import { errorStatuses, examplePointer } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import {
-  check,
   noAnswer,
-  runs,
+  planStage,
   send,
   verdict,
   type CheckOutcome,
-  type CheckResult,
-  type CheckSpec,
-  type Stage,
+  type Planned,
   type SuiteContext,
 } from '../stage-runtime.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
@@ -59,12 +62,6 @@ const accepted = (op: Operation): Expectation => ({
   basis: `${op.pointer}/responses/200`,
 });
 
-/** The named examples of `op` that the document says are accepted, each sendable alone. */
-const successes = (op: Operation) =>
-  examplePairs().filter(
-    (p) => p.operation.operationId === op.operationId && p.paired && p.status === 200 && !p.trigger.sendTwice,
-  );
-
 /** The example's request for this run: values substituted, values taken once new, the credentials given. */
 const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-balance') =>
   pairRequest(
@@ -74,27 +71,35 @@ const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-ba
     () => prepare(example, ctx.values).body,
   );
 
-/** A rule: what it is, and its body, given what the rules before it found. */
-interface Rule {
-  spec: CheckSpec;
-  run(ctx: SuiteContext, found: Map<string, Outcome>): Promise<CheckOutcome>;
-}
+/** A check of this stage: the rule, the kind and basis of what it holds, and its body. */
+const rule = (
+  op: Operation,
+  name: string,
+  holds: Pick<Expectation, 'kind' | 'basis'>,
+  run: () => Promise<CheckOutcome>,
+): Planned => ({
+  name: `${op.operationId}: ${name}`,
+  kind: holds.kind,
+  basis: holds.basis,
+  covers: { operationId: op.operationId },
+  run,
+});
 
 /**
  * A value taken once (`x-taken-once`) sent again is refused: with the code the document gives for
  * it, or, where that code is this contract's decision, under the default profile with any error
  * (the description: "an error code is returned").
  */
-function takenOnceRules(op: Operation, profile: SuiteContext['profile']): Rule[] {
+function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const once = takenOnce(op);
-  const [first, ...others] = successes(op);
+  const [first, ...others] = successExamples(op);
   if (!once || !first) return [];
   const example = examplePairs().find(
     (p) =>
       p.operation.operationId === op.operationId &&
       normalizeErrorCode(String((p.response as { title?: unknown })?.title)) === normalizeErrorCode(once.code),
   );
-  const exact = example !== undefined && (example.kind === 'described' || profile === 'strict');
+  const exact = example !== undefined && (example.kind === 'described' || ctx.profile === 'strict');
   const refused: Expectation = exact
     ? { allowed: [{ status: example.status, code: once.code }], kind: example.kind, basis: examplePointer(example) }
     : {
@@ -106,129 +111,86 @@ function takenOnceRules(op: Operation, profile: SuiteContext['profile']): Rule[]
   const refusal = (answer: Answer): Expectation =>
     exact || answer.status < 400 ? refused : { ...refused, allowed: [{ status: answer.status }] };
   const then = exact ? `${refused.allowed[0]!.status} ${once.code}` : 'an error with a problem body';
-  const rules: Rule[] = [
-    {
-      spec: {
-        stage: 'stateful',
-        name: `${op.operationId}: the same ${once.field} sent twice is refused the second time${exact ? ` with ${once.code}` : ''}`,
-        kind: refused.kind,
-        basis: refused.basis,
-        covers: { operationId: op.operationId },
-      },
-      run(ctx) {
-        const request = requestOf(ctx, first);
-        return steps(
-          ctx,
-          [
-            { operation: op, request, expectation: accepted(op) },
-            { operation: op, request, expectation: refusal },
-          ],
-          `first 200, then ${then}`,
-        );
-      },
-    },
+  // The value used, other accepted requests (each with values of its own), then the value again.
+  const twice = (between: ExamplePair[]) => {
+    const request = requestOf(ctx, first);
+    const others = between.map((other) => ({
+      operation: op,
+      request: requestOf(ctx, other),
+      expectation: accepted(op),
+    }));
+    return steps(
+      ctx,
+      [
+        { operation: op, request, expectation: accepted(op) },
+        ...others,
+        { operation: op, request, expectation: refusal },
+      ],
+      `first 200, then${others.length ? ', after other requests,' : ''} ${then}`,
+    );
+  };
+  const code = exact ? ` with ${once.code}` : '';
+  return [
+    rule(op, `the same ${once.field} sent twice is refused the second time${code}`, refused, () => twice([])),
+    ...(others.length
+      ? [rule(op, `a ${once.field} used earlier is still refused after other requests`, refused, () => twice(others))]
+      : []),
   ];
-  if (others.length > 0)
-    rules.push({
-      spec: {
-        stage: 'stateful',
-        name: `${op.operationId}: a ${once.field} used earlier is still refused after other requests`,
-        kind: refused.kind,
-        basis: refused.basis,
-        covers: { operationId: op.operationId },
-      },
-      run(ctx) {
-        const request = requestOf(ctx, first);
-        // Other accepted requests in between, each with values of its own.
-        const between = others.map((other) => ({
-          operation: op,
-          request: requestOf(ctx, other),
-          expectation: accepted(op),
-        }));
-        return steps(
-          ctx,
-          [
-            { operation: op, request, expectation: accepted(op) },
-            ...between,
-            { operation: op, request, expectation: refusal },
-          ],
-          `first 200, then, after other requests, ${then}`,
-        );
-      },
-    });
-  return rules;
 }
 
 /**
  * Every identifier sent is in one list of the answer (`x-lists-each-once`), and sent again each
  * is where `x-sent-again` says; one in a list it does not name (a system error) is not sent again.
  */
-function listRules(op: Operation): Rule[] {
+function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   const field = listedOnce(op, 200);
-  const again = sentAgain(op, 200);
   if (!field) return [];
-  const basis = `${op.pointer}/responses/200`;
-  const template = successes(op)[0]!;
-  const idsOf = (ctx: SuiteContext) => [
+  const again = sentAgain(op, 200);
+  const ids = [
     ...new Set(
-      successes(op).flatMap(
+      successExamples(op).flatMap(
         (p) => substitute((p.requestBody as Record<string, unknown[]>)[field] ?? [], ctx.values) as unknown[],
       ),
     ),
   ];
-  const sending = (ctx: SuiteContext, ids: unknown[]) =>
-    pairRequest(ctx.server, template, ctx.credentials, () => ({ [field]: ids }));
-  const rules: Rule[] = [
-    {
-      spec: {
-        stage: 'stateful',
-        name: `${op.operationId}: every identifier of ${field} is reported in exactly one list`,
-        kind: 'described',
-        basis,
-        covers: { operationId: op.operationId },
-      },
-      async run(ctx, found) {
-        const outcome = await steps(
-          ctx,
-          [{ operation: op, request: sending(ctx, idsOf(ctx)), expectation: accepted(op) }],
-          'each identifier in one list',
-        );
-        found.set(op.operationId, outcome);
-        return outcome;
-      },
+  const sending = (sent: unknown[], fields?: Record<string, unknown[]>) => {
+    const request = pairRequest(ctx.server, successExamples(op)[0]!, ctx.credentials, () => ({ [field]: sent }));
+    const step = { operation: op, request, expectation: accepted(op), ...(fields ? { fields } : {}) };
+    return steps(
+      ctx,
+      [step],
+      fields ? 'each identifier in the list x-sent-again names' : 'each identifier in one list',
+    );
+  };
+  let first: Promise<Outcome> | undefined;
+  const listed = rule(op, `every identifier of ${field} is reported in exactly one list`, accepted(op), () => {
+    first = sending(ids);
+    return first;
+  });
+  if (!again) return [listed];
+  const moves = Object.entries(again);
+  const where = moves.map(([from, to]) => `${from} -> ${to}`).join(', ');
+  const basis = `${op.pointer}/responses/200/x-sent-again`;
+  const resent = rule(
+    op,
+    `the same ${field} sent again, each identifier is where the document says (${where})`,
+    { kind: 'described', basis },
+    async () => {
+      // This rule reads the first send's answer: where that failed, it fails with the same faults.
+      const outcome = await first;
+      if (!outcome) throw new Error('the first send did not run');
+      if (!outcome.ok) return outcome;
+      const lists = outcome.last!.body as Record<string, unknown[]>;
+      const fields: Record<string, unknown[]> = Object.fromEntries(moves.map(([, to]) => [to, []]));
+      for (const [from, to] of moves) fields[to]!.push(...(lists[from] ?? []));
+      for (const [from] of moves) fields[from] ??= [];
+      return sending(
+        ids.filter((id) => moves.some(([from]) => lists[from]?.includes(id))),
+        fields,
+      );
     },
-  ];
-  if (again)
-    rules.push({
-      spec: {
-        stage: 'stateful',
-        name: `${op.operationId}: the same ${field} sent again, each identifier is where the document says (${Object.entries(
-          again,
-        )
-          .map(([from, to]) => `${from} -> ${to}`)
-          .join(', ')})`,
-        kind: 'described',
-        basis: `${basis}/x-sent-again`,
-        covers: { operationId: op.operationId },
-      },
-      async run(ctx, found) {
-        const first = found.get(op.operationId);
-        if (!first) throw new Error('the first send did not run');
-        // This rule reads the first send's answer: where that failed, it fails with the same faults.
-        if (!first.ok) return first;
-        const lists = first.last!.body as Record<string, unknown[]>;
-        const fields: Record<string, unknown[]> = Object.fromEntries(Object.values(again).map((to) => [to, []]));
-        for (const [from, to] of Object.entries(again)) fields[to]!.push(...(lists[from] ?? []));
-        for (const from of Object.keys(again)) fields[from] ??= [];
-        const ids = idsOf(ctx).filter((id) => Object.entries(again).some(([from]) => lists[from]?.includes(id)));
-        return steps(
-          ctx,
-          [{ operation: op, request: sending(ctx, ids), expectation: accepted(op), fields }],
-          'each identifier in the list x-sent-again names',
-        );
-      },
-    });
-  return rules;
+  );
+  return [listed, resent];
 }
 
 /**
@@ -236,11 +198,11 @@ function listRules(op: Operation): Rule[] {
  * time, on every accepted request twice (a balance checked once per key, or per channel, shows),
  * and the account with balance accepted every time.
  */
-function balanceRules(op: Operation): Rule[] {
+function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const refused = examplePairs().find(
     (p) => p.operation.operationId === op.operationId && p.trigger.credentials === 'no-balance',
   );
-  const all = [...successes(op), ...successes(op)];
+  const all = [...successExamples(op), ...successExamples(op)];
   if (!refused || all.length === 0) return [];
   const title = (refused.response as { title?: string }).title;
   const noBalance: Expectation = {
@@ -250,55 +212,26 @@ function balanceRules(op: Operation): Rule[] {
   };
   const times = `for each of ${all.length / 2} requests, twice`;
   return [
-    {
-      spec: {
-        stage: 'stateful',
-        name: `${op.operationId}: the account without balance is refused every time, on every channel`,
-        kind: refused.kind,
-        basis: noBalance.basis,
-        covers: { operationId: op.operationId },
-      },
-      run(ctx) {
-        if (!ctx.credentials.apiKeyNoBalance)
-          throw new Error('no API key of an account without balance (--api-key-no-balance)');
-        const sends = all.map((p) => ({
-          operation: op,
-          request: requestOf(ctx, p, 'no-balance'),
-          expectation: noBalance,
-        }));
-        return steps(ctx, sends, `${refused.status} ${title ?? ''} ${times}`);
-      },
-    },
-    {
-      spec: {
-        stage: 'stateful',
-        name: `${op.operationId}: the account with balance is accepted every time`,
-        kind: 'described',
-        basis: `${op.pointer}/responses/200`,
-        covers: { operationId: op.operationId },
-      },
-      run(ctx) {
-        const sends = all.map((p) => ({ operation: op, request: requestOf(ctx, p), expectation: accepted(op) }));
-        return steps(ctx, sends, `200 ${times}`);
-      },
-    },
+    rule(op, 'the account without balance is refused every time, on every channel', noBalance, () => {
+      if (!ctx.credentials.apiKeyNoBalance)
+        throw new Error('no API key of an account without balance (--api-key-no-balance)');
+      const sends = all.map((p) => ({
+        operation: op,
+        request: requestOf(ctx, p, 'no-balance'),
+        expectation: noBalance,
+      }));
+      return steps(ctx, sends, `${refused.status} ${title ?? ''} ${times}`);
+    }),
+    rule(op, 'the account with balance is accepted every time', accepted(op), () => {
+      const sends = all.map((p) => ({ operation: op, request: requestOf(ctx, p), expectation: accepted(op) }));
+      return steps(ctx, sends, `200 ${times}`);
+    }),
   ];
 }
 
-const rules = (profile: SuiteContext['profile']): Rule[] =>
-  documentOperations().flatMap((op) => [...takenOnceRules(op, profile), ...listRules(op), ...balanceRules(op)]);
-
-const selected = (ctx: SuiteContext) => rules(ctx.profile).filter((r) => runs(ctx, r.spec.kind));
-
-export const statefulStage: Stage = {
-  name: 'stateful',
-  description:
-    'rules that need more than one call: a value taken once refused the second time (also after other requests), one list per identifier and where each goes when sent again, the account without balance refused every time, the one with balance accepted every time',
-  count: (ctx) => selected(ctx).length,
-  async run(ctx: SuiteContext): Promise<CheckResult[]> {
-    const found = new Map<string, Outcome>();
-    const results: CheckResult[] = [];
-    for (const rule of selected(ctx)) results.push(await check(ctx, rule.spec, () => rule.run(ctx, found)));
-    return results;
-  },
-};
+export const statefulStage = planStage(
+  'stateful',
+  'rules that need more than one call: a value taken once refused the second time (also after other requests), one list per identifier and where each goes when sent again, the account without balance refused every time, the one with balance accepted every time',
+  (ctx) =>
+    documentOperations().flatMap((op) => [...takenOnceRules(ctx, op), ...listRules(ctx, op), ...balanceRules(ctx, op)]),
+);

@@ -253,40 +253,35 @@ type Options = ReturnType<typeof parse<typeof suiteOptions>>;
  * says the server rejected it); and the redactor that writes every credential given any way as ***.
  */
 function credentials(o: Options, vars: Vars, env: Record<string, string | undefined>) {
-  const apiKey = o['api-key'] ?? vars.apiKey ?? env.MESSAGING_API_KEY;
-  const integratorToken = o['integrator-token'] ?? vars.integratorToken ?? env.MESSAGING_INTEGRATOR_TOKEN;
-  const apiKeyNoBalance = o['api-key-no-balance'] ?? vars.apiKeyNoBalance ?? env.MESSAGING_API_KEY_NO_BALANCE;
+  const given = (
+    [
+      ['apiKey', 'api-key', 'MESSAGING_API_KEY'],
+      ['apiKeyNoBalance', 'api-key-no-balance', 'MESSAGING_API_KEY_NO_BALANCE'],
+      ['integratorToken', 'integrator-token', 'MESSAGING_INTEGRATOR_TOKEN'],
+    ] as const
+  ).map(([key, flag, variable]) => {
+    const [value, source] =
+      o[flag] !== undefined
+        ? [o[flag], `--${flag}`]
+        : vars[key] !== undefined
+          ? [vars[key], `"${key}" in ${o.vars}`]
+          : [env[variable], `env ${variable}`];
+    // Every value given any way is a secret, the ones not used too.
+    return { key, value, source, secrets: [o[flag], vars[key], env[variable]] };
+  });
+  const [apiKey, apiKeyNoBalance, integratorToken] = given.map((g) => g.value);
   if (!apiKey || !integratorToken) {
     throw new UsageError(
       'conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment',
     );
   }
-  const source = (flag: string, key: 'apiKey' | 'apiKeyNoBalance' | 'integratorToken', variable: string) =>
-    o[flag as 'api-key'] !== undefined
-      ? `--${flag}`
-      : vars[key] !== undefined
-        ? `"${key}" in ${o.vars}`
-        : `env ${variable}`;
-  const sources = {
-    apiKey: source('api-key', 'apiKey', 'MESSAGING_API_KEY'),
-    apiKeyNoBalance: source('api-key-no-balance', 'apiKeyNoBalance', 'MESSAGING_API_KEY_NO_BALANCE'),
-    integratorToken: source('integrator-token', 'integratorToken', 'MESSAGING_INTEGRATOR_TOKEN'),
-  };
-  const redact = redactor([
+  return {
     apiKey,
     integratorToken,
     apiKeyNoBalance,
-    vars.apiKey,
-    vars.integratorToken,
-    vars.apiKeyNoBalance,
-    env.MESSAGING_API_KEY,
-    env.MESSAGING_INTEGRATOR_TOKEN,
-    env.MESSAGING_API_KEY_NO_BALANCE,
-    o['api-key'],
-    o['integrator-token'],
-    o['api-key-no-balance'],
-  ]);
-  return { apiKey, integratorToken, apiKeyNoBalance, sources, redact };
+    sources: Object.fromEntries(given.map((g) => [g.key, g.source])),
+    redact: redactor(given.flatMap((g) => g.secrets)),
+  };
 }
 
 async function conformance(

@@ -16,13 +16,14 @@ import { businessAnswers } from './policy.ts';
 const systemError = '#/components/responses/SystemError';
 const malformedSentence = (resolvePointer(systemError) as { description: string }).description.trim();
 
-/** The error statuses the document lists for an operation. */
-export function errorStatuses(op: Operation): number[] {
-  return Object.keys((resolvePointer(op.pointer) as { responses: object }).responses)
+/** The statuses the document lists for an operation (not `default`). */
+export const documentedStatuses = (op: Operation): number[] =>
+  Object.keys((resolvePointer(op.pointer) as { responses: object }).responses)
     .filter((s) => /^\d{3}$/.test(s))
-    .map(Number)
-    .filter((s) => s >= 400);
-}
+    .map(Number);
+
+/** The error statuses the document lists for an operation. */
+export const errorStatuses = (op: Operation): number[] => documentedStatuses(op).filter((s) => s >= 400);
 
 /** `decision` when any of the statuses is one the description does not state for the operation. */
 export const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKind =>

@@ -75,6 +75,13 @@ export function causes(results: CheckResult[]): Cause[] {
   );
 }
 
+/** Rows under a header, each column as wide as its widest cell. */
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)];
+}
+
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** How many of `items` there are of each value, most first: "bad-input 160, boundaries 13". */
@@ -133,9 +140,6 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
       `${(ms / 1000).toFixed(1)} s`,
     ];
   });
-  const header = ['stage', 'checks', 'passed', 'failed', 'decision', 'time'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const passed = report.results.filter((r) => r.ok).length;
   const failures = causes(report.results);
   return [
@@ -144,9 +148,7 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
       ? ['', `${plural(report.results.length - passed, 'failed check')}, ${plural(failures.length, 'cause')}`]
       : []),
     '',
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
+    ...table(['stage', 'checks', 'passed', 'failed', 'decision', 'time'], rows),
     ...coverageTable(report),
     '',
     `profile ${report.profile}: ${report.profile === 'strict' ? "the description's facts and this contract's decisions" : "the description's facts only (--profile strict adds the contract's decisions)"}`,
@@ -167,9 +169,6 @@ function coverageTable(report: SuiteReport): string[] {
     String(c.breadth.past),
     String(c.breadth.generated),
   ]);
-  const header = ['coverage', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   // What the profile leaves out is one line; the list is in the reports. Anything else not reached is a gap, each named.
   const decision = (m: { why: string }) => m.why.startsWith('a decision of this contract');
   const decisions = report.coverage.reduce((n, c) => n + c.missed.filter(decision).length, 0);
@@ -192,9 +191,7 @@ function coverageTable(report: SuiteReport): string[] {
   const overTime = `  rules over time: ${count('stateful')} checks (stateful); the service's status callbacks: ${count('callbacks') ? `${count('callbacks')} checks (callbacks)` : 'not checked (--callbacks)'}`;
   return [
     '',
-    line(header),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...rows.map(line),
+    ...table(['coverage', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'], rows),
     overTime,
     ...missed,
     ...needsReset,

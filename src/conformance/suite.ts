@@ -2,7 +2,6 @@
 import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
 import { normalizeErrorCode } from '../core/error-codes.ts';
-import { resolvePointer } from '../core/document.ts';
 import { examplePairs, documentOperations, type ExamplePair } from '../core/examples.ts';
 import { probeExamples } from './policy.ts';
 import { badInputStage } from './stages/bad-input.ts';
@@ -21,11 +20,13 @@ import {
   send,
   StageStopped,
   type CheckResult,
+  type Coverage,
   type Profile,
   type Stage,
   type SuiteContext,
 } from './stage-runtime.ts';
 import { pairRequest } from './pairs.ts';
+import { documentedStatuses } from './expectations.ts';
 import { prepare } from './vars.ts';
 import { exchange, type Answer } from './transport.ts';
 
@@ -382,61 +383,52 @@ export interface CoverageRow {
 /** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */
 export function coverage(results: CheckResult[], selected: Stage[], profile: Profile): CoverageRow[] {
   const ran = new Set(selected.map((s) => s.name));
-  const covered = results.map((r) => r.covers).filter((c) => c !== undefined);
+  const title = (p: ExamplePair) => (p.response as { title?: unknown } | undefined)?.title;
   return documentOperations().map((op) => {
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
-    const mine = covered.filter((c) => c.operationId === op.operationId);
+    const mine = results.flatMap((r) => (r.covers?.operationId === op.operationId ? [r.covers] : []));
     const missed: CoverageRow['missed'] = [];
-    const loose = mine
-      .filter((c) => c.needsReset !== undefined)
-      .map((c) => ({ what: `example ${c.status} ${c.example}`, why: c.needsReset! }));
-    /** Why the pairs behind an item ran no check. */
-    const why = (behind: typeof pairs) => {
-      if (!ran.has('examples') && !ran.has('dredd')) return 'the examples and dredd stages were not selected';
-      if (profile === 'described' && behind.length > 0 && behind.every((p) => p.kind === 'decision'))
-        return 'a decision of this contract: --profile strict runs it';
-      return 'no check reached it';
-    };
+    /** How many of `items` a check reached; each other is missed, with why the pairs behind it ran no check. */
     const tally = <T>(
       items: T[],
-      isCovered: (item: T) => boolean,
+      reached: (item: T, c: Coverage) => boolean,
       label: (item: T) => string,
-      behind: (item: T) => typeof pairs,
+      behind: (item: T) => ExamplePair[],
     ) => {
-      let count = 0;
-      for (const item of items) {
-        if (isCovered(item)) count++;
-        else missed.push({ what: label(item), why: why(behind(item)) });
+      const covered = items.filter((item) => mine.some((c) => reached(item, c)));
+      for (const item of items.filter((i) => !covered.includes(i))) {
+        const decided = behind(item).length > 0 && behind(item).every((p) => p.kind === 'decision');
+        const why =
+          !ran.has('examples') && !ran.has('dredd')
+            ? 'the examples and dredd stages were not selected'
+            : profile === 'described' && decided
+              ? 'a decision of this contract: --profile strict runs it'
+              : 'no check reached it';
+        missed.push({ what: label(item), why });
       }
-      return { covered: count, of: items.length };
+      return { covered: covered.length, of: items.length };
     };
-    const statuses = Object.keys((resolvePointer(op.pointer) as { responses: object }).responses)
-      .filter((s) => /^\d{3}$/.test(s))
-      .map(Number);
-    const codes = [
-      ...new Set(
-        pairs
-          .map((p) => (p.response as { title?: string } | undefined)?.title)
-          .filter((t): t is string => typeof t === 'string'),
-      ),
-    ];
+    const codes = [...new Set(pairs.map(title).filter((t): t is string => typeof t === 'string'))];
+    const loose = mine.flatMap((c) =>
+      c.needsReset ? [{ what: `example ${c.status} ${c.example}`, why: c.needsReset }] : [],
+    );
     return {
       operationId: op.operationId,
       statuses: tally(
-        statuses,
-        (s) => mine.some((c) => c.status === s),
+        documentedStatuses(op),
+        (s, c) => c.status === s,
         (s) => `status ${s}`,
         (s) => pairs.filter((p) => p.status === s),
       ),
       codes: tally(
         codes,
-        (code) => mine.some((c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code)),
+        (code, c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code),
         (code) => `code ${code}`,
-        (code) => pairs.filter((p) => (p.response as { title?: string }).title === code),
+        (code) => pairs.filter((p) => title(p) === code),
       ),
       examples: tally(
         pairs,
-        (p) => mine.some((c) => c.example === p.name && c.status === p.status),
+        (p, c) => c.example === p.name && c.status === p.status,
         (p) => `example ${p.status} ${p.name}`,
         (p) => [p],
       ),

@@ -15,13 +15,17 @@ const responseObject = (op: Operation, status: number) => {
   return (raw?.$ref ? resolvePointer(raw.$ref as string) : raw) as Obj | undefined;
 };
 
-/** A key's value, checked: a document that gets one wrong fails at once, naming it. */
-function read<T>(where: string, key: string, value: unknown, valid: (v: unknown) => boolean, expected: string): T {
-  if (!valid(value)) throw new Error(`${where}/${key}: expected ${expected}, got ${JSON.stringify(value)}`);
-  return value as T;
+/** The `name` key of `node`, checked: a document that gets one wrong fails at once, naming it. */
+function key<T>(node: Obj | undefined, where: string, name: string, valid: (v: any) => boolean, expected: string) {
+  const value = node?.[name];
+  if (value !== undefined && !valid(value))
+    throw new Error(`${where}/${name}: expected ${expected}, got ${JSON.stringify(value)}`);
+  return value as T | undefined;
 }
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
+const ofResponse = (op: Operation, status: number, name: string, valid: (v: any) => boolean, expected: string) =>
+  key(responseObject(op, status), `${op.pointer}/responses/${status}`, name, valid, expected);
 
 /** The value a deployment accepts once (`x-taken-once`): where it is in the request, and the code a second use gets. */
 export interface TakenOnce {
@@ -33,46 +37,32 @@ export interface TakenOnce {
 /** `requestId`, `addresses[type=EXT_USER_ID].address`: what vars.ts can follow. */
 const selector = /^[^.[\]=]+(\[\w+=[^\]]+\])?(\.[^.[\]=]+(\[\w+=[^\]]+\])?)*$/;
 
-export function takenOnce(op: Operation): TakenOnce | undefined {
-  const value = operationObject(op)['x-taken-once'];
-  if (value === undefined) return undefined;
-  return read<TakenOnce>(
+export const takenOnce = (op: Operation) =>
+  key<TakenOnce>(
+    operationObject(op),
     op.pointer,
     'x-taken-once',
-    value,
-    (v) => isString((v as Obj)?.field) && selector.test((v as Obj).field as string) && isString((v as Obj)?.code),
+    (v) => isString(v?.field) && selector.test(v.field) && isString(v?.code),
     "{field, code}, the field a path of names, a list's items picked as `list[field=value]`",
   );
-}
 
 /** The request's fields an answer with `status` gives back as sent (`x-echoes`). */
-export function echoes(op: Operation, status: number): string[] {
-  const value = responseObject(op, status)?.['x-echoes'];
-  return value === undefined
-    ? []
-    : read<string[]>(`${op.pointer}/responses/${status}`, 'x-echoes', value, isStringList, 'a list of field names');
-}
+export const echoes = (op: Operation, status: number) =>
+  (ofResponse(op, status, 'x-echoes', isStringList, 'a list of field names') as string[] | undefined) ?? [];
 
 /** The request field whose identifiers the answer with `status` lists once each (`x-lists-each-once`). */
-export function listedOnce(op: Operation, status: number): string | undefined {
-  const value = responseObject(op, status)?.['x-lists-each-once'];
-  return value === undefined
-    ? undefined
-    : read<string>(`${op.pointer}/responses/${status}`, 'x-lists-each-once', value, isString, 'a field name');
-}
+export const listedOnce = (op: Operation, status: number) =>
+  ofResponse(op, status, 'x-lists-each-once', isString, 'a field name') as string | undefined;
 
 /** Per list of the answer with `status`, the list each identifier is in when the same request is sent again (`x-sent-again`). */
-export function sentAgain(op: Operation, status: number): Record<string, string> | undefined {
-  const value = responseObject(op, status)?.['x-sent-again'];
-  if (value === undefined) return undefined;
-  return read<Record<string, string>>(
-    `${op.pointer}/responses/${status}`,
+export const sentAgain = (op: Operation, status: number) =>
+  ofResponse(
+    op,
+    status,
     'x-sent-again',
-    value,
     (v) => v !== null && typeof v === 'object' && Object.values(v).every(isString),
     'an object of list -> list',
-  );
-}
+  ) as Record<string, string> | undefined;
 
 /** An answer a valid request may get for a value the suite changed at or under `field` (`x-business-answers`). */
 export interface BusinessAnswer {
@@ -84,16 +74,14 @@ export interface BusinessAnswer {
 }
 
 export function businessAnswers(op: Operation): BusinessAnswer[] {
-  const value = operationObject(op)['x-business-answers'];
-  if (value === undefined) return [];
-  const list = read<Array<{ field: string; code: string; why: string }>>(
+  const list = key<Array<{ field: string; code: string; why: string }>>(
+    operationObject(op),
     op.pointer,
     'x-business-answers',
-    value,
     (v) => Array.isArray(v) && v.every((a: Obj) => isString(a?.field) && isString(a?.code) && isString(a?.why)),
     'a list of {field, code, why}',
   );
-  return list.map((a, i) => ({
+  return (list ?? []).map((a, i) => ({
     field: a.field.replace(/\[\]/g, '.[]'),
     code: a.code,
     kind: marked({ description: a.why }) ? 'decision' : 'described',
@@ -102,12 +90,8 @@ export function businessAnswers(op: Operation): BusinessAnswer[] {
 }
 
 /** The webhooks that report each message the operation schedules (`x-reported-by`). */
-export function reportedBy(op: Operation): string[] {
-  const value = operationObject(op)['x-reported-by'];
-  return value === undefined
-    ? []
-    : read<string[]>(op.pointer, 'x-reported-by', value, isStringList, 'a list of webhook names');
-}
+export const reportedBy = (op: Operation) =>
+  key<string[]>(operationObject(op), op.pointer, 'x-reported-by', isStringList, 'a list of webhook names') ?? [];
 
 /** The named examples whose request changes nothing (`x-request: {probe: true}`): each operation's first request of a run. */
 export const probeExamples = (): ExamplePair[] => examplePairs().filter((p) => p.trigger.probe === true);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { conformanceCli } from '../helpers/conformance-cli.ts';
+import { conformanceCli, conformanceInProcess } from '../helpers/conformance-cli.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'mc-verdicts-'));
@@ -28,11 +28,13 @@ async function listen(server: Server): Promise<string> {
 const http = (handler: (req: IncomingMessage, res: ServerResponse) => void) => listen(createHttpServer(handler));
 
 // Processes: a run that ends at its deadline, or whose request a destroyed connection leaves pending, is
-// a process's end and exit code (the bin's guards).
+// a process's end and exit code (the bin's guards). A verdict on what a server answers is the command's
+// own, the same in this process (no start-up, no loading of the suite per run).
 const cli = conformanceCli;
+const inProcess = conformanceInProcess;
 const keys = ['--api-key', 'verdict-api-key', '--integrator-token', 'verdict-token'];
 
-// Each test has its own server and CLI process, and mostly waits: they run side by side.
+// Each test has its own server and run, and mostly waits: they run side by side.
 describe.concurrent('hostile servers: the right exit code and a message, within the deadline; never 0', () => {
   it('a server that destroys every connection: 2, it does not answer', async ({ expect }) => {
     const url = await listen(createNetServer((socket) => socket.destroy()));
@@ -139,7 +141,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
       req.resume();
       handler(req, res);
     });
-    const result = await cli(['--server', url, ...keys, '--only', 'examples,stateful,bad-input']);
+    const result = await inProcess(['--server', url, ...keys, '--only', 'examples,stateful,bad-input']);
     expect(result.code, result.out).toBe(1);
     expect(result.out).toMatch(/\d+ passed, [1-9]\d* failed/);
     expect(result.out).not.toContain('the server is a sandbox');
@@ -166,7 +168,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
       req.resume();
       handler(req, res);
     });
-    const result = await cli(['--server', url, ...keys]);
+    const result = await inProcess(['--server', url, ...keys]);
     expect(result.code, result.out).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(line);

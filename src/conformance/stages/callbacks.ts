@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
-import { examplePairs, type ExamplePair } from '../../core/examples.ts';
+import { documentOperations, successExamples, type ExamplePair } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
 import {
   check,
@@ -105,15 +105,10 @@ interface Message {
  * window).
  */
 function messagesToSend(ctx: SuiteContext): Message[] {
-  return examplePairs()
-    .filter(
-      (p) =>
-        reportedBy(p.operation).includes(webhookName) &&
-        p.paired &&
-        p.status === 200 &&
-        !p.trigger.sendTwice &&
-        !(p.requestBody as { startTime?: unknown }).startTime,
-    )
+  return documentOperations()
+    .filter((op) => reportedBy(op).includes(webhookName))
+    .flatMap(successExamples)
+    .filter((p) => !(p.requestBody as { startTime?: unknown }).startTime)
     .map((pair) => {
       const body = prepare(pair, ctx.values).body as { requestId: string; cascadeId: unknown };
       return { pair, body, requestId: body.requestId, cascadeId: String(body.cascadeId), accepted: false };

@@ -29,8 +29,6 @@ export interface Step {
   operation: Operation;
   /** The transaction's status and the example's code. */
   expectation: Expectation;
-  /** The example whose request triggers the status. */
-  example: string;
 }
 
 /** The example whose request the transaction for `status` sends: one that needs no state. */
@@ -67,7 +65,6 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
           kind: pair.kind,
           basis: examplePointer(pair),
         },
-        example: pair.name,
       };
     }
   }

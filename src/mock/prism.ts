@@ -59,11 +59,15 @@ export function launchPrism(options: PrismOptions): RunningPrism & { ready: Prom
     ],
     { stdio: options.stdio ?? 'ignore' },
   );
+  const gone = new AbortController();
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`prism exited with code ${code} before listening`))),
+    child.once('exit', (code) => {
+      gone.abort();
+      reject(new Error(`prism exited with code ${code} before listening`));
+    }),
   );
   exited.catch(() => {});
-  const ready = Promise.race([waitForPort(host, options.port), exited]);
+  const ready = Promise.race([waitForPort(host, options.port, undefined, gone.signal), exited]);
   ready.catch(() => {});
   return {
     url: `http://${host}:${options.port}`,

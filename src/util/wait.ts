@@ -1,9 +1,13 @@
 import { connect } from 'node:net';
 
-/** Resolves once something accepts TCP connections on host:port; rejects after `timeoutMs`. */
-export async function waitForPort(host: string, port: number, timeoutMs = 20_000): Promise<void> {
+/**
+ * Resolves once something accepts TCP connections on host:port; rejects after `timeoutMs`, or when `signal` aborts
+ * (the server it waits for is gone: polling on would hold the process open until the deadline).
+ */
+export async function waitForPort(host: string, port: number, timeoutMs = 20_000, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    signal?.throwIfAborted();
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect({ host, port });
       socket.once('connect', () => {

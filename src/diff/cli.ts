@@ -1,10 +1,11 @@
 // npm run diff -- [--base <git ref | file.json | package.tgz>]: the changes of generated/openapi.json
 // against a base, each classified, and the gate: exit 1 when a change is breaking and the major
 // version of info.version was not bumped. The repository compared is the one npm was started in.
+// diffMain is the command on any streams and environment (bin.ts gives it the process's; tests their own).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parse, runCli, UsageError } from '../core/cli.ts';
+import { asksForHelp, type CliIo, parse, reportError, UsageError } from '../core/cli.ts';
 import { judge, report } from './gate.ts';
 import {
   type Doc,
@@ -72,16 +73,29 @@ function loadBase(repo: string, version: string, base: string | undefined): { la
   }
 }
 
-runCli('diff', usage, async (args) => {
+/** The diff command: its exit code (1 for a failed gate, 2 for a usage error). */
+export async function diffMain(args: string[], io: CliIo): Promise<number> {
+  if (asksForHelp(args)) {
+    io.stdout(usage);
+    return 0;
+  }
+  try {
+    return gate(args, io);
+  } catch (error) {
+    return reportError('diff', usage, error, io.stderr);
+  }
+}
+
+function gate(args: string[], io: CliIo): number {
   const o = parse(args, { base: { type: 'string' } });
-  const repo = repositoryRoot();
+  const repo = repositoryRoot(io.env);
   const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
   const { label, doc: base } = loadBase(repo, current.info.version, o.base);
   const verdict = judge(repo, base, current);
-  console.log(
-    `base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})`,
+  io.stdout(
+    `base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})\n`,
   );
-  console.log(report(verdict));
+  io.stdout(`${report(verdict)}\n`);
   const failures = [...verdict.failures];
   // The release of this version, once recorded, is the base: the release before it still judges it,
   // so a breaking change recorded by hand under a minor version does not pass as "no change".
@@ -90,9 +104,9 @@ runCli('diff', usage, async (args) => {
   if (before) {
     const recorded = judge(repo, readRelease(repo, before), current);
     const breaking = recorded.changes.filter((c) => c.class === 'breaking').length;
-    console.log(`the release of ${current.info.version} against ${before}: ${breaking} breaking`);
+    io.stdout(`the release of ${current.info.version} against ${before}: ${breaking} breaking\n`);
     failures.push(...recorded.failures.map((f) => `the release of ${current.info.version} against ${before}: ${f}`));
   }
-  for (const failure of failures) process.stderr.write(`diff: ${failure}\n`);
-  if (failures.length) process.exitCode = 1;
-});
+  for (const failure of failures) io.stderr(`diff: ${failure}\n`);
+  return failures.length ? 1 : 0;
+}

@@ -11,8 +11,8 @@ export type Doc = { info: { version: string } } & Record<string, unknown>;
  * The repository the scripts work on: the one npm was started in (INIT_CWD, else the working
  * directory), from any folder of it: the nearest one up that holds generated/openapi.json.
  */
-export function repositoryRoot(): string {
-  const start = process.env.INIT_CWD ?? process.cwd();
+export function repositoryRoot(env: Record<string, string | undefined> = process.env): string {
+  const start = env.INIT_CWD ?? process.cwd();
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'generated', 'openapi.json'))) return dir;
     if (dirname(dir) === dir) return start;

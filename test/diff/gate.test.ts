@@ -1,11 +1,13 @@
 // The gate on a temporary git repository whose tag v<this version> holds the base, through the real
-// npm script once and then its bundle: a breaking change fails without a major bump and passes with one.
+// npm script once and then its function in this process: a breaking change fails without a major bump
+// and passes with one.
 import { execFile } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diffMain } from '../../src/diff/cli.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { outcome } from '../helpers/outcome.ts';
 
@@ -16,9 +18,15 @@ let base: any;
 /** `npm run diff` as a contract author runs it, in the temporary repository. */
 const npmDiff = (...args: string[]) =>
   outcome(run('npm', ['run', '--silent', '--prefix', projectRoot, 'diff', '--', ...args], { cwd: repo }));
-/** The same script, bundled (test/helpers/bins-global.ts) and started the way npm starts it: INIT_CWD is the repository. */
-const diff = (...args: string[]) =>
-  outcome(run(process.execPath, [inject('diffBin'), ...args], { cwd: repo, env: { ...process.env, INIT_CWD: repo } }));
+/** The same command in this process, in the environment npm gives it: INIT_CWD is the repository. */
+const diff = async (...args: string[]) => {
+  let out = '';
+  const write = (text: string) => {
+    out += text;
+  };
+  const code = await diffMain(args, { stdout: write, stderr: write, env: { ...process.env, INIT_CWD: repo } });
+  return { code, out };
+};
 const write = (doc: unknown) => writeFile(join(repo, 'generated/openapi.json'), JSON.stringify(doc, null, 2));
 const git = (...args: string[]) =>
   run('git', ['-C', repo, '-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args]);

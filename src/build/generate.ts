@@ -153,9 +153,10 @@ export function generatedFiles(): Record<string, string> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   mkdirSync(generatedPath('validators'), { recursive: true });
-  for (const [name, text] of Object.entries(generatedFiles())) writeFileSync(generatedPath(name), text);
+  const files = generatedFiles();
+  for (const [name, text] of Object.entries(files)) writeFileSync(generatedPath(name), text);
   console.log(
-    `wrote ${Object.keys(generatedFiles())
+    `wrote ${Object.keys(files)
       .map((n) => `generated/${n}`)
       .join(', ')}`,
   );

@@ -7,7 +7,6 @@ import { answerOf, judge } from './checks.ts';
 import { AnswerTooLarge, exchange, type Answer, type HttpRequest as PairRequest } from './transport.ts';
 
 export type { Profile } from './case.ts';
-export { answerOf } from './checks.ts';
 
 export interface CallbackOptions {
   /** Where the receiver listens. */
@@ -30,10 +29,6 @@ export interface SuiteContext {
   callbacks?: CallbackOptions;
   /** Against a mock: ask for each example with `Prefer: code=..., example=...`. */
   mock: boolean;
-  /**
-   * `described` (the default): only checks whose expectation the service's description (or its
-   * public docs) states. `strict`: the contract's own decisions too (this repository's sandbox).
-   */
   profile: Profile;
   log(line: string): void;
   /** Longest wait for one answer, body included. */
@@ -41,37 +36,18 @@ export interface SuiteContext {
   /** Fires when the whole run's time is up, at `deadlineAt` (epoch ms). */
   deadline: AbortSignal;
   deadlineAt: number;
-  /** The current stage's traffic, for failing fast (runSuite resets it per stage). */
-  stage: StageTraffic;
   /**
-   * True when a reset hook put the service back in the state the examples describe before this
-   * stage: only then can a check know that a thread is open. Without it every check must hold
-   * whatever state the service starts from (earlier stages, earlier runs).
+   * How the current stage's requests have fared, for failing fast; every check of it is recorded
+   * here as it ends (runSuite resets it per stage).
+   */
+  stage: { answered: number; networkFailures: number; checks: CheckResult[] };
+  /**
+   * True when a reset hook put the service in the examples' state before this stage: only then can
+   * a check know that a thread is open. Without it every check must hold whatever state it finds.
    */
   stateKnown: boolean;
-  /**
-   * Stop at the first failed check: its stage ends there, and no stage runs after it (--bail).
-   */
+  /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
   bail?: boolean;
-}
-
-/** How a stage's requests have fared; every check of it is recorded here as it ends. */
-export interface StageTraffic {
-  answered: number;
-  networkFailures: number;
-  checks: CheckResult[];
-}
-
-/**
- * `build` made once per run: a stage's count (its banner) and its run read the same list, built
- * once. The list depends only on the run's options, and each run has a context of its own.
- */
-function perRun<T>(build: (ctx: SuiteContext) => T): (ctx: SuiteContext) => T {
-  const built = new WeakMap<SuiteContext, T>();
-  return (ctx) => {
-    if (!built.has(ctx)) built.set(ctx, build(ctx));
-    return built.get(ctx)!;
-  };
 }
 
 /** Longest wait for one answer, body included, unless the run says otherwise. */
@@ -107,9 +83,7 @@ export interface Coverage {
   example?: string;
   /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
   needsReset?: string;
-  /**
-   * A limit of a request schema the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300".
-   */
+  /** A request schema's limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
   limit?: string;
   side?: 'at' | 'past';
   /** Requests the check generated. */
@@ -126,18 +100,7 @@ export const deadlinePassed = (ctx: SuiteContext) => ctx.deadline.aborted || Dat
 /** Whether a check of `kind` runs under the context's profile. */
 export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
 
-/** A check's verdict: what was expected, what came, and the answer in short. */
-interface Verdict {
-  ok: boolean;
-  expected?: string;
-  actual?: string;
-  /** The answer in short (`400 text-not-specified`, `no answer`). */
-  answer?: string;
-  /** What the checks found wrong with the answers (checks.ts): failures are grouped by these, across stages. */
-  faults?: Fault[];
-}
-
-export interface CheckResult extends CheckSpec, Verdict {
+export interface CheckResult extends CheckSpec, Omit<CheckOutcome, 'request'> {
   ms: number;
   request?: string;
   /** The request as a ready curl command, credentials as environment references. */
@@ -178,7 +141,13 @@ export async function runPlanned(ctx: SuiteContext, stage: string, planned: Plan
  * them, and it runs those of the run's profile, in order.
  */
 export function planStage(name: string, description: string, plan: (ctx: SuiteContext) => Planned[]): Stage {
-  const selected = perRun((ctx) => plan(ctx).filter((p) => runs(ctx, p.kind)));
+  // Built once per run, so the banner's count and the run read the same list (each run has its own context).
+  const built = new WeakMap<SuiteContext, Planned[]>();
+  const selected = (ctx: SuiteContext) => {
+    const list = built.get(ctx) ?? plan(ctx).filter((p) => runs(ctx, p.kind));
+    built.set(ctx, list);
+    return list;
+  };
   return {
     name,
     description,
@@ -251,17 +220,12 @@ export type Sent = { answer: Answer; error?: undefined } | { answer: null; error
  * included, must come within the run's `timeoutMs` and before its deadline. An answer that breaks off after its
  * status line is none either, but the stage counts the server as answering.
  */
-export async function send(
-  ctx: SuiteContext,
-  r: PairRequest,
-  extraHeaders: Record<string, string> = {},
-): Promise<Sent> {
+export async function send(ctx: SuiteContext, r: PairRequest): Promise<Sent> {
   const signal = requestSignal(ctx);
   let began = false;
   try {
     const answer = await exchange({
       ...r,
-      headers: { ...r.headers, ...extraHeaders },
       signal,
       onAnswer: () => {
         began = true;
@@ -294,8 +258,15 @@ export interface CheckSpec {
   basis?: string;
 }
 
-/** What a check's body returns: the request it sent (described and replayed here, once) and the verdict. */
-export interface CheckOutcome extends Verdict {
+/** What a check's body returns: the verdict, and the request it sent (described and replayed by `check`, once). */
+export interface CheckOutcome {
+  ok: boolean;
+  expected?: string;
+  actual?: string;
+  /** The answer in short (`400 text-not-specified`, `no answer`). */
+  answer?: string;
+  /** What the checks found wrong with the answers (checks.ts): failures are grouped by these, across stages. */
+  faults?: Fault[];
   request?: PairRequest;
 }
 
@@ -333,9 +304,9 @@ export function verdict(c: Case, answer: Answer, profile: Profile): CheckOutcome
   };
 }
 
-/** Sends a case's request and judges its answer. */
+/** Sends a case's request, with `extraHeaders` that the report leaves out of it, and judges its answer. */
 export async function sendCase(ctx: SuiteContext, c: Case, extraHeaders: Record<string, string> = {}) {
-  const sent = await send(ctx, c.request, extraHeaders);
+  const sent = await send(ctx, { ...c.request, headers: { ...c.request.headers, ...extraHeaders } });
   return sent.answer ? verdict(c, sent.answer, ctx.profile) : noAnswer(c.request, expectedOf(c), sent.error);
 }
 

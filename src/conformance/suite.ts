@@ -76,8 +76,8 @@ export function failedRun(reason: string, profile: Profile = 'described'): Suite
 }
 
 /** A failed check about the run itself: it could not finish, a stage stopped, a reset failed. */
-function failedCheck(stage: string, name: string, expected: string, actual: string): CheckResult {
-  return { stage, name, kind: 'described', ok: false, ms: 0, expected, actual };
+function failedCheck(stage: string, name: string, expected: string, actual: string, answer?: string): CheckResult {
+  return { stage, name, kind: 'described', ok: false, ms: 0, expected, actual, ...(answer ? { answer } : {}) };
 }
 
 /** The stages to run; `callbacks` only when the run has a receiver for them (--callbacks). */
@@ -254,12 +254,7 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
 
 export async function runSuite(options: SuiteOptions, selected: Stage[] = stages): Promise<SuiteReport> {
   const ctx = suiteContext(options);
-  const redact = redactor([
-    ...(options.secrets ?? []),
-    options.credentials.apiKey,
-    options.credentials.apiKeyNoBalance,
-    options.credentials.integratorToken,
-  ]);
+  const redact = redactor([...(options.secrets ?? []), ...Object.values(options.credentials)]);
   const log = ctx.log;
   ctx.log = (line) => log(redact(line));
   try {
@@ -282,18 +277,17 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   const misdirected = rejected.length > 0 ? undefined : misdirection(ctx, answers);
   if (misdirected) {
     unfinished = misdirected;
-    results.push({
-      ...failedCheck('run', 'the service answers where the run looks', 'an answer of the service', misdirected),
-      answer: String(answers[0]!.status),
-    });
+    const answer = String(answers[0]!.status);
+    results.push(
+      failedCheck('run', 'the service answers where the run looks', 'an answer of the service', misdirected, answer),
+    );
   }
   if (rejected.length > 0) {
     unfinished = `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`;
     results.push(
-      ...rejected.map((credential) => ({
-        ...failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401'),
-        answer: '401',
-      })),
+      ...rejected.map((credential) =>
+        failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401', '401'),
+      ),
     );
   }
   for (const stage of rejected.length > 0 || misdirected ? [] : selected) {

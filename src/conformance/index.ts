@@ -27,21 +27,16 @@ export interface ConformanceOptions extends Credentials {
   /** Generated requests per operation in the generated stage (default 25). */
   generated?: number;
   /**
-   * Check the service's own status callbacks: a receiver listens at `host:port` (the service must
-   * post there, or to `publicUrl` that leads there) for `windowMs` after the suite schedules the
-   * success examples. Adds the stage `callbacks`.
+   * Check the service's own status callbacks (adds the stage `callbacks`): a receiver listens at
+   * `host:port` (the service posts there, or to `publicUrl`) for `windowMs` after the suite
+   * schedules the success examples.
    */
   callbacks?: CallbackOptions;
   /** Against a mock: ask for each example by name with `Prefer`. */
   mock?: boolean;
-  /**
-   * Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list.
-   */
+  /** Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list. */
   bail?: boolean;
-  /**
-   * `described` (default): only what the service's description states. `strict`: this contract's decisions too (its
-   * sandbox).
-   */
+  /** `described` (default): only what the service's description states. `strict`: this contract's decisions too. */
   profile?: Profile;
   /** Progress lines (default: none). */
   log?: (line: string) => void;
@@ -70,38 +65,23 @@ export const conformanceStages: Array<{ name: string; description: string; needs
  * server does not answer, and with an Error naming the stage for an unknown stage name.
  */
 export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
-  if (!isHttpUrl(options?.server)) {
-    throw new TypeError(`runConformance: server must be an http(s) URL, got ${JSON.stringify(options?.server)}`);
-  }
-  if (!options.apiKey || !options.integratorToken)
-    throw new TypeError('runConformance: apiKey and integratorToken are required');
-  if (options.resetUrl !== undefined && !isHttpUrl(options.resetUrl)) {
-    throw new TypeError(`runConformance: resetUrl must be an http(s) URL, got ${JSON.stringify(options.resetUrl)}`);
-  }
-  if (
-    options.resetCommand !== undefined &&
-    (typeof options.resetCommand !== 'string' || options.resetCommand.trim() === '')
-  ) {
-    throw new TypeError(
-      `runConformance: resetCommand must be a command line, got ${JSON.stringify(options.resetCommand)}`,
-    );
-  }
+  const wrong = (what: string, value: unknown) =>
+    new TypeError(`runConformance: ${what}, got ${JSON.stringify(value)}`);
+  if (!isHttpUrl(options?.server)) throw wrong('server must be an http(s) URL', options?.server);
+  const { apiKey, apiKeyNoBalance, integratorToken, resetUrl, resetCommand } = options;
+  if (!apiKey || !integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
+  if (resetUrl !== undefined && !isHttpUrl(resetUrl)) throw wrong('resetUrl must be an http(s) URL', resetUrl);
+  if (resetCommand !== undefined && (typeof resetCommand !== 'string' || resetCommand.trim() === ''))
+    throw wrong('resetCommand must be a command line', resetCommand);
   for (const key of ['timeoutMs', 'deadlineMs'] as const) {
     const value = options[key];
-    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-      throw new TypeError(
-        `runConformance: ${key} must be a number of milliseconds above 0, got ${JSON.stringify(value)}`,
-      );
-    }
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw wrong(`${key} must be a number of milliseconds above 0`, value);
   }
   return runSuite(
     {
       server: options.server,
-      credentials: {
-        apiKey: options.apiKey,
-        apiKeyNoBalance: options.apiKeyNoBalance,
-        integratorToken: options.integratorToken,
-      },
+      credentials: { apiKey, apiKeyNoBalance, integratorToken },
       values: options.values ?? {},
       seed: options.seed ?? 1,
       generated: options.generated,
@@ -112,7 +92,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       log: options.log ?? (() => {}),
       timeoutMs: options.timeoutMs,
       deadlineMs: options.deadlineMs,
-      reset: { url: options.resetUrl, command: options.resetCommand },
+      reset: { url: resetUrl, command: resetCommand },
     },
     selectStages(options.only, options.skip, options.callbacks !== undefined),
   );

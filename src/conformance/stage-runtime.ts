@@ -58,15 +58,10 @@ export const defaultDeadlineMs = 5 * 60_000;
 /** The first requests of a stage all failing at the network level: the stage stops at once. */
 export const failFastAfter = 3;
 
-/** Thrown by `check` to stop a stage (the server stopped answering) or the run (the deadline). */
-export class StageStopped extends Error {
-  constructor(
-    message: string,
-    readonly runOver: boolean,
-  ) {
-    super(message);
-  }
-}
+/** Thrown by `check` to stop a stage: the server stopped answering. */
+export class StageStopped extends Error {}
+/** Thrown by `check` to stop the run: its deadline passed. */
+export class RunOver extends StageStopped {}
 
 /** Thrown by `check` under `bail` once a check of the stage has failed: the run ends with that failure. */
 export class Bailed extends Error {
@@ -317,12 +312,11 @@ export async function sendCase(ctx: SuiteContext, c: Case, extraHeaders: Record<
  * under `bail`, it stops the run after the first failed check.
  */
 export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promise<CheckOutcome>): Promise<CheckResult> {
-  if (deadlinePassed(ctx)) throw new StageStopped("the run's deadline passed before every check ran", true);
+  if (deadlinePassed(ctx)) throw new RunOver("the run's deadline passed before every check ran");
   if (ctx.bail && ctx.stage.checks.some((c) => !c.ok)) throw new Bailed();
   if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
     throw new StageStopped(
       `the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`,
-      false,
     );
   }
   const start = performance.now();

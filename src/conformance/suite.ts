@@ -17,6 +17,7 @@ import {
   defaultDeadlineMs,
   defaultTimeoutMs,
   requestSignal,
+  RunOver,
   send,
   StageStopped,
   type CheckResult,
@@ -98,20 +99,10 @@ export function selectStages(only: string[] = [], skip: string[] = [], withCallb
 }
 
 /**
- * A team's way back to the state the examples describe, run before each stage: a URL to POST
- * (the sandbox's is /_sandbox/reset) and/or a shell command. Without one, every check holds
- * whatever state the service starts from, and the few that need a known one say so.
- */
-export interface ResetHook {
-  url?: string;
-  command?: string;
-}
-
-/**
  * Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s,
  * within the run's deadline.
  */
-async function reset(ctx: SuiteContext, hook: ResetHook): Promise<string | undefined> {
+async function reset(ctx: SuiteContext, hook: NonNullable<SuiteOptions['reset']>): Promise<string | undefined> {
   const ms = Math.max(ctx.timeoutMs, 30_000);
   if (hook.url) {
     // A reset URL may carry credentials (https://user:secret@host/reset), as curl takes them: they
@@ -212,8 +203,12 @@ export type SuiteOptions = Omit<
     deadlineMs?: number;
     /** Values to replace with `***` in everything the report holds (credentials). */
     secrets?: string[];
-    /** Run before each stage; the checks that need the examples' starting state run exactly only after it. */
-    reset?: ResetHook;
+    /**
+     * A team's way back to the state the examples describe, run before each stage: a URL to POST (the
+     * sandbox's is /_sandbox/reset) and/or a shell command. The checks that need the examples'
+     * starting state run exactly only after it; without it, they say so.
+     */
+    reset?: { url?: string; command?: string };
   };
 
 /**
@@ -270,27 +265,23 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   } catch (error) {
     throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as Error).message}`));
   }
-  const results: CheckResult[] = [];
-  const stageMs: Record<string, number> = {};
-  let unfinished: string | undefined;
   const { rejected, answers } = ctx.mock ? { rejected: [], answers: [] } : await probe(ctx);
   const misdirected = rejected.length > 0 ? undefined : misdirection(ctx, answers);
+  let unfinished = rejected.length
+    ? `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`
+    : misdirected;
+  const results = rejected.map((credential) =>
+    failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401', '401'),
+  );
   if (misdirected) {
-    unfinished = misdirected;
     const answer = String(answers[0]!.status);
     results.push(
       failedCheck('run', 'the service answers where the run looks', 'an answer of the service', misdirected, answer),
     );
   }
-  if (rejected.length > 0) {
-    unfinished = `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`;
-    results.push(
-      ...rejected.map((credential) =>
-        failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401', '401'),
-      ),
-    );
-  }
-  for (const stage of rejected.length > 0 || misdirected ? [] : selected) {
+  const stageMs: Record<string, number> = {};
+  // Rejected credentials or a misdirected run: no stage would tell more.
+  for (const stage of unfinished ? [] : selected) {
     if (deadlinePassed(ctx)) {
       const reason = `the run's deadline passed before stage ${stage.name}`;
       unfinished ??= reason; // the first stage the deadline stopped says why the run is unfinished
@@ -314,7 +305,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     let bailed = false;
     try {
       stageResults = await stage.run(ctx);
-      if (stageResults.length === 0) throw new StageStopped('the stage ran no check', false);
+      if (stageResults.length === 0) throw new StageStopped('the stage ran no check');
       bailed = Boolean(ctx.bail) && stageResults.some((r) => !r.ok);
     } catch (error) {
       // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
@@ -322,7 +313,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
         error instanceof StageStopped
           ? error.message
           : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
-      if (error instanceof StageStopped && error.runOver) unfinished ??= reason;
+      if (error instanceof RunOver) unfinished ??= reason;
       bailed = error instanceof Bailed;
       stageResults = bailed
         ? ctx.stage.checks

@@ -38,8 +38,7 @@ function matchOf(c: Case, answer: Answer): Allowed | undefined {
 }
 
 /** An answer in short, for reading and for grouping: status and `title`. */
-export function answerOf(status: number | undefined, body?: unknown): string {
-  if (status === undefined) return 'no answer';
+export function answerOf(status: number, body: unknown): string {
   const title = titleOf(body);
   return typeof title === 'string' ? `${status} ${title.slice(0, 80)}` : String(status);
 }
@@ -68,7 +67,6 @@ function schemaFaults(pointer: string, value: unknown, what: string): Found[] {
   return [...found.values()];
 }
 
-const problem = '#/components/schemas/Problem';
 /** The schema of an operation's JSON answer with `status`, when the document gives one. */
 function answerSchema(op: Operation, status: number): string | undefined {
   const responses = (resolvePointer(op.pointer) as { responses: Record<string, { content?: object }> }).responses;
@@ -188,7 +186,7 @@ export const checks: Check[] = [
     concerns: (_c, a) => a.status >= 400,
     faults(_c, a) {
       if (a.body === undefined) return [{ fault: 'an error without a problem body', detail: 'no body' }];
-      const faults = schemaFaults(problem, a.body, 'a problem body');
+      const faults = schemaFaults('#/components/schemas/Problem', a.body, 'a problem body');
       const status = (a.body as { status?: unknown } | null)?.status;
       if (faults.length === 0 && status !== a.status)
         faults.push({

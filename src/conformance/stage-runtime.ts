@@ -78,7 +78,7 @@ export interface Coverage {
   example?: string;
   /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
   needsReset?: string;
-  /** A request schema's limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
+  /** A request schema limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
   limit?: string;
   side?: 'at' | 'past';
   /** Requests the check generated. */
@@ -124,7 +124,6 @@ export const caseCheck = (ctx: SuiteContext, name: string, c: Case, covers?: Cov
   run: () => sendCase(ctx, c),
 });
 
-/** Runs the planned checks in order, as checks of `stage`. */
 export async function runPlanned(ctx: SuiteContext, stage: string, planned: Planned[]): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const { run, ...spec } of planned) results.push(await check(ctx, { stage, ...spec }, run));
@@ -241,7 +240,6 @@ export async function send(ctx: SuiteContext, r: PairRequest): Promise<Sent> {
   }
 }
 
-/** What a check is, before it runs. */
 export interface CheckSpec {
   stage: string;
   name: string;
@@ -306,10 +304,9 @@ export async function sendCase(ctx: SuiteContext, c: Case, extraHeaders: Record<
 }
 
 /**
- * Times `fn` and turns a thrown error into a failed check; records it in the stage's traffic.
- * Before running, it stops the run when the deadline has passed, and the stage when its first
- * requests all failed at the network level: hundreds of checks against a dead server say nothing more;
- * under `bail`, it stops the run after the first failed check.
+ * Times `fn` and turns a thrown error into a failed check, recorded in the stage's traffic. First it
+ * stops the run when the deadline has passed or (under `bail`) a check has failed, and the stage when
+ * its first requests all failed at the network level: more checks against a dead server say nothing.
  */
 export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promise<CheckOutcome>): Promise<CheckResult> {
   if (deadlinePassed(ctx)) throw new RunOver("the run's deadline passed before every check ran");

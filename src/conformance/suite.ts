@@ -54,9 +54,7 @@ export interface SuiteReport {
   /** False when the run could not finish (its deadline passed); `unfinished` says why. */
   finished: boolean;
   unfinished?: string;
-  /**
-   * The credentials the server answered 401 to on requests that are otherwise right: the run stopped before any stage.
-   */
+  /** The credentials answered 401 on requests that are otherwise right: the run stopped before any stage. */
   rejectedCredentials?: CredentialName[];
   /** Why the run stopped before any stage: the probes' answers are not the service's (all 404, none JSON). */
   misdirected?: string;
@@ -354,10 +352,7 @@ export interface CoverageRow {
   statuses: { covered: number; of: number };
   codes: { covered: number; of: number };
   examples: { covered: number; of: number };
-  /**
-   * Breadth: the schema limits met (`at`) and passed by one (`past`) and how many distinct limits, the requests
-   * generated.
-   */
+  /** Distinct schema limits reached; checks that met one (`at`) or passed it by one (`past`); requests generated. */
   breadth: { limits: number; at: number; past: number; generated: number };
   /** What no check reached, and why. */
   missed: Array<{ what: string; why: string }>;
@@ -374,24 +369,19 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
     const mine = results.flatMap((r) => (r.covers?.operationId === op.operationId ? [r.covers] : []));
     const missed: CoverageRow['missed'] = [];
     /** How many of `items` a check reached; each other is missed, with why the pairs behind it ran no check. */
-    const tally = <T>(
-      items: T[],
-      reached: (item: T, c: Coverage) => boolean,
-      label: (item: T) => string,
-      behind: (item: T) => ExamplePair[],
-    ) => {
-      const covered = items.filter((item) => mine.some((c) => reached(item, c)));
-      for (const item of items.filter((i) => !covered.includes(i))) {
-        const decided = behind(item).length > 0 && behind(item).every((p) => p.kind === 'decision');
+    const tally = (items: Array<{ what: string; reached: (c: Coverage) => boolean; behind: ExamplePair[] }>) => {
+      const missing = items.filter((item) => !mine.some((c) => item.reached(c)));
+      for (const { what, behind } of missing) {
+        const decided = behind.length > 0 && behind.every((p) => p.kind === 'decision');
         const why =
           !ran.has('examples') && !ran.has('dredd')
             ? 'the examples and dredd stages were not selected'
             : profile === 'described' && decided
               ? 'a decision of this contract: --profile strict runs it'
               : 'no check reached it';
-        missed.push({ what: label(item), why });
+        missed.push({ what, why });
       }
-      return { covered: covered.length, of: items.length };
+      return { covered: items.length - missing.length, of: items.length };
     };
     const codes = [...new Set(pairs.map(title).filter((t): t is string => typeof t === 'string'))];
     const loose = mine.flatMap((c) =>
@@ -400,22 +390,25 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
     return {
       operationId: op.operationId,
       statuses: tally(
-        documentedStatuses(op),
-        (s, c) => c.status === s,
-        (s) => `status ${s}`,
-        (s) => pairs.filter((p) => p.status === s),
+        documentedStatuses(op).map((s) => ({
+          what: `status ${s}`,
+          reached: (c) => c.status === s,
+          behind: pairs.filter((p) => p.status === s),
+        })),
       ),
       codes: tally(
-        codes,
-        (code, c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code),
-        (code) => `code ${code}`,
-        (code) => pairs.filter((p) => title(p) === code),
+        codes.map((code) => ({
+          what: `code ${code}`,
+          reached: (c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code),
+          behind: pairs.filter((p) => title(p) === code),
+        })),
       ),
       examples: tally(
-        pairs,
-        (p, c) => c.example === p.name && c.status === p.status,
-        (p) => `example ${p.status} ${p.name}`,
-        (p) => [p],
+        pairs.map((p) => ({
+          what: `example ${p.status} ${p.name}`,
+          reached: (c) => c.example === p.name && c.status === p.status,
+          behind: [p],
+        })),
       ),
       breadth: {
         limits: new Set(mine.map((c) => c.limit).filter(Boolean)).size,

@@ -23,7 +23,8 @@ export interface Check {
   holds: string;
   /** Checks whose fault in the same answer makes this one moot: theirs is the root cause. */
   after?: string[];
-  concerns(c: Case, answer: Answer): boolean;
+  /** Whether the check judges this answer (default: every answer). */
+  concerns?(c: Case, answer: Answer): boolean;
   faults(c: Case, answer: Answer): Found[];
 }
 
@@ -67,14 +68,15 @@ function schemaFaults(pointer: string, value: unknown, what: string): Found[] {
   return [...found.values()];
 }
 
-/** The schema of an operation's JSON answer with `status`, when the document gives one. */
-function answerSchema(op: Operation, status: number): string | undefined {
-  const responses = (resolvePointer(op.pointer) as { responses: Record<string, { content?: object }> }).responses;
-  const content = responses[String(status)]?.content as Record<string, { schema?: unknown }> | undefined;
-  return content?.['application/json']?.schema
+/** An operation's response with `status` as the document writes it (an error's may be a `$ref`). */
+const responseOf = (op: Operation, status: number) =>
+  (resolvePointer(op.pointer) as { responses: Record<string, Record<string, any> | undefined> }).responses[status];
+
+/** The schema of an operation's JSON answer with `status`, when the document gives one (a success's is no `$ref`). */
+const answerSchema = (op: Operation, status: number) =>
+  responseOf(op, status)?.content?.['application/json']?.schema
     ? `${op.pointer}/responses/${status}/content/application~1json/schema`
     : undefined;
-}
 
 /** The identifiers of `field` in a request's text, each once, as digits: read from the text, so no id past 2^53 is rounded. */
 const idsSent = (body: string | undefined, field: string) => [
@@ -88,10 +90,7 @@ const idsSent = (body: string | undefined, field: string) => [
 
 /** The headers the document declares for an operation's answer with `status`: name, whether required, schema, and its kind. */
 function declaredHeaders(op: Operation, status: number) {
-  const raw = (resolvePointer(op.pointer) as { responses: Record<string, { $ref?: string }> }).responses[
-    String(status)
-  ];
-  const response = (raw?.$ref ? resolvePointer(raw.$ref) : raw) as { headers?: Record<string, object> } | undefined;
+  const response = deref(responseOf(op, status)) as { headers?: Record<string, object> } | undefined;
   return Object.entries(response?.headers ?? {}).map(([name, header]) => {
     const h = deref(header as Record<string, unknown>) as { required?: boolean; schema?: object };
     return {
@@ -116,7 +115,6 @@ export const checks: Check[] = [
   {
     id: 'json',
     holds: 'the body is JSON',
-    concerns: () => true,
     faults: (_c, a) =>
       a.json ? [] : [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }],
   },
@@ -125,7 +123,6 @@ export const checks: Check[] = [
     // answer is one cause, whichever requests show it.
     id: 'status',
     holds: 'the status, and the code where one is expected, are an answer the document allows for the request',
-    concerns: () => true,
     faults(c, a) {
       const { allowed } = c.expectation;
       const match = matchOf(c, a);
@@ -149,22 +146,16 @@ export const checks: Check[] = [
     id: 'content-type',
     holds: 'the answer is application/json',
     after: ['json'],
-    concerns: () => true,
-    faults: (_c, a) =>
-      /^application\/json/i.test(a.contentType)
-        ? []
-        : [
-            {
-              fault: `content-type ${JSON.stringify(a.contentType.toLowerCase())} where application/json is expected`,
-              detail: `content-type ${JSON.stringify(a.contentType)}, expected application/json`,
-            },
-          ],
+    faults(_c, a) {
+      if (/^application\/json/i.test(a.contentType)) return [];
+      const fault = `content-type ${JSON.stringify(a.contentType.toLowerCase())} where application/json is expected`;
+      return [{ fault, detail: `content-type ${JSON.stringify(a.contentType)}, expected application/json` }];
+    },
   },
   {
     id: 'headers',
     holds: 'every header the document declares for the answer: present where required, and as its schema says',
     after: ['status'],
-    concerns: (c, a) => declaredHeaders(c.operation, a.status).length > 0,
     faults: (c, a) =>
       declaredHeaders(c.operation, a.status).flatMap(({ name, required, schema, kind }) => {
         const value = a.headers[name.toLowerCase()];
@@ -213,14 +204,10 @@ export const checks: Check[] = [
       const sent = idsSent(c.request.body, listedOnce(c.operation, a.status)!);
       const lost = sent.filter((d) => !listsDigits(a.text, d));
       const listed = Object.values(a.body as object).flatMap((list) => (Array.isArray(list) ? list : [])).length;
-      return lost.length || listed !== sent.length
-        ? [
-            {
-              fault: 'an identifier sent is not in exactly one result list, digit for digit',
-              detail: `${listed} entries for ${sent.length} identifiers${lost.length ? `; not listed as sent: ${lost.slice(0, 5).join(', ')}` : ''}`,
-            },
-          ]
-        : [];
+      if (lost.length === 0 && listed === sent.length) return [];
+      const fault = 'an identifier sent is not in exactly one result list, digit for digit';
+      const notListed = lost.length ? `; not listed as sent: ${lost.slice(0, 5).join(', ')}` : '';
+      return [{ fault, detail: `${listed} entries for ${sent.length} identifiers${notListed}` }];
     },
   },
   {
@@ -231,15 +218,10 @@ export const checks: Check[] = [
     faults: (c, a) =>
       Object.entries(c.fields!).flatMap(([key, value]) => {
         const actual = (a.body as Record<string, unknown>)[key];
-        return canonical(actual) === canonical(value)
-          ? []
-          : [
-              {
-                fault: `${c.operation.operationId} \`${key}\` is not the value the document gives for the request`,
-                key: `${c.operation.operationId} fields`,
-                detail: `${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`,
-              },
-            ];
+        if (canonical(actual) === canonical(value)) return [];
+        const fault = `${c.operation.operationId} \`${key}\` is not the value the document gives for the request`;
+        const detail = `${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`;
+        return [{ fault, key: `${c.operation.operationId} fields`, detail }];
       }),
   },
   {
@@ -272,7 +254,7 @@ export function judge(c: Case, answer: Answer): Fault[] {
   const faults: Fault[] = [];
   const failed = new Set<string>();
   for (const check of checks) {
-    if (check.after?.some((id) => failed.has(id)) || !check.concerns(c, answer)) continue;
+    if (check.after?.some((id) => failed.has(id)) || check.concerns?.(c, answer) === false) continue;
     const found = check.faults(c, answer);
     if (found.length === 0) continue;
     failed.add(check.id);

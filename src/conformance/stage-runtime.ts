@@ -193,16 +193,9 @@ export function describeRequest(r: PairRequest): string {
 export function requestSignal(ctx: SuiteContext, ms = ctx.timeoutMs): AbortSignal {
   const controller = new AbortController();
   const left = ctx.deadlineAt - Date.now();
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        left <= ms
-          ? new DOMException("the run's deadline passed", 'AbortError')
-          : new DOMException(`no answer within ${ms} ms`, 'TimeoutError'),
-      ),
-    Math.max(0, Math.min(ms, left)),
-  );
-  timer.unref();
+  const [wait, why, name] =
+    left <= ms ? [left, "the run's deadline passed", 'AbortError'] : [ms, `no answer within ${ms} ms`, 'TimeoutError'];
+  setTimeout(() => controller.abort(new DOMException(why, name)), Math.max(0, wait)).unref();
   return controller.signal;
 }
 

@@ -31,8 +31,6 @@ import { documentedStatuses } from './expectations.ts';
 import { prepare } from './vars.ts';
 import { exchange, type Answer } from './transport.ts';
 
-const shell = promisify(exec);
-
 export const stages: Stage[] = [
   dreddStage,
   examplesStage,
@@ -128,7 +126,7 @@ async function reset(ctx: SuiteContext, hook: NonNullable<SuiteOptions['reset']>
   if (hook.command) {
     const left = Math.max(1, Math.min(ms, ctx.deadlineAt - Date.now()));
     try {
-      await shell(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
+      await promisify(exec)(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
     } catch (error) {
       const e = error as { code?: unknown; killed?: boolean; stderr?: string; message: string };
       const said = (e.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 300);

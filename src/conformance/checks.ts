@@ -124,12 +124,11 @@ export const checks: Check[] = [
     id: 'status',
     holds: 'the status, and the code where one is expected, are an answer the document allows for the request',
     faults(c, a) {
-      const { allowed } = c.expectation;
       const match = matchOf(c, a);
       // The code is read only from a JSON body (one that is not is the json check's cause).
       if (match && (match.code === undefined || !a.json || sameCode(titleOf(a.body), match.code))) return [];
       const answered = answerOf(a.status, a.body);
-      const refused = allowed.every((x) => x.status >= 400);
+      const refused = c.expectation.allowed.every((x) => x.status >= 400);
       const fault =
         refused && a.status < 300
           ? `accepts a request the document refuses: answered ${a.status}`
@@ -179,12 +178,9 @@ export const checks: Check[] = [
       if (a.body === undefined) return [{ fault: 'an error without a problem body', detail: 'no body' }];
       const faults = schemaFaults('#/components/schemas/Problem', a.body, 'a problem body');
       const status = (a.body as { status?: unknown } | null)?.status;
-      if (faults.length === 0 && status !== a.status)
-        faults.push({
-          fault: "a problem body's `status` is not the answer's status",
-          detail: `problem status ${JSON.stringify(status)} on a ${a.status}`,
-        });
-      return faults;
+      if (faults.length > 0 || status === a.status) return faults;
+      const fault = "a problem body's `status` is not the answer's status";
+      return [{ fault, detail: `problem status ${JSON.stringify(status)} on a ${a.status}` }];
     },
   },
   {

@@ -36,10 +36,7 @@ export interface SuiteContext {
   /** Fires when the whole run's time is up, at `deadlineAt` (epoch ms). */
   deadline: AbortSignal;
   deadlineAt: number;
-  /**
-   * How the current stage's requests have fared, for failing fast; every check of it is recorded
-   * here as it ends (runSuite resets it per stage).
-   */
+  /** The current stage's traffic, for failing fast, and its checks as they end (runSuite resets it per stage). */
   stage: { answered: number; networkFailures: number; checks: CheckResult[] };
   /**
    * True when a reset hook put the service in the examples' state before this stage: only then can
@@ -131,11 +128,10 @@ export async function runPlanned(ctx: SuiteContext, stage: string, planned: Plan
 }
 
 /**
- * A stage whose checks are a list made from the run's options, once per run: its banner counts
- * them, and it runs those of the run's profile, in order.
+ * A stage whose checks are a list made from the run's options, once per run (each run has its own
+ * context), so that its banner counts the very checks it runs: those of the run's profile, in order.
  */
 export function planStage(name: string, description: string, plan: (ctx: SuiteContext) => Planned[]): Stage {
-  // Built once per run, so the banner's count and the run read the same list (each run has its own context).
   const built = new WeakMap<SuiteContext, Planned[]>();
   const selected = (ctx: SuiteContext) => {
     const list = built.get(ctx) ?? plan(ctx).filter((p) => runs(ctx, p.kind));

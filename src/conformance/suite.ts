@@ -177,9 +177,8 @@ async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialName[]; a
 }
 
 /**
- * Why the probes' answers say the run is not looking at the service, or undefined: every operation
- * answered 404 (a base path left out of --server), or no answer was JSON (a proxy's or a sign-in
- * page). Hundreds of checks would each say so again.
+ * Why the probes' answers say the run is not looking at the service (all 404: a base path left out of
+ * --server; none JSON: a proxy's or a sign-in page), or undefined. Hundreds of checks would say so again.
  */
 function misdirection(ctx: SuiteContext, answers: Answer[]): string | undefined {
   if (answers.length === 0) return undefined;
@@ -200,9 +199,8 @@ export type SuiteOptions = Omit<
     /** Values to replace with `***` in everything the report holds (credentials). */
     secrets?: string[];
     /**
-     * A team's way back to the state the examples describe, run before each stage: a URL to POST (the
-     * sandbox's is /_sandbox/reset) and/or a shell command. The checks that need the examples'
-     * starting state run exactly only after it; without it, they say so.
+     * A team's way back to the examples' state, run before each stage: a URL to POST (the sandbox's is
+     * /_sandbox/reset) and/or a shell command. The checks that need that state run exactly only after it.
      */
     reset?: { url?: string; command?: string };
   };

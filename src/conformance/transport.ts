@@ -2,18 +2,15 @@
 // costs about four times the CPU per request, and a run sends thousands.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Transform } from 'node:stream';
 import { createGunzip, createInflate } from 'node:zlib';
 import { openapi } from '../core/document.ts';
 
-/**
- * An answer as the checks read it: status, content type, the text, and the JSON it holds (undefined when it holds
- * none).
- */
+/** An answer as the checks read it. */
 export interface Answer {
   status: number;
   contentType: string;
   text: string;
+  /** The JSON the text holds; undefined when it holds none. */
   body: unknown;
   /** False when the text is not empty and not JSON. */
   json: boolean;
@@ -21,7 +18,6 @@ export interface Answer {
   headers: Record<string, string>;
 }
 
-/** An answer read from its parts: the JSON of its text, when it holds some. */
 export function parseAnswer(
   status: number,
   contentType: string,
@@ -38,7 +34,6 @@ export function parseAnswer(
   return { status, contentType, text, body, json, headers };
 }
 
-/** A request as the suite sends it. */
 export interface HttpRequest {
   method: string;
   url: string;
@@ -64,12 +59,6 @@ export const clientHeaders: Readonly<Record<string, string>> = {
   'accept-encoding': 'gzip, deflate',
   'user-agent': `messaging-conformance (contract ${(openapi.info as { version: string }).version})`,
 };
-/** The codings `accept-encoding` names, as Dredd's client decodes them too: any other is read as it comes. */
-const decoders: Record<string, () => Transform> = {
-  gzip: () => createGunzip(),
-  deflate: () => createInflate(),
-};
-
 /**
  * The most of one answer the suite reads. The document states no answer size, and the largest answers it allows (a
  * list of every thread id sent) are far below; a server that sends more must not fill the suite's memory.
@@ -83,10 +72,9 @@ export class AnswerTooLarge extends Error {
 }
 
 async function readText(res: IncomingMessage): Promise<string> {
-  const coding = String(res.headers['content-encoding'] ?? '')
-    .trim()
-    .toLowerCase();
-  const decoder = Object.hasOwn(decoders, coding) ? decoders[coding]!() : undefined;
+  const coding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  // The codings `accept-encoding` names, as Dredd's client decodes them too: any other is read as it comes.
+  const decoder = coding === 'gzip' ? createGunzip() : coding === 'deflate' ? createInflate() : undefined;
   // Reading ends with an error when the connection breaks before the answer does (the decoder's too).
   if (decoder) res.on('error', (error) => decoder.destroy(error));
   const chunks: Buffer[] = [];
@@ -122,21 +110,18 @@ export function exchange(x: Exchange): Promise<Answer> {
             Array.isArray(value) ? value.join(', ') : String(value),
           ]),
         );
-        if (x.statusOnly) {
+        const done = (text: string) => {
           x.signal.removeEventListener('abort', abort);
-          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', '', got));
+          resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text, got));
+        };
+        if (x.statusOnly) {
+          done('');
           return void req.destroy();
         }
-        readText(res).then(
-          (text) => {
-            x.signal.removeEventListener('abort', abort);
-            resolve(parseAnswer(res.statusCode ?? 0, res.headers['content-type'] ?? '', text, got));
-          },
-          (error) => {
-            req.destroy(); // the connection, with whatever of the answer is still to come
-            fail(error);
-          },
-        );
+        readText(res).then(done, (error) => {
+          req.destroy(); // the connection, with whatever of the answer is still to come
+          fail(error);
+        });
       });
     } catch (error) {
       // A header value HTTP cannot carry, an unknown method: nothing was sent.

@@ -4,7 +4,8 @@
 // a window: the schema (status in upper case, UNDELIVERED with its error code), the link to the
 // requestId and cascade it reports on, a callback for every message, and a repeat of a callback
 // the receiver answered with 500.
-import { createServer, type Server } from 'node:http';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair } from '../../core/examples.ts';
@@ -27,7 +28,7 @@ const webhookPointer = `#/webhooks/${webhookName}/post`;
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs =
   (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
-export const defaultCallbackWindowMs = firstRetryMs + 10_000;
+const defaultCallbackWindowMs = firstRetryMs + 10_000;
 /** A receiver keeps at most this many posts, each at most this many bytes: a flood costs bounded memory. */
 const maxPosts = 10_000;
 const maxPostBytes = 1 << 20;
@@ -36,15 +37,10 @@ interface Post {
   at: number;
   text: string;
   body: any;
-  /** What the receiver answered. */
-  answered: number;
 }
 
 /** The receiver: 200 to every post, except 500 to the first post about `failOnce`. */
-async function listen(
-  options: CallbackOptions,
-  failOnce: string,
-): Promise<{ server: Server; posts: Post[]; url: string }> {
+async function listen(options: CallbackOptions, failOnce: string) {
   const posts: Post[] = [];
   let failed = false;
   const server = createServer((req, res) => {
@@ -60,33 +56,22 @@ async function listen(
       let body: any;
       try {
         body = JSON.parse(text);
-      } catch {
-        body = undefined;
-      }
+      } catch {}
       const fail = !failed && body?.requestId === failOnce;
-      if (fail) failed = true;
-      const answered = fail ? 500 : 200;
-      if (posts.length < maxPosts) posts.push({ at: Date.now(), text, body, answered });
-      res.writeHead(answered, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
+      failed ||= fail;
+      if (posts.length < maxPosts) posts.push({ at: Date.now(), text, body });
+      res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
     });
     req.on('error', () => {});
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => resolve());
-  });
+  server.listen(options.port, options.host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
     server,
     posts,
     url: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`,
   };
-}
-
-/** Waits until `done()` or the window (or the run's deadline) ends, checking every 50 ms. */
-async function until(ctx: SuiteContext, windowMs: number, done: () => boolean): Promise<void> {
-  const end = Math.min(Date.now() + windowMs, ctx.deadlineAt);
-  while (!done() && Date.now() < end && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
 }
 
 const validCallback = schemaValidator('StatusCallback');
@@ -100,10 +85,7 @@ interface Message {
   accepted: boolean;
 }
 
-/**
- * The document's success examples that are sent now (one with a startTime is reported when it is sent, past any
- * window).
- */
+/** The success examples sent now (one with a startTime is reported when it is sent, past any window). */
 function messagesToSend(ctx: SuiteContext): Message[] {
   return documentOperations()
     .filter((op) => reportedBy(op).includes(webhookName))
@@ -119,7 +101,6 @@ function messagesToSend(ctx: SuiteContext): Message[] {
 interface Received {
   posts: Post[];
   accepted: Message[];
-  /** The posts about a requestId. */
   about(requestId: string): Post[];
   /** The requestId whose first callback the receiver answered with 500. */
   probe: string;
@@ -237,32 +218,18 @@ export const callbacksStage: Stage = {
     const spec = (name: string, basis: string) => ({ stage: 'callbacks', kind: 'described' as const, name, basis });
     const results: CheckResult[] = [];
     try {
-      results.push(
-        await check(
-          ctx,
-          spec(
-            'the messages the callbacks are about are accepted',
-            '#/paths/~1api~1cascade~1schedule/post/responses/200',
-          ),
-          () => sendMessages(ctx, messages),
-        ),
-      );
+      const scheduling = '#/paths/~1api~1cascade~1schedule/post/responses/200';
+      const sent = spec('the messages the callbacks are about are accepted', scheduling);
+      results.push(await check(ctx, sent, () => sendMessages(ctx, messages)));
       const accepted = messages.filter((m) => m.accepted);
       const about = (requestId: string) => receiver.posts.filter((p) => p.body?.requestId === requestId);
-      await until(
-        ctx,
-        windowMs,
-        () => accepted.every((m) => about(m.requestId).length > 0) && about(probe).length >= 2,
-      );
-      const posts = receiver.posts;
-      const received: Received = {
-        posts,
-        accepted,
-        about,
-        probe,
-        seen: `${posts.length} callbacks in ${Math.round(windowMs / 1000)} s`,
-        windowMs,
-      };
+      // Until each message has a callback and the probe its repeat, or the window or the run's deadline ends.
+      const end = Math.min(Date.now() + windowMs, ctx.deadlineAt);
+      const done = () => accepted.every((m) => about(m.requestId).length > 0) && about(probe).length >= 2;
+      while (!done() && Date.now() < end && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
+      const { posts } = receiver;
+      const seen = `${posts.length} callbacks in ${Math.round(windowMs / 1000)} s`;
+      const received: Received = { posts, accepted, about, probe, seen, windowMs };
       for (const { name, basis, judge } of judgements)
         results.push(await check(ctx, spec(name, basis), async () => judge(received)));
     } finally {

@@ -18,8 +18,7 @@ import {
   VarsError,
   type Vars,
 } from './index.ts';
-import type { Profile } from './stage-runtime.ts';
-import type { CallbackOptions } from './stage-runtime.ts';
+import type { CallbackOptions, Profile } from './stage-runtime.ts';
 import { stopLine } from './report.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';
 
@@ -93,17 +92,10 @@ function seconds(flag: string, value: string | undefined): number | undefined {
 }
 
 /** --callbacks with --callback-listen HOST:PORT, [--callback-url URL] and [--callback-window S]. */
-function callbackOptions(o: {
-  callbacks?: boolean;
-  'callback-listen'?: string;
-  'callback-url'?: string;
-  'callback-window'?: string;
-}): CallbackOptions | undefined {
-  const given = ['callback-listen', 'callback-url', 'callback-window'].filter(
-    (f) => o[f as 'callback-url'] !== undefined,
-  );
+function callbackOptions(o: Options): CallbackOptions | undefined {
   if (!o.callbacks) {
-    if (given.length) throw new UsageError(`--${given[0]} needs --callbacks`);
+    const given = (['callback-listen', 'callback-url', 'callback-window'] as const).find((f) => o[f] !== undefined);
+    if (given) throw new UsageError(`--${given} needs --callbacks`);
     return undefined;
   }
   const listen = /^(.+):(\d{1,5})$/.exec(o['callback-listen'] ?? '');
@@ -117,20 +109,6 @@ function callbackOptions(o: {
     publicUrl: o['callback-url'] === undefined ? undefined : httpUrl('--callback-url', o['callback-url']),
     windowMs: seconds('callback-window', o['callback-window']),
   };
-}
-
-/** --reporter junit|json with --output F, checked before the run: a report that cannot be written is found now. */
-function reporter(o: { reporter?: string; output?: string }): 'junit' | 'json' | undefined {
-  if (o.reporter === undefined) return undefined;
-  if (o.reporter !== 'junit' && o.reporter !== 'json')
-    throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
-  if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
-  try {
-    accessSync(dirname(resolve(o.output)), constants.W_OK);
-  } catch {
-    throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
-  }
-  return o.reporter;
 }
 
 /**
@@ -148,18 +126,27 @@ export const newRunState = (): RunState => ({ finished: false, redact: (text) =>
 export const reportFailure = (error: unknown, stderr: (text: string) => void, run: RunState): number =>
   reportError(name, usage, error, stderr, run.redact);
 
-/** Writes the report the --reporter option asked for (`quiet`: without saying so, when the run ends with one line). */
-function writeReport(
-  kind: 'junit' | 'json' | undefined,
-  output: string | undefined,
-  report: ConformanceReport,
-  say: (line: string) => void,
-  clean: (text: string) => string = (t) => t,
-  quiet = false,
-): void {
-  if (kind === undefined) return;
-  writeFileSync(output!, clean(kind === 'json' ? formatJson(report) : formatJUnit(report)));
-  if (!quiet) say(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
+type WriteReport = (report: ConformanceReport, say?: (line: string) => void) => void;
+
+/**
+ * --reporter junit|json with --output F, checked before the run (a report that cannot be written is found now): what
+ * writes the report, credentials hidden, and with `say` says where (not when the run ends with one line).
+ */
+function reporter(o: { reporter?: string; output?: string }, run: RunState): WriteReport {
+  if (o.reporter === undefined) return () => {};
+  if (o.reporter !== 'junit' && o.reporter !== 'json')
+    throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
+  if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
+  try {
+    accessSync(dirname(resolve(o.output)), constants.W_OK);
+  } catch {
+    throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
+  }
+  const { reporter: kind, output } = o;
+  return (report, say) => {
+    writeFileSync(output, run.redact(kind === 'json' ? formatJson(report) : formatJUnit(report)));
+    say?.(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
+  };
 }
 
 /** messaging-conformance webhook --url U: the receiver check. */
@@ -172,7 +159,7 @@ async function webhook(args: string[], say: (line: string) => void, run: RunStat
     output: { type: 'string' },
   });
   if (o.url === undefined) throw new UsageError('webhook needs --url <receiver>');
-  const kind = reporter(o);
+  const write = reporter(o, run);
   const report = await checkWebhookReceiver({
     url: httpUrl('--url', o.url),
     profile: profileOption(o.profile),
@@ -180,7 +167,7 @@ async function webhook(args: string[], say: (line: string) => void, run: RunStat
     log: say,
   });
   say(formatSummary(report));
-  writeReport(kind, o.output, report, say);
+  write(report, say);
   run.finished = true;
   return report.ok ? 0 : 1;
 }
@@ -224,21 +211,13 @@ export async function conformanceMain(args: string[], io: CliIo, run: RunState =
   try {
     if (args[0] === 'webhook') return await webhook(args.slice(1), say, run);
     const o = parse(args, suiteOptions);
-    const kind = reporter(o);
-    const profile = o.profile === 'strict' ? 'strict' : 'described';
+    const write = reporter(o, run);
     try {
-      return await conformance(o, kind, io, say, run);
+      return await conformance(o, write, io, say, run);
     } catch (error) {
       // Once the report's file is known, every exit writes it, with the reason.
-      if (kind && !run.finished)
-        writeReport(
-          kind,
-          o.output,
-          failedRun(String((error as Error)?.message ?? error), profile),
-          say,
-          run.redact,
-          true,
-        );
+      const reason = String((error as Error)?.message ?? error);
+      if (!run.finished) write(failedRun(reason, o.profile === 'strict' ? 'strict' : 'described'));
       throw error;
     }
   } catch (error) {
@@ -286,7 +265,7 @@ function credentials(o: Options, vars: Vars, env: Record<string, string | undefi
 
 async function conformance(
   o: Options,
-  kind: 'junit' | 'json' | undefined,
+  write: WriteReport,
   io: CliIo,
   say: (line: string) => void,
   run: RunState,
@@ -328,41 +307,34 @@ async function conformance(
   }
   const { apiKey, integratorToken, apiKeyNoBalance, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
-  let report: Awaited<ReturnType<typeof runConformance>>;
-  try {
-    report = await runConformance({
-      server: httpUrl('--server', o.server),
-      apiKey,
-      integratorToken,
-      apiKeyNoBalance,
-      timeoutMs,
-      deadlineMs,
-      profile,
-      values: vars.values,
-      only,
-      skip,
-      seed: o.seed === undefined ? undefined : Number(o.seed),
-      generated: o.generated === undefined ? undefined : Number(o.generated),
-      callbacks,
-      mock: o.mock,
-      bail: o.bail,
-      resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
-      resetCommand: o['reset-command'],
-      log: (line) => say(redact(line)),
-    });
-  } catch (error) {
-    if (error instanceof UnreachableError) throw new CannotRunError(error.message);
-    throw error;
-  }
+  const report = await runConformance({
+    server: httpUrl('--server', o.server),
+    apiKey,
+    integratorToken,
+    apiKeyNoBalance,
+    timeoutMs,
+    deadlineMs,
+    profile,
+    values: vars.values,
+    only,
+    skip,
+    seed: o.seed === undefined ? undefined : Number(o.seed),
+    generated: o.generated === undefined ? undefined : Number(o.generated),
+    callbacks,
+    mock: o.mock,
+    bail: o.bail,
+    resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
+    resetCommand: o['reset-command'],
+    log: (line) => say(redact(line)),
+  }).catch((error) => {
+    throw error instanceof UnreachableError ? new CannotRunError(error.message) : error;
+  });
+  // Credentials rejected or answers not the service's: one line, as an error (exit 2), the report written quietly.
   const rejected = stopLine(report, sources);
-  if (rejected) {
-    writeReport(kind, o.output, report, say, redact, true);
-    run.finished = true;
-    throw new CannotRunError(rejected);
-  }
-  say(redact(formatSummary(report)));
-  writeReport(kind, o.output, report, say, redact);
+  if (!rejected) say(redact(formatSummary(report)));
+  write(report, rejected ? undefined : say);
   run.finished = true;
+  if (rejected) throw new CannotRunError(rejected);
   if (report.finished) return report.ok ? 0 : 1;
   io.stderr(`${name}: the run could not finish: ${redact(report.unfinished ?? '')}\n`);
   return 2;

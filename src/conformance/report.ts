@@ -20,11 +20,13 @@ export function stopLine(report: SuiteReport, sources: CredentialSources = {}): 
   return `the server rejected the credentials: ${named} got 401 on a request that is otherwise right; nothing was checked`;
 }
 
-/** The stages of a report, in the order they ran, with their time (0 for one that recorded checks but no time). */
-function stagesOf(report: SuiteReport): Array<[string, number]> {
+/** The stages of a report in the order they ran, each with its time (0 when it recorded none) and its checks. */
+function stagesOf(report: SuiteReport): Array<[string, number, CheckResult[]]> {
   const names = [...new Set([...Object.keys(report.stageMs), ...report.results.map((r) => r.stage)])];
-  return names.map((stage) => [stage, report.stageMs[stage] ?? 0]);
+  return names.map((stage) => [stage, report.stageMs[stage] ?? 0, report.results.filter((r) => r.stage === stage)]);
 }
+
+const measures = ['statuses', 'codes', 'examples'] as const;
 
 /** One cause: what the checks found (or, for a failure no check of the registry judged, the failure itself) and every failed check that shows it. */
 export interface Cause {
@@ -127,16 +129,12 @@ function describeCause(cause: Cause): string {
 export function summary(report: SuiteReport, sources: CredentialSources = {}): string {
   const rejected = stopLine(report, sources);
   if (rejected) return rejected;
-  const rows = stagesOf(report).map(([stage, ms]) => {
-    const mine = report.results.filter((r) => r.stage === stage);
+  const rows = stagesOf(report).map(([stage, ms, mine]) => {
     const failed = mine.filter((r) => !r.ok).length;
     const decisions = mine.filter((r) => r.kind === 'decision').length;
     return [
       stage,
-      String(mine.length),
-      String(mine.length - failed),
-      String(failed),
-      String(decisions),
+      ...[mine.length, mine.length - failed, failed, decisions].map(String),
       `${(ms / 1000).toFixed(1)} s`,
     ];
   });
@@ -161,13 +159,8 @@ function coverageTable(report: SuiteReport): string[] {
   if (!report.coverage) return [];
   const rows = report.coverage.map((c) => [
     c.operationId,
-    `${c.statuses.covered}/${c.statuses.of}`,
-    `${c.codes.covered}/${c.codes.of}`,
-    `${c.examples.covered}/${c.examples.of}`,
-    String(c.breadth.limits),
-    String(c.breadth.at),
-    String(c.breadth.past),
-    String(c.breadth.generated),
+    ...measures.map((what) => `${c[what].covered}/${c[what].of}`),
+    ...[c.breadth.limits, c.breadth.at, c.breadth.past, c.breadth.generated].map(String),
   ]);
   // What the profile leaves out is one line; the list is in the reports. Anything else not reached is a gap, each named.
   const decision = (m: { why: string }) => m.why.startsWith('a decision of this contract');
@@ -207,8 +200,7 @@ const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function junit(report: SuiteReport): string {
-  const suites = stagesOf(report).map(([stage, ms]) => {
-    const mine = report.results.filter((r) => r.stage === stage);
+  const suites = stagesOf(report).map(([stage, ms, mine]) => {
     const cases = mine.map((r) => {
       const body = r.ok
         ? ''
@@ -222,7 +214,7 @@ export function junit(report: SuiteReport): string {
     `    <property name="profile" value="${report.profile}"/>`,
     ...(report.unfinished ? [`    <property name="unfinished" value="${escapeXml(report.unfinished)}"/>`] : []),
     ...(report.coverage ?? []).flatMap((c) =>
-      (['statuses', 'codes', 'examples'] as const).map(
+      measures.map(
         (what) =>
           `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`,
       ),

@@ -3,7 +3,7 @@
 // with values this contract does not know yet, extra fields, a duplicate and out-of-order events:
 // each must be answered 200 (the service retries anything else). Then malformed posts (bad JSON,
 // a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
-import { openapi, resolvePointer } from '../core/document.ts';
+import { resolvePointer } from '../core/document.ts';
 import { defaultTimeoutMs, type CheckResult, type Profile } from './stage-runtime.ts';
 import { exchange } from './transport.ts';
 import type { SuiteReport } from './suite.ts';
@@ -17,22 +17,24 @@ interface Case {
 }
 
 type Obj = Record<string, unknown>;
+const webhookPointer = '#/webhooks/messageStatus/post';
+const webhook = resolvePointer(webhookPointer) as {
+  description: string;
+  requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> };
+};
 const enumOf = (name: string) => (resolvePointer(`#/components/schemas/${name}`) as { enum: string[] }).enum;
 
 /** The posts to make, in order. */
-export function webhookCases(): Case[] {
-  const examples = (
-    ((openapi.webhooks as Obj).messageStatus as Obj).post as {
-      requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> };
-    }
-  ).requestBody.content['application/json']!.examples;
+function webhookCases(): Case[] {
+  const examples = webhook.requestBody.content['application/json']!.examples;
   const base = { ...examples.delivered!.value };
-  const json = (name: string, value: unknown): Case => ({
+  const post = (name: string, body: string, wellFormed = false, contentType = 'application/json'): Case => ({
     name,
-    body: JSON.stringify(value),
-    contentType: 'application/json',
-    wellFormed: true,
+    body,
+    contentType,
+    wellFormed,
   });
+  const json = (name: string, value: unknown) => post(name, JSON.stringify(value), true);
   let messageId = 900_000_000;
   const fresh = (extra: Obj) => ({ ...base, messageId: ++messageId, ...extra });
   const duplicate = fresh({ status: 'DELIVERED' });
@@ -66,20 +68,10 @@ export function webhookCases(): Case[] {
       status: 'DELIVERED',
       statusAt: '2030-01-15T09:30:00Z',
     }),
-    { name: 'malformed JSON', body: '{"messageId": 1, "status": ', contentType: 'application/json', wellFormed: false },
-    { name: 'a JSON array', body: '[]', contentType: 'application/json', wellFormed: false },
-    {
-      name: 'a wrong content type',
-      body: 'status=DELIVERED',
-      contentType: 'application/x-www-form-urlencoded',
-      wellFormed: false,
-    },
-    {
-      name: 'an oversized body (2 MiB)',
-      body: JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) }),
-      contentType: 'application/json',
-      wellFormed: false,
-    },
+    post('malformed JSON', '{"messageId": 1, "status": '),
+    post('a JSON array', '[]'),
+    post('a wrong content type', 'status=DELIVERED', false, 'application/x-www-form-urlencoded'),
+    post('an oversized body (2 MiB)', JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) })),
   ];
 }
 
@@ -92,9 +84,7 @@ export interface WebhookOptions {
 }
 
 /** The contract's sentence on the receiver's answer (the webhook's description). */
-const answerRule = /The receiver must answer 200[^.]*\./.exec(
-  ((openapi.webhooks as Obj).messageStatus as { post: { description: string } }).post.description.replace(/\s+/g, ' '),
-)?.[0];
+const answerRule = /The receiver must answer 200[^.]*\./.exec(webhook.description.replace(/\s+/g, ' '))?.[0];
 if (!answerRule)
   throw new Error('the document no longer says what the receiver must answer: webhook.ts reads that sentence');
 
@@ -111,7 +101,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
   for (const c of cases) {
     const began = performance.now();
     let actual: string;
-    let ok: boolean;
+    let ok = false;
     try {
       const res = await exchange({
         method: 'POST',
@@ -129,7 +119,6 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
         (error as Error).name === 'TimeoutError'
           ? `no answer within ${timeoutMs} ms`
           : `no answer: ${(error as Error).message}`;
-      ok = false;
     }
     results.push({
       stage: 'webhook',
@@ -139,9 +128,9 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       kind: c.wellFormed ? 'described' : 'decision',
       ok,
       ms: performance.now() - began,
-      request: `POST ${options.url} [content-type: ${c.contentType}] ${String(c.body).slice(0, 200)}`,
+      request: `POST ${options.url} [content-type: ${c.contentType}] ${c.body.slice(0, 200)}`,
       expected: c.wellFormed ? '200 (anything else makes the service retry)' : 'an answer that is not a 5xx',
-      basis: c.wellFormed ? '#/webhooks/messageStatus/post/description' : undefined,
+      basis: c.wellFormed ? `${webhookPointer}/description` : undefined,
       actual,
     });
   }

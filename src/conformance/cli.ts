@@ -15,7 +15,6 @@ import {
   loadVars,
   runConformance,
   UnreachableError,
-  VarsError,
   type Vars,
 } from './index.ts';
 import type { CallbackOptions, Profile } from './stage-runtime.ts';
@@ -122,7 +121,6 @@ export interface RunState {
 
 export const newRunState = (): RunState => ({ finished: false, redact: (text) => text });
 
-/** Writes an error as the command reports it; returns the exit code. */
 export const reportFailure = (error: unknown, stderr: (text: string) => void, run: RunState): number =>
   reportError(name, usage, error, stderr, run.redact);
 
@@ -149,7 +147,6 @@ function reporter(o: { reporter?: string; output?: string }, run: RunState): Wri
   };
 }
 
-/** messaging-conformance webhook --url U: the receiver check. */
 async function webhook(args: string[], say: (line: string) => void, run: RunState): Promise<number> {
   const o = parse(args, {
     url: { type: 'string' },
@@ -198,10 +195,7 @@ const suiteOptions = {
   'callback-window': { type: 'string' },
 } as const;
 
-/**
- * messaging-conformance with these arguments: writes what the command prints to `io` and returns its exit code. `run`
- * is the call's state (the bin passes its own, for its guards).
- */
+/** Writes what the command prints to `io`, returns its exit code; `run`: the bin passes its own, for its guards. */
 export async function conformanceMain(args: string[], io: CliIo, run: RunState = newRunState()): Promise<number> {
   if (asksForHelp(args)) {
     io.stdout(usage);
@@ -227,6 +221,15 @@ export async function conformanceMain(args: string[], io: CliIo, run: RunState =
 
 type Options = ReturnType<typeof parse<typeof suiteOptions>>;
 
+/** `f()`, its error a usage error: selectStages's (a stage named wrong) and loadVars's (only VarsError, a bad file). */
+function asUsageError<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
 /**
  * The credentials, each from its flag, else --vars, else the environment; where each came from (for the line that
  * says the server rejected it); and the redactor that writes every credential given any way as ***.
@@ -249,11 +252,10 @@ function credentials(o: Options, vars: Vars, env: Record<string, string | undefi
     return { key, value, source, secrets: [o[flag], vars[key], env[variable]] };
   });
   const [apiKey, apiKeyNoBalance, integratorToken] = given.map((g) => g.value);
-  if (!apiKey || !integratorToken) {
+  if (!apiKey || !integratorToken)
     throw new UsageError(
       'conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment',
     );
-  }
   return {
     apiKey,
     integratorToken,
@@ -263,24 +265,13 @@ function credentials(o: Options, vars: Vars, env: Record<string, string | undefi
   };
 }
 
-async function conformance(
-  o: Options,
-  write: WriteReport,
-  io: CliIo,
-  say: (line: string) => void,
-  run: RunState,
-): Promise<number> {
+async function conformance(o: Options, write: WriteReport, io: CliIo, say: (line: string) => void, run: RunState) {
   const timeoutMs = seconds('timeout', o.timeout);
   const deadlineMs = seconds('deadline', o.deadline);
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
   const only = split(o.only);
   const skip = split(o.skip);
-  let selected: ReturnType<typeof selectStages>;
-  try {
-    selected = selectStages(only, skip, o.callbacks);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const selected = asUsageError(() => selectStages(only, skip, o.callbacks));
   if (o.list) {
     for (const s of selected) say(`${s.name.padEnd(10)} ${s.description}`);
     const callbacks = conformanceStages.find((s) => s.needsCallbacks)!;
@@ -298,13 +289,7 @@ async function conformance(
     throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
   if (o['reset-command'] !== undefined && o['reset-command'].trim() === '')
     throw new UsageError('--reset-command must be a command line, got an empty one');
-  let vars: Vars;
-  try {
-    vars = o.vars === undefined ? {} : loadVars(o.vars);
-  } catch (error) {
-    if (error instanceof VarsError) throw new UsageError(error.message);
-    throw error;
-  }
+  const vars: Vars = o.vars === undefined ? {} : asUsageError(() => loadVars(o.vars!));
   const { apiKey, integratorToken, apiKeyNoBalance, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
   const report = await runConformance({

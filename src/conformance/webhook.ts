@@ -1,20 +1,11 @@
-// messaging-conformance webhook: checks a customer's status-callback receiver. It posts every
-// documented callback (each status, each delivery error code, the document's examples), callbacks
-// with values this contract does not know yet, extra fields, a duplicate and out-of-order events:
-// each must be answered 200 (the service retries anything else). Then malformed posts (bad JSON,
-// a wrong content type, an oversized body): any answer but a 5xx or a hang will do.
+// messaging-conformance webhook: checks a customer's status-callback receiver. Every documented
+// callback, and those a receiver must take too (unknown values, extra fields, a duplicate, out of
+// order), must get 200 (the service retries anything else); what is not a callback (malformed
+// JSON, a wrong content type, an oversized body; --profile strict) anything but a 5xx or a hang.
 import { resolvePointer } from '../core/document.ts';
 import { defaultTimeoutMs, type CheckResult, type Profile } from './stage-runtime.ts';
 import { exchange } from './transport.ts';
 import type { SuiteReport } from './suite.ts';
-
-interface Case {
-  name: string;
-  body: string;
-  contentType: string;
-  /** Well-formed callbacks must get 200; the others anything but a 5xx or no answer. */
-  wellFormed: boolean;
-}
 
 type Obj = Record<string, unknown>;
 const webhookPointer = '#/webhooks/messageStatus/post';
@@ -24,16 +15,17 @@ const webhook = resolvePointer(webhookPointer) as {
 };
 const enumOf = (name: string) => (resolvePointer(`#/components/schemas/${name}`) as { enum: string[] }).enum;
 
-/** The posts to make, in order. */
-function webhookCases(): Case[] {
+/** A post to make: a well-formed callback must get 200, anything else any answer but a 5xx or none. */
+const post = (name: string, body: string, wellFormed = false, contentType = 'application/json') => ({
+  name,
+  body,
+  contentType,
+  wellFormed,
+});
+
+function webhookCases() {
   const examples = webhook.requestBody.content['application/json']!.examples;
   const base = { ...examples.delivered!.value };
-  const post = (name: string, body: string, wellFormed = false, contentType = 'application/json'): Case => ({
-    name,
-    body,
-    contentType,
-    wellFormed,
-  });
   const json = (name: string, value: unknown) => post(name, JSON.stringify(value), true);
   let messageId = 900_000_000;
   const fresh = (extra: Obj) => ({ ...base, messageId: ++messageId, ...extra });
@@ -88,16 +80,14 @@ const answerRule = /The receiver must answer 200[^.]*\./.exec(webhook.descriptio
 if (!answerRule)
   throw new Error('the document no longer says what the receiver must answer: webhook.ts reads that sentence');
 
-/** Posts every case to the receiver and judges each answer. */
 export async function checkWebhookReceiver(options: WebhookOptions): Promise<SuiteReport> {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const log = options.log ?? (() => {});
   const profile = options.profile ?? 'described';
   const results: CheckResult[] = [];
   const start = performance.now();
   // What is not a callback is this contract's expectation of a receiver: strict only.
   const cases = webhookCases().filter((c) => c.wellFormed || profile === 'strict');
-  log(`webhook receiver ${options.url}: ${cases.length} posts`);
+  options.log?.(`webhook receiver ${options.url}: ${cases.length} posts`);
   for (const c of cases) {
     const began = performance.now();
     let actual: string;
@@ -135,7 +125,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     });
   }
   const failed = results.filter((r) => !r.ok).length;
-  log(`  ${results.length - failed} passed, ${failed} failed`);
+  options.log?.(`  ${results.length - failed} passed, ${failed} failed`);
   return {
     profile,
     results,

@@ -1,14 +1,11 @@
-// Stage callbacks (--callbacks): the service's own status callbacks. The suite listens where the
-// service posts them (the URL registered for the account; how it is registered is not part of the
-// API), schedules the document's success examples, and judges every callback that arrives within
-// a window: the schema (status in upper case, UNDELIVERED with its error code), the link to the
-// requestId and cascade it reports on, a callback for every message, and a repeat of a callback
-// the receiver answered with 500.
+// Stage callbacks (--callbacks): the service's own status callbacks, judged as callbacksStage's
+// description says. The suite listens where the service posts them: the URL registered for the
+// account (how it is registered is not part of the API).
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
-import { documentOperations, successExamples, type ExamplePair } from '../../core/examples.ts';
+import { documentOperations, successExamples } from '../../core/examples.ts';
 import { schemaValidator } from '../../core/validators/all.ts';
 import {
   check,
@@ -76,17 +73,8 @@ async function listen(options: CallbackOptions, failOnce: string) {
 
 const validCallback = schemaValidator('StatusCallback');
 
-/** A message the stage schedules, and whether the service accepted it. */
-interface Message {
-  pair: ExamplePair;
-  body: unknown;
-  requestId: string;
-  cascadeId: string;
-  accepted: boolean;
-}
-
-/** The success examples sent now (one with a startTime is reported when it is sent, past any window). */
-function messagesToSend(ctx: SuiteContext): Message[] {
+/** The success examples to schedule now (one with a startTime is reported when it is sent, past any window). */
+function messagesToSend(ctx: SuiteContext) {
   return documentOperations()
     .filter((op) => reportedBy(op).includes(webhookName))
     .flatMap(successExamples)
@@ -96,6 +84,7 @@ function messagesToSend(ctx: SuiteContext): Message[] {
       return { pair, body, requestId: body.requestId, cascadeId: String(body.cascadeId), accepted: false };
     });
 }
+type Message = ReturnType<typeof messagesToSend>[number];
 
 /** What the receiver got in the window, as the judgements read it. */
 interface Received {

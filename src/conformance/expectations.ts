@@ -6,7 +6,7 @@ import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
 import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
-import { documentViolation, schemaViolation, type SchemaOutcome } from '../core/schema-violations.ts';
+import { documentViolation, schemaViolation } from '../core/schema-violations.ts';
 import type { Allowed, Expectation, Profile } from './case.ts';
 import { pattern, type Path } from '../core/edges.ts';
 import { parsed, type Json } from '../core/digits.ts';
@@ -22,12 +22,15 @@ export const documentedStatuses = (op: Operation): number[] =>
     .filter((s) => /^\d{3}$/.test(s))
     .map(Number);
 
-/** The error statuses the document lists for an operation. */
-export const errorStatuses = (op: Operation): number[] => documentedStatuses(op).filter((s) => s >= 400);
-
 /** `decision` when any of the statuses is one the description does not state for the operation. */
-export const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKind =>
+const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKind =>
   statuses.some((s) => responseKind(op, s) === 'decision') ? 'decision' : 'described';
+
+/** Any error status the document lists for the operation, as a problem body. */
+export function anyError(op: Operation, basis: string, kind?: ExpectationKind): Expectation {
+  const statuses = documentedStatuses(op).filter((s) => s >= 400);
+  return { allowed: statuses.map((status) => ({ status })), kind: kind ?? kindOfStatuses(op, statuses), basis };
+}
 
 /**
  * The answer to one field's code where the description also allows 500: the code alone under the
@@ -55,30 +58,32 @@ function codeOr500(op: Operation, exact: Allowed, kind: ExpectationKind, basis: 
 export function invalidBodyExpectation(op: Operation, body: unknown, profile: Profile): Expectation | undefined {
   const outcome = documentViolation(op.operationId, body);
   if (!outcome) return undefined;
-  const expectation = schemaExpectation(op, outcome, profile);
-  return outcome.decided ? { ...expectation, kind: 'decision' } : expectation;
-}
-
-function schemaExpectation(op: Operation, outcome: SchemaOutcome, profile: Profile): Expectation {
-  const responses = `${op.pointer}/responses`;
-  if (outcome.code === 'system-error') {
-    // No code names the broken property: any documented error, as a problem body.
-    const statuses = errorStatuses(op);
-    return {
-      allowed: statuses.map((status) => ({ status })),
-      kind: kindOfStatuses(op, statuses),
-      basis: `${responses}: a malformed request gets a documented error`,
-    };
-  }
   const exact = { status: outcome.status, code: outcome.code };
-  const basis = `${responses}/${outcome.status}`;
+  const basis = `${op.pointer}/responses/${outcome.status}`;
   const kind = responseKind(op, outcome.status);
-  return outcome.malformed ? codeOr500(op, exact, kind, basis, profile) : { allowed: [exact], kind, basis };
+  const expectation =
+    // No code names the broken property: any documented error, as a problem body.
+    outcome.code === 'system-error'
+      ? anyError(op, `${op.pointer}/responses: a malformed request gets a documented error`)
+      : outcome.malformed
+        ? codeOr500(op, exact, kind, basis, profile)
+        : { allowed: [exact], kind, basis };
+  return outcome.decided ? { ...expectation, kind: 'decision' } : expectation;
 }
 
 /** Where a pair's response example is in the document. */
 export const examplePointer = (pair: ExamplePair) =>
   pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${escapePointer(pair.name)}`);
+
+/** The named example's response: its status, and its title as the code. */
+export function exampleExpectation(pair: ExamplePair): Expectation {
+  const title = (pair.response as { title?: string } | undefined)?.title;
+  return {
+    allowed: [{ status: pair.status, ...(title ? { code: title } : {}) }],
+    kind: pair.kind,
+    basis: examplePointer(pair),
+  };
+}
 
 /**
  * What a named example's request may get: its response, and 500 where its trigger is malformed in a way the description
@@ -86,11 +91,7 @@ export const examplePointer = (pair: ExamplePair) =>
  */
 export function pairExpectation(pair: ExamplePair, profile: Profile): Expectation {
   const title = (pair.response as { title?: string } | undefined)?.title;
-  const exact: Expectation = {
-    allowed: [{ status: pair.status, ...(title ? { code: title } : {}) }],
-    kind: pair.kind,
-    basis: examplePointer(pair),
-  };
+  const exact = exampleExpectation(pair);
   if (
     pair.status < 400 ||
     title === undefined ||

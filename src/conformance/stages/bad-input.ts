@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
 import { caseCheck, planStage, runs, sendCase, type Planned, type SuiteContext } from '../stage-runtime.ts';
-import { acceptedExpectation, errorStatuses, kindOfStatuses } from '../expectations.ts';
+import { acceptedExpectation, anyError } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -24,11 +24,14 @@ export function badInputs(ctx: SuiteContext): Planned[] {
   const seen = new Set<string>();
   for (const op of documentOperations()) {
     const template = successExamples(op)[0]!;
+    const base = pairRequest(ctx.server, template, ctx.credentials, () => null);
     const request = (body: string | undefined, extra: Partial<PairRequest> = {}): PairRequest => ({
-      ...pairRequest(ctx.server, template, ctx.credentials, () => null),
+      ...base,
       body,
       ...extra,
     });
+    const typed = (body: string, contentType: string) =>
+      request(body, { headers: { ...base.headers, 'content-type': contentType } });
     const add = (name: string, r: PairRequest, expectation: Expectation) => {
       const key = `${r.method} ${r.url} ${r.headers['content-type']} ${r.body}`;
       if (seen.has(key)) return;
@@ -46,13 +49,7 @@ export function badInputs(ctx: SuiteContext): Planned[] {
         ),
       );
     };
-    const statuses = errorStatuses(op);
-    const anyError = (basis: string, kind = kindOfStatuses(op, statuses)): Expectation => ({
-      allowed: statuses.map((status) => ({ status })),
-      kind,
-      basis,
-    });
-    const malformed = anyError(`${op.pointer}/responses: a body that is not JSON gets a documented error`);
+    const malformed = anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`);
     for (const [name, body] of [
       ['malformed JSON', '{"'],
       ['truncated JSON', '{"threadIds": [1,'],
@@ -72,7 +69,7 @@ export function badInputs(ctx: SuiteContext): Planned[] {
       const body = withFreshIdentifiers(op.operationId, prepare(template, ctx.values).body, { status: 200 });
       add(
         `a valid request with Content-Type ${contentType}`,
-        request(JSON.stringify(body), { headers: { ...request(valid).headers, 'content-type': contentType } }),
+        typed(JSON.stringify(body), contentType),
         acceptedExpectation(
           op,
           [],
@@ -80,17 +77,9 @@ export function badInputs(ctx: SuiteContext): Planned[] {
         ),
       );
     }
-    const otherType = anyError(contentTypeDecision, 'decision');
-    add(
-      'Content-Type text/plain',
-      request(valid, { headers: { ...request(valid).headers, 'content-type': 'text/plain' } }),
-      otherType,
-    );
-    add(
-      'Content-Type form',
-      request('a=1', { headers: { ...request(valid).headers, 'content-type': 'application/x-www-form-urlencoded' } }),
-      otherType,
-    );
+    const otherType = anyError(op, contentTypeDecision, 'decision');
+    add('Content-Type text/plain', typed(valid, 'text/plain'), otherType);
+    add('Content-Type form', typed('a=1', 'application/x-www-form-urlencoded'), otherType);
     const only = (status: number, code: string): Expectation => ({
       allowed: [{ status, code }],
       kind: responseKind(op, status),

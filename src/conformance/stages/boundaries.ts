@@ -21,17 +21,17 @@ export function boundaries(ctx: SuiteContext): Planned[] {
     if (!op.requestSchemaPointer) continue;
     for (const pair of successExamples(op)) {
       const source = prepare(pair, ctx.values).body as Json;
-      const again = withFreshIdentifiers(op.operationId, source, { status: 200 });
+      const freshened = (b: Json) => withFreshIdentifiers(op.operationId, b, { status: 200 }) as Json;
+      const again = freshened(source);
       const fresh = (path: Path) => at(again, path) !== at(source, path);
       const refused = (path: Path, value: Json | undefined) => !isAccepted(op, setAt(source, path, value));
       for (const edge of edgesOf(source, { $ref: op.requestSchemaPointer }, { fresh, refused })) {
         const key = `${op.operationId} ${pattern(edge.path)} ${edge.name.slice(edge.name.indexOf(':'))}`;
         if (seen.has(key)) continue;
         // Each send gets identifiers of its own; the edge is placed after, so it can be about one.
-        const base = withFreshIdentifiers(op.operationId, source, { status: 200 }) as Json;
+        const base = freshened(source);
         // Items copied for a count may carry such identifiers: each copy gets its own.
-        const placed = (b: Json) =>
-          edge.asIs ? (withFreshIdentifiers(op.operationId, b, { status: 200 }) as Json) : b;
+        const placed = (b: Json) => (edge.asIs ? freshened(b) : b);
         let body: Json | undefined;
         let expectation: Expectation | undefined;
         if (edge.side === 'at') {

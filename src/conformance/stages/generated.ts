@@ -8,7 +8,7 @@
 // them). `--seed` replays a run; a failure is shrunk to the smallest request that still fails.
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
-import { documentOperations, successExamples, type Operation } from '../../core/examples.ts';
+import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
 import { planStage, sendCase, type CheckOutcome, type SuiteContext } from '../stage-runtime.ts';
 import { acceptedExpectation, isAccepted } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
@@ -34,7 +34,7 @@ const text = (min: number, max: number) =>
   fc.array(codePoint, { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 
 const day = 86_400_000;
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+const pad = (n: number) => String(n).padStart(2, '0');
 /** A date-time from tomorrow to a year ahead, written with any offset the format allows, with or without a fraction. */
 function dateTime(now: number): fc.Arbitrary<string> {
   return fc
@@ -44,13 +44,13 @@ function dateTime(now: number): fc.Arbitrary<string> {
       fraction: fc.boolean(),
     })
     .map(({ ms, offset, fraction }) => {
-      const local = new Date(now + ms + offset * 60_000);
+      // The local time at the offset, as UTC's ISO form shows it (with the milliseconds or not).
+      const local = new Date(now + ms + offset * 60_000).toISOString().slice(0, fraction ? 23 : 19);
       const zone =
         offset === 0
           ? 'Z'
           : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
-      const seconds = `${pad(local.getUTCSeconds())}${fraction ? `.${pad(local.getUTCMilliseconds(), 3)}` : ''}`;
-      return `${local.getUTCFullYear()}-${pad(local.getUTCMonth() + 1)}-${pad(local.getUTCDate())}T${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}:${seconds}${zone}`;
+      return `${local}${zone}`;
     });
 }
 const date = fc
@@ -71,7 +71,7 @@ function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
  * sets and the schema does not bound (an enum, a pattern, a URI, an address, a name) stays: it
  * is one of the business facts.
  */
-function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.Arbitrary<Json> {
+function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Json> {
   const s = flatSchema(schema) ?? {};
   if (typeof example === 'string') {
     if (s.enum || s.const !== undefined || s.pattern || (s.format && s.format !== 'date-time' && s.format !== 'date'))
@@ -105,7 +105,7 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
       });
     }
     if (example.length === 0) return fc.constant(example);
-    const item = fc.nat(example.length - 1).chain((i) => arbitrary(s.items ?? {}, example[i]!, [...path, i], now));
+    const item = fc.nat(example.length - 1).chain((i) => arbitrary(s.items ?? {}, example[i]!, now));
     return fc.array(item, { minLength, maxLength });
   }
   if (example !== null && typeof example === 'object' && !(example instanceof Digits)) {
@@ -113,7 +113,7 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
     const properties: Record<string, Schema> = s.properties ?? {};
     const fields: Record<string, fc.Arbitrary<Json | undefined>> = {};
     for (const [key, value] of Object.entries(example)) {
-      const inner = properties[key] ? arbitrary(properties[key]!, value, [...path, key], now) : fc.constant(value);
+      const inner = properties[key] ? arbitrary(properties[key]!, value, now) : fc.constant(value);
       // An optional scalar may be left out; an optional object stays (which content entries a request
       // has is a business fact: every stage of the cascade needs one).
       const scalar = value === null || typeof value !== 'object';
@@ -133,17 +133,15 @@ function arbitrary(schema: Schema, example: Json, path: Path, now: number): fc.A
 
 /** How a fresh requestId is written: the service takes any non-empty string (UUID-like). */
 const idShape = fc.constantFrom('lower', 'upper', 'prefixed');
-type IdShape = 'lower' | 'upper' | 'prefixed';
 
 interface Draft {
-  example: string;
+  pair: ExamplePair;
   body: Json;
-  shape: IdShape;
+  shape: 'lower' | 'upper' | 'prefixed';
 }
 
 /** The request for a draft: identifiers the deployment takes once made new for this send, in the drawn shape. */
 function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest {
-  const pair = successExamples(op).find((p) => p.name === draft.example)!;
   let body = withFreshIdentifiers(op.operationId, draft.body, { status: 200 }) as Json;
   const requestId = at(body, ['requestId']);
   if (typeof requestId === 'string' && requestId !== at(draft.body, ['requestId']) && uuidShaped.test(requestId)) {
@@ -151,7 +149,7 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest 
       draft.shape === 'upper' ? requestId.toUpperCase() : draft.shape === 'prefixed' ? `order-${requestId}` : requestId;
     body = { ...(body as Record<string, Json>), requestId: shaped };
   }
-  return { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
+  return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, () => null), body: serialize(body) };
 }
 
 function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
@@ -160,8 +158,8 @@ function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
     .constantFrom(...successExamples(op))
     .chain((pair) =>
       fc.record({
-        example: fc.constant(pair.name),
-        body: arbitrary({ $ref: op.requestSchemaPointer! }, prepare(pair, ctx.values).body as Json, [], now),
+        pair: fc.constant(pair),
+        body: arbitrary({ $ref: op.requestSchemaPointer! }, prepare(pair, ctx.values).body as Json, now),
         shape: idShape,
       }),
     )

@@ -13,7 +13,7 @@ import {
   type ExamplePair,
   type Operation,
 } from '../../core/examples.ts';
-import { errorStatuses, examplePointer } from '../expectations.ts';
+import { anyError, exampleExpectation, examplePointer } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import {
   noAnswer,
@@ -102,11 +102,11 @@ function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const exact = example !== undefined && (example.kind === 'described' || ctx.profile === 'strict');
   const refused: Expectation = exact
     ? { allowed: [{ status: example.status, code: once.code }], kind: example.kind, basis: examplePointer(example) }
-    : {
-        allowed: errorStatuses(op).map((status) => ({ status })),
-        kind: 'described',
-        basis: `${op.pointer}/x-taken-once (a value used before is refused: any error, as a problem body)`,
-      };
+    : anyError(
+        op,
+        `${op.pointer}/x-taken-once (a value used before is refused: any error, as a problem body)`,
+        'described',
+      );
   // Any error passes where no code is held: the one that came, when it is an error.
   const refusal = (answer: Answer): Expectation =>
     exact || answer.status < 400 ? refused : { ...refused, allowed: [{ status: answer.status }] };
@@ -205,11 +205,7 @@ function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const all = [...successExamples(op), ...successExamples(op)];
   if (!refused || all.length === 0) return [];
   const title = (refused.response as { title?: string }).title;
-  const noBalance: Expectation = {
-    allowed: [{ status: refused.status, ...(title ? { code: title } : {}) }],
-    kind: refused.kind,
-    basis: examplePointer(refused),
-  };
+  const noBalance = exampleExpectation(refused);
   const times = `for each of ${all.length / 2} requests, twice`;
   return [
     rule(op, 'the account without balance is refused every time, on every channel', noBalance, () => {

@@ -64,16 +64,11 @@ export const sentAgain = (op: Operation, status: number) =>
     'an object of list -> list',
   ) as Record<string, string> | undefined;
 
-/** An answer a valid request may get for a value the suite changed at or under `field` (`x-business-answers`). */
-export interface BusinessAnswer {
-  /** In the form of edges' patterns: `parameterValues.[].name`. */
-  field: string;
-  code: string;
-  kind: ExpectationKind;
-  basis: string;
-}
-
-export function businessAnswers(op: Operation): BusinessAnswer[] {
+/**
+ * The answers a valid request may get for a value the suite changed at or under `field`
+ * (`x-business-answers`), the field in the form of edges' patterns: `parameterValues.[].name`.
+ */
+export function businessAnswers(op: Operation) {
   const list = key<Array<{ field: string; code: string; why: string }>>(
     operationObject(op),
     op.pointer,
@@ -84,7 +79,7 @@ export function businessAnswers(op: Operation): BusinessAnswer[] {
   return (list ?? []).map((a, i) => ({
     field: a.field.replace(/\[\]/g, '.[]'),
     code: a.code,
-    kind: marked({ description: a.why }) ? 'decision' : 'described',
+    kind: (marked({ description: a.why }) ? 'decision' : 'described') as ExpectationKind,
     basis: `${op.pointer}/x-business-answers/${i} (${a.why})`,
   }));
 }

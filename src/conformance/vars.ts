@@ -18,22 +18,21 @@ export interface Vars extends Partial<Credentials> {
 
 export class VarsError extends Error {}
 
+const credentialKeys = ['apiKey', 'apiKeyNoBalance', 'integratorToken'];
+
 export function loadVars(path: string): Vars {
   const value = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message));
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new VarsError(`--vars ${path}: expected a JSON object`);
   const vars = value as Record<string, unknown>;
-  for (const key of ['apiKey', 'apiKeyNoBalance', 'integratorToken']) {
+  for (const key of credentialKeys) {
     if (key in vars && typeof vars[key] !== 'string')
       throw new VarsError(`--vars ${path}: "${key}" must be a string, got ${JSON.stringify(vars[key])}`);
   }
-  if ('values' in vars && (vars.values === null || typeof vars.values !== 'object' || Array.isArray(vars.values))) {
+  if ('values' in vars && (vars.values === null || typeof vars.values !== 'object' || Array.isArray(vars.values)))
     throw new VarsError(`--vars ${path}: "values" must be an object of example value -> deployment value`);
-  }
-  for (const key of Object.keys(vars)) {
-    if (!['apiKey', 'apiKeyNoBalance', 'integratorToken', 'values'].includes(key))
-      throw new VarsError(`--vars ${path}: unknown key "${key}"`);
-  }
+  const unknown = Object.keys(vars).find((key) => key !== 'values' && !credentialKeys.includes(key));
+  if (unknown) throw new VarsError(`--vars ${path}: unknown key "${unknown}"`);
   return vars as Vars;
 }
 
@@ -55,30 +54,24 @@ export function substitute<T>(value: T, values: Record<string, unknown> = {}): T
 export function prepare(pair: ExamplePair, values: Record<string, unknown> = {}): { body: unknown; expected: unknown } {
   let body = substitute(pair.requestBody, values);
   let expected = substitute(pair.response, values);
-  // Identifiers inside a validation error's detail are substituted too.
+  // Identifiers inside a validation error's detail (`[key:value;key:value]`, 1,001 the number 1001) are substituted too.
   const detail = (expected as { detail?: unknown } | undefined)?.detail;
   if (typeof detail === 'string') {
-    const replaced = detail.replace(
-      /\[([^\]]*)\]/g,
-      (_all, inner: string) =>
-        `[${inner
-          .split(';')
-          .map((pair) => {
-            const at = pair.indexOf(':');
-            if (at < 0) return pair;
-            const raw = pair.slice(at + 1);
-            const number = Number(raw.replace(/,/g, ''));
-            const key =
-              Number.isSafeInteger(number) && /^[\d,]+$/.test(raw) ? JSON.stringify(number) : JSON.stringify(raw);
-            return key in values ? `${pair.slice(0, at + 1)}${String(values[key])}` : pair;
-          })
-          .join(';')}]`,
+    const replaced = detail.replace(/\[[^\]]*\]/g, (group) =>
+      group.replace(/([[;][^;:\]]*:)([^;\]]*)/g, (all, head: string, raw: string) => {
+        const number = Number(raw.replace(/,/g, ''));
+        const key = JSON.stringify(Number.isSafeInteger(number) && /^[\d,]+$/.test(raw) ? number : raw);
+        return key in values ? head + String(values[key]) : all;
+      }),
     );
     expected = { ...(expected as object), detail: replaced };
   }
   const title = (pair.response as { title?: string } | undefined)?.title;
   body = withFreshIdentifiers(pair.operation.operationId, body, { status: pair.status, code: title });
-  if (pair.status === 200) expected = withEchoedFields(pair.operation, expected, body);
+  // The fields the service gives back as sent (`x-echoes`) are expected as this body has them.
+  const echoed = pair.status === 200 ? echoes(pair.operation, 200) : [];
+  if (echoed.length > 0 && body !== null && typeof body === 'object')
+    expected = { ...(expected as object), ...Object.fromEntries(echoed.map((f) => [f, (body as Fields)[f]])) };
   return { body, expected };
 }
 
@@ -131,21 +124,11 @@ export function withFreshIdentifiers(
 const known = new Map<string, Set<unknown>>();
 function exampleValues(op: Operation, selector: string): Set<unknown> {
   const key = `${op.operationId} ${selector}`;
-  if (!known.has(key))
-    known.set(
-      key,
-      new Set(
-        examplePairs()
-          .filter((p) => p.operation.operationId === op.operationId)
-          .flatMap((p) => [...places(p.requestBody, selector)].map(([c, k]) => c[k])),
-      ),
-    );
-  return known.get(key)!;
-}
-
-/** The expected success answer with the fields the service gives back as sent (`x-echoes`), from the body sent. */
-function withEchoedFields(op: Operation, expected: unknown, body: unknown): unknown {
-  const echoed = echoes(op, 200);
-  if (echoed.length === 0 || body === null || typeof body !== 'object') return expected;
-  return { ...(expected as object), ...Object.fromEntries(echoed.map((field) => [field, (body as Fields)[field]])) };
+  let values = known.get(key);
+  if (!values) {
+    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
+    values = new Set(pairs.flatMap((p) => [...places(p.requestBody, selector)].map(([c, k]) => c[k])));
+    known.set(key, values);
+  }
+  return values;
 }

@@ -31,7 +31,6 @@ import type { Answer } from '../transport.ts';
 
 /** One step of a rule: the request, what the document allows as its answer (given the answer, for "any error"), and the fields a success must have. */
 interface Step {
-  operation: Operation;
   request: PairRequest;
   expectation: Expectation | ((answer: Answer) => Expectation);
   fields?: Record<string, unknown>;
@@ -40,7 +39,7 @@ interface Step {
 type Outcome = CheckOutcome & { last?: Answer };
 
 /** Sends each step in turn and judges each answer; the rule fails at the first step whose answer fails. */
-async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<Outcome> {
+async function steps(ctx: SuiteContext, operation: Operation, all: Step[], expected: string): Promise<Outcome> {
   let last: Answer | undefined;
   let outcome: CheckOutcome | undefined;
   for (const [i, step] of all.entries()) {
@@ -49,8 +48,7 @@ async function steps(ctx: SuiteContext, all: Step[], expected: string): Promise<
     if (!sent.answer) return noAnswer(step.request, expected, `${at}: ${sent.error}`);
     last = sent.answer;
     const expectation = typeof step.expectation === 'function' ? step.expectation(sent.answer) : step.expectation;
-    const { operation, request, fields } = step;
-    outcome = verdict({ operation, request, expectation, ...(fields ? { fields } : {}) }, sent.answer, ctx.profile);
+    outcome = verdict({ operation, request: step.request, expectation, fields: step.fields }, sent.answer, ctx.profile);
     if (!outcome.ok) return { ...outcome, expected, actual: `${at}: ${outcome.actual}` };
   }
   return { ...outcome!, expected, last };
@@ -114,18 +112,11 @@ function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   // The value used, other accepted requests (each with values of its own), then the value again.
   const twice = (between: ExamplePair[]) => {
     const request = requestOf(ctx, first);
-    const others = between.map((other) => ({
-      operation: op,
-      request: requestOf(ctx, other),
-      expectation: accepted(op),
-    }));
+    const others = between.map((other) => ({ request: requestOf(ctx, other), expectation: accepted(op) }));
     return steps(
       ctx,
-      [
-        { operation: op, request, expectation: accepted(op) },
-        ...others,
-        { operation: op, request, expectation: refusal },
-      ],
+      op,
+      [{ request, expectation: accepted(op) }, ...others, { request, expectation: refusal }],
       `first 200, then${others.length ? ', after other requests,' : ''} ${then}`,
     );
   };
@@ -155,12 +146,8 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   ];
   const sending = (sent: unknown[], fields?: Record<string, unknown[]>) => {
     const request = pairRequest(ctx.server, successExamples(op)[0]!, ctx.credentials, () => ({ [field]: sent }));
-    const step = { operation: op, request, expectation: accepted(op), ...(fields ? { fields } : {}) };
-    return steps(
-      ctx,
-      [step],
-      fields ? 'each identifier in the list x-sent-again names' : 'each identifier in one list',
-    );
+    const expected = fields ? 'each identifier in the list x-sent-again names' : 'each identifier in one list';
+    return steps(ctx, op, [{ request, expectation: accepted(op), fields }], expected);
   };
   let first: Promise<Outcome> | undefined;
   const listed = rule(op, `every identifier of ${field} is reported in exactly one list`, accepted(op), () => {
@@ -211,16 +198,12 @@ function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
     rule(op, 'the account without balance is refused every time, on every channel', noBalance, () => {
       if (!ctx.credentials.apiKeyNoBalance)
         throw new Error('no API key of an account without balance (--api-key-no-balance)');
-      const sends = all.map((p) => ({
-        operation: op,
-        request: requestOf(ctx, p, 'no-balance'),
-        expectation: noBalance,
-      }));
-      return steps(ctx, sends, `${refused.status} ${title ?? ''} ${times}`);
+      const sends = all.map((p) => ({ request: requestOf(ctx, p, 'no-balance'), expectation: noBalance }));
+      return steps(ctx, op, sends, `${refused.status} ${title ?? ''} ${times}`);
     }),
     rule(op, 'the account with balance is accepted every time', accepted(op), () => {
-      const sends = all.map((p) => ({ operation: op, request: requestOf(ctx, p), expectation: accepted(op) }));
-      return steps(ctx, sends, `200 ${times}`);
+      const sends = all.map((p) => ({ request: requestOf(ctx, p), expectation: accepted(op) }));
+      return steps(ctx, op, sends, `200 ${times}`);
     }),
   ];
 }

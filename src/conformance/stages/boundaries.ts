@@ -13,7 +13,6 @@ import type { Expectation } from '../case.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 
-/** A check per edge: at a limit, accepted (200, or a business answer the change may cause); past it, an error the document allows. */
 export function boundaries(ctx: SuiteContext): Planned[] {
   const out: Planned[] = [];
   const seen = new Set<string>();

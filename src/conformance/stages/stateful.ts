@@ -137,13 +137,8 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   const field = listedOnce(op, 200);
   if (!field) return [];
   const again = sentAgain(op, 200);
-  const ids = [
-    ...new Set(
-      successExamples(op).flatMap(
-        (p) => substitute((p.requestBody as Record<string, unknown[]>)[field] ?? [], ctx.values) as unknown[],
-      ),
-    ),
-  ];
+  const sent = successExamples(op).flatMap((p) => (p.requestBody as Record<string, unknown[]>)[field] ?? []);
+  const ids = [...new Set(substitute(sent, ctx.values))];
   const sending = (sent: unknown[], fields?: Record<string, unknown[]>) => {
     const request = pairRequest(ctx.server, successExamples(op)[0]!, ctx.credentials, () => ({ [field]: sent }));
     const expected = fields ? 'each identifier in the list x-sent-again names' : 'each identifier in one list';
@@ -191,7 +186,6 @@ function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
   );
   const all = [...successExamples(op), ...successExamples(op)];
   if (!refused || all.length === 0) return [];
-  const title = (refused.response as { title?: string }).title;
   const noBalance = exampleExpectation(refused);
   const times = `for each of ${all.length / 2} requests, twice`;
   return [
@@ -199,7 +193,7 @@ function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
       if (!ctx.credentials.apiKeyNoBalance)
         throw new Error('no API key of an account without balance (--api-key-no-balance)');
       const sends = all.map((p) => ({ request: requestOf(ctx, p, 'no-balance'), expectation: noBalance }));
-      return steps(ctx, op, sends, `${refused.status} ${title ?? ''} ${times}`);
+      return steps(ctx, op, sends, `${refused.status} ${noBalance.allowed[0]!.code ?? ''} ${times}`);
     }),
     rule(op, 'the account with balance is accepted every time', accepted(op), () => {
       const sends = all.map((p) => ({ request: requestOf(ctx, p), expectation: accepted(op) }));

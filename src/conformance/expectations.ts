@@ -71,7 +71,6 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
   return outcome.decided ? { ...expectation, kind: 'decision' } : expectation;
 }
 
-/** Where a pair's response example is in the document. */
 export const examplePointer = (pair: ExamplePair) =>
   pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${escapePointer(pair.name)}`);
 

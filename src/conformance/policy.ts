@@ -27,18 +27,12 @@ const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
 const ofResponse = (op: Operation, status: number, name: string, valid: (v: any) => boolean, expected: string) =>
   key(responseObject(op, status), `${op.pointer}/responses/${status}`, name, valid, expected);
 
-/** The value a deployment accepts once (`x-taken-once`): where it is in the request, and the code a second use gets. */
-export interface TakenOnce {
-  /** `requestId`, or `addresses[type=EXT_USER_ID].address`: a list's items selected by a field's value. */
-  field: string;
-  code: string;
-}
-
-/** `requestId`, `addresses[type=EXT_USER_ID].address`: what vars.ts can follow. */
+/** `requestId`, `addresses[type=EXT_USER_ID].address` (a list's items selected by a field's value): what vars.ts can follow. */
 const selector = /^[^.[\]=]+(\[\w+=[^\]]+\])?(\.[^.[\]=]+(\[\w+=[^\]]+\])?)*$/;
 
+/** The value a deployment accepts once (`x-taken-once`): where it is in the request, and the code a second use gets. */
 export const takenOnce = (op: Operation) =>
-  key<TakenOnce>(
+  key<{ field: string; code: string }>(
     operationObject(op),
     op.pointer,
     'x-taken-once',

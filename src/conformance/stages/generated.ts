@@ -34,7 +34,6 @@ const text = (min: number, max: number) =>
   fc.array(codePoint, { minLength: min, maxLength: max }).map((cs) => cs.join(''));
 
 const day = 86_400_000;
-const pad = (n: number) => String(n).padStart(2, '0');
 /** A date-time from tomorrow to a year ahead, written with any offset the format allows, with or without a fraction. */
 function dateTime(now: number): fc.Arbitrary<string> {
   return fc
@@ -46,10 +45,8 @@ function dateTime(now: number): fc.Arbitrary<string> {
     .map(({ ms, offset, fraction }) => {
       // The local time at the offset, as UTC's ISO form shows it (with the milliseconds or not).
       const local = new Date(now + ms + offset * 60_000).toISOString().slice(0, fraction ? 23 : 19);
-      const zone =
-        offset === 0
-          ? 'Z'
-          : `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+      const hhmm = new Date(Math.abs(offset) * 60_000).toISOString().slice(11, 16); // hh:mm, under 24 h
+      const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${hhmm}`;
       return `${local}${zone}`;
     });
 }
@@ -131,9 +128,6 @@ function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Jso
   return fc.constant(example);
 }
 
-/** How a fresh requestId is written: the service takes any non-empty string (UUID-like). */
-const idShape = fc.constantFrom('lower', 'upper', 'prefixed');
-
 interface Draft {
   pair: ExamplePair;
   body: Json;
@@ -160,7 +154,8 @@ function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
       fc.record({
         pair: fc.constant(pair),
         body: arbitrary({ $ref: op.requestSchemaPointer! }, prepare(pair, ctx.values).body as Json, now),
-        shape: idShape,
+        // How a fresh requestId is written: the service takes any non-empty string (UUID-like).
+        shape: fc.constantFrom('lower', 'upper', 'prefixed'),
       }),
     )
     .filter((d) => isAccepted(op, d.body));

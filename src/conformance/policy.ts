@@ -24,8 +24,9 @@ function key<T>(node: Obj | undefined, where: string, name: string, valid: (v: a
 }
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
-const ofResponse = (op: Operation, status: number, name: string, valid: (v: any) => boolean, expected: string) =>
-  key(responseObject(op, status), `${op.pointer}/responses/${status}`, name, valid, expected);
+const isStringMap = (v: unknown) => v !== null && typeof v === 'object' && Object.values(v).every(isString);
+const ofResponse = <T>(op: Operation, status: number, name: string, valid: (v: any) => boolean, expected: string) =>
+  key<T>(responseObject(op, status), `${op.pointer}/responses/${status}`, name, valid, expected);
 
 /** `requestId`, `addresses[type=EXT_USER_ID].address` (a list's items selected by a field's value): what vars.ts can follow. */
 const selector = /^[^.[\]=]+(\[\w+=[^\]]+\])?(\.[^.[\]=]+(\[\w+=[^\]]+\])?)*$/;
@@ -42,21 +43,15 @@ export const takenOnce = (op: Operation) =>
 
 /** The request's fields an answer with `status` gives back as sent (`x-echoes`). */
 export const echoes = (op: Operation, status: number) =>
-  (ofResponse(op, status, 'x-echoes', isStringList, 'a list of field names') as string[] | undefined) ?? [];
+  ofResponse<string[]>(op, status, 'x-echoes', isStringList, 'a list of field names') ?? [];
 
 /** The request field whose identifiers the answer with `status` lists once each (`x-lists-each-once`). */
 export const listedOnce = (op: Operation, status: number) =>
-  ofResponse(op, status, 'x-lists-each-once', isString, 'a field name') as string | undefined;
+  ofResponse<string>(op, status, 'x-lists-each-once', isString, 'a field name');
 
 /** Per list of the answer with `status`, the list each identifier is in when the same request is sent again (`x-sent-again`). */
 export const sentAgain = (op: Operation, status: number) =>
-  ofResponse(
-    op,
-    status,
-    'x-sent-again',
-    (v) => v !== null && typeof v === 'object' && Object.values(v).every(isString),
-    'an object of list -> list',
-  ) as Record<string, string> | undefined;
+  ofResponse<Record<string, string>>(op, status, 'x-sent-again', isStringMap, 'an object of list -> list');
 
 /**
  * The answers a valid request may get for a value the suite changed at or under `field`

@@ -39,9 +39,8 @@ export function loadVars(path: string): Vars {
 /** Replaces every primitive whose JSON form is a key of `values`. */
 export function substitute<T>(value: T, values: Record<string, unknown> = {}): T {
   if (Array.isArray(value)) return value.map((v) => substitute(v, values)) as T;
-  if (value !== null && typeof value === 'object') {
+  if (value !== null && typeof value === 'object')
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substitute(v, values)])) as T;
-  }
   const key = JSON.stringify(value);
   return (key in values ? values[key] : value) as T;
 }

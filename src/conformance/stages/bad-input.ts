@@ -52,9 +52,8 @@ export function badInputs(ctx: SuiteContext): Planned[] {
       ['a JSON string', '"text"'],
       ['a JSON array', '[]'],
       ['a JSON number', '42'],
-    ] as const) {
+    ] as const)
       add(name, request(body), malformed);
-    }
     const valid = JSON.stringify(prepare(template, ctx.values).body);
     // The same media type written otherwise is the same request (RFC 9110 8.3.1: a media type is
     // case-insensitive and takes parameters; many clients send the charset): it must be accepted.

@@ -58,11 +58,7 @@ export function boundaries(ctx: SuiteContext): Planned[] {
             ctx,
             `${op.operationId}: ${side}, ${edge.name}`,
             { operation: op, request, expectation },
-            {
-              operationId: op.operationId,
-              ...(edge.broken ? {} : { limit: edge.limit }),
-              side: edge.side,
-            },
+            { operationId: op.operationId, ...(edge.broken ? {} : { limit: edge.limit }), side: edge.side },
           ),
         );
       }

@@ -11,7 +11,7 @@ import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
 import { planStage, sendCase, type CheckOutcome, type SuiteContext } from '../stage-runtime.ts';
 import { acceptedExpectation, isAccepted } from '../expectations.ts';
-import { pairRequest, type PairRequest } from '../pairs.ts';
+import { pairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
 import { Digits, serialize, type Json } from '../../core/digits.ts';
 import { at, uuidShaped } from '../../core/edges.ts';
@@ -128,14 +128,8 @@ function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Jso
   return fc.constant(example);
 }
 
-interface Draft {
-  pair: ExamplePair;
-  body: Json;
-  shape: 'lower' | 'upper' | 'prefixed';
-}
-
 /** The request for a draft: identifiers the deployment takes once made new for this send, in the drawn shape. */
-function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest {
+function requestOf(ctx: SuiteContext, op: Operation, draft: { pair: ExamplePair; body: Json; shape: string }) {
   let body = withFreshIdentifiers(op.operationId, draft.body, { status: 200 }) as Json;
   const requestId = at(body, ['requestId']);
   if (typeof requestId === 'string' && requestId !== at(draft.body, ['requestId']) && uuidShaped.test(requestId)) {
@@ -146,7 +140,7 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: Draft): PairRequest 
   return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, () => null), body: serialize(body) };
 }
 
-function drafts(ctx: SuiteContext, op: Operation): fc.Arbitrary<Draft> {
+function drafts(ctx: SuiteContext, op: Operation) {
   const now = Date.now();
   return fc
     .constantFrom(...successExamples(op))

@@ -117,10 +117,9 @@ export function acceptedExpectation(
   const under = businessAnswers(op).filter((b) =>
     changed.map(pattern).some((p) => `${p}.`.startsWith(`${b.field}.`) || `${b.field}.`.startsWith(`${p}.`)),
   );
-  const allowed: Allowed[] = [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))];
   // A business answer this contract decides makes the check one of its decisions.
   return {
-    allowed,
+    allowed: [{ status: 200 }, ...under.map((b) => ({ status: 400, code: b.code }))],
     kind: under.some((b) => b.kind === 'decision') ? 'decision' : kind,
     basis: [basis, ...under.map((b) => b.basis)].join('; '),
   };

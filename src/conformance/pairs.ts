@@ -24,9 +24,8 @@ export function pairRequest(
       trigger.credentials === 'no-balance' ? (credentials.apiKeyNoBalance ?? credentials.apiKey) : credentials.apiKey;
     headers[apiKeyHeader] = wrong ? `wrong-${key}` : key;
   }
-  if (operation.security.includes('integratorToken')) {
+  if (operation.security.includes('integratorToken'))
     headers.authorization = `Bearer ${wrong ? `wrong-${credentials.integratorToken}` : credentials.integratorToken}`;
-  }
   return {
     method: trigger.method ?? operation.method,
     url: baseUrl.replace(/\/+$/, '') + (trigger.path ?? operation.path),

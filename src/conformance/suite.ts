@@ -296,11 +296,9 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
     const start = performance.now();
     let stageResults: CheckResult[];
-    let bailed = false;
     try {
       stageResults = await stage.run(ctx);
       if (stageResults.length === 0) throw new StageStopped('the stage ran no check');
-      bailed = Boolean(ctx.bail) && stageResults.some((r) => !r.ok);
     } catch (error) {
       // A stopped stage keeps the checks it ran, and fails with the reason it stopped.
       const reason =
@@ -308,13 +306,13 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
           ? error.message
           : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
       if (error instanceof RunOver) unfinished ??= reason;
-      bailed = error instanceof Bailed;
-      stageResults = bailed
-        ? ctx.stage.checks
-        : [
-            ...ctx.stage.checks,
-            failedCheck(stage.name, 'stage ran to the end', 'every check of the stage to run', reason),
-          ];
+      stageResults =
+        error instanceof Bailed
+          ? ctx.stage.checks
+          : [
+              ...ctx.stage.checks,
+              failedCheck(stage.name, 'stage ran to the end', 'every check of the stage to run', reason),
+            ];
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
@@ -322,7 +320,8 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       `  ${stageResults.length - failed} passed, ${failed} failed (${(stageMs[stage.name]! / 1000).toFixed(1)} s)`,
     );
     results.push(...stageResults);
-    if (bailed) {
+    // A stage stopped early (the server stopped answering) has failed a check too.
+    if (ctx.bail && stageResults.some((r) => !r.ok)) {
       ctx.log(`  ${new Bailed().message}: the stages after ${stage.name} did not run`);
       break;
     }

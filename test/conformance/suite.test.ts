@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SuiteContext } from '../../src/conformance/stage-runtime.ts';
+import type { Stage, SuiteContext } from '../../src/conformance/stage-runtime.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, dreddTransactions, runDredd } from '../../src/conformance/stages/dredd.ts';
 import { causes, summary } from '../../src/conformance/report.ts';
@@ -304,6 +304,21 @@ describe('bail', () => {
       await proxy.close();
     }
   }, 30_000);
+
+  it('a stage that fails before its checks end (its receiver could not listen) is a failed check too: no stage after it runs', async () => {
+    const broken: Stage = {
+      name: 'broken',
+      description: 'a stage whose run throws',
+      count: () => 1,
+      run: async () => {
+        throw new Error('the receiver could not listen');
+      },
+    };
+    const report = await runSuite(context(sandbox.url, { bail: true }), [broken, stages[1]!]);
+    expect(report.results.map((r) => [r.stage, r.name, r.actual])).toEqual([
+      ['broken', 'stage ran to the end', 'the stage failed: the receiver could not listen'],
+    ]);
+  });
 });
 
 describe('against the Prism mock', () => {

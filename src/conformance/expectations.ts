@@ -74,6 +74,13 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
 export const examplePointer = (pair: ExamplePair) =>
   pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${escapePointer(pair.name)}`);
 
+/** The operation's documented answer with `status`. */
+export const statusExpectation = (op: Operation, status: number): Expectation => ({
+  allowed: [{ status }],
+  kind: 'described',
+  basis: `${op.pointer}/responses/${status}`,
+});
+
 /** The named example's response: its status, and its title as the code. */
 export function exampleExpectation(pair: ExamplePair): Expectation {
   const title = (pair.response as { title?: string } | undefined)?.title;

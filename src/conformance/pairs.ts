@@ -14,7 +14,7 @@ export function pairRequest(
   baseUrl: string,
   pair: ExamplePair,
   credentials: Credentials,
-  rewrite: (body: unknown) => unknown = (b) => b,
+  body: unknown = pair.requestBody,
 ): PairRequest {
   const { trigger, operation } = pair;
   const headers: Record<string, string> = { 'content-type': 'application/json' };
@@ -30,7 +30,7 @@ export function pairRequest(
     method: trigger.method ?? operation.method,
     url: baseUrl.replace(/\/+$/, '') + (trigger.path ?? operation.path),
     headers,
-    body: trigger.rawBody ?? (trigger.method === 'GET' ? undefined : JSON.stringify(rewrite(pair.requestBody))),
+    body: trigger.rawBody ?? (trigger.method === 'GET' ? undefined : JSON.stringify(body)),
   };
 }
 

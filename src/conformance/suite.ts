@@ -163,7 +163,7 @@ async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialName[]; a
         ctx.server,
         pair,
         { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey },
-        () => prepare(pair, ctx.values).body,
+        prepare(pair, ctx.values).body,
       );
       const { answer } = await send(ctx, request);
       return answer ? { credential, answer } : undefined;

@@ -51,7 +51,7 @@ export function boundaries(ctx: SuiteContext): Planned[] {
           if (edge.kind === 'decision') expectation = { ...expectation, kind: 'decision' };
         }
         seen.add(key);
-        const request = { ...pairRequest(ctx.server, pair, ctx.credentials, () => null), body: serialize(body) };
+        const request = { ...pairRequest(ctx.server, pair, ctx.credentials, null), body: serialize(body) };
         const side = edge.side === 'at' ? 'at the limit' : edge.broken ? 'broken' : 'past the limit';
         out.push(
           caseCheck(

@@ -176,7 +176,7 @@ const judgements: Array<{ name: string; basis: string; judge(r: Received): Check
 async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<CheckOutcome> {
   const refused: string[] = [];
   for (const m of messages) {
-    const request = pairRequest(ctx.server, m.pair, ctx.credentials, () => m.body);
+    const request = pairRequest(ctx.server, m.pair, ctx.credentials, m.body);
     const { answer, error } = await send(ctx, request);
     m.accepted = answer?.status === 200;
     if (!m.accepted)

@@ -12,7 +12,7 @@ import { openapi, resolvePointer } from '../../core/document.ts';
 import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../case.ts';
-import { examplePointer, pairExpectation } from '../expectations.ts';
+import { exampleExpectation, pairExpectation } from '../expectations.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { planStage, runPlanned, runs, sendCase, type Planned, type SuiteContext } from '../stage-runtime.ts';
 import { prepare } from '../vars.ts';
@@ -56,15 +56,10 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
     for (const status of Object.keys(responses).map(Number)) {
       const pair = exampleFor(pairs, status);
       if (!pair) continue;
-      const title = (pair.response as { title?: string }).title;
       plan[`${op.path} > ${summary} > ${status} > application/json`] = {
-        request: () => pairRequest(ctx.server, pair, ctx.credentials, () => prepare(pair, ctx.values).body),
+        request: () => pairRequest(ctx.server, pair, ctx.credentials, prepare(pair, ctx.values).body),
         operation: op,
-        expectation: {
-          allowed: [{ status, ...(title ? { code: title } : {}) }],
-          kind: pair.kind,
-          basis: examplePointer(pair),
-        },
+        expectation: exampleExpectation(pair),
       };
     }
   }

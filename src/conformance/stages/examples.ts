@@ -16,7 +16,6 @@ import { pairExpectation } from '../expectations.ts';
 import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 import { sentAgain } from '../policy.ts';
-import type { Answer } from '../transport.ts';
 
 type Lists = Record<string, unknown[]>;
 
@@ -59,57 +58,38 @@ export const examplesStage = planStage('examples', 'every named request/response
  * A mock is asked for the example by name, with a request it accepts (the operation's own path, method, credentials and
  * a valid body).
  */
-async function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<CheckOutcome> {
+function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<CheckOutcome> {
   const body = validRequestBody(pair);
-  const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, () => body);
-  return judged(ctx, pair, request, pair.response, { prefer: `code=${pair.status}, example=${pair.name}` });
+  const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, body);
+  return sendCase(ctx, caseOf(ctx, pair, request, pair.response), {
+    prefer: `code=${pair.status}, example=${pair.name}`,
+  });
 }
 
 async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: boolean): Promise<CheckOutcome> {
   const { body, expected } = prepare(pair, ctx.values);
-  const request = pairRequest(ctx.server, pair, ctx.credentials, () => body);
+  const request = pairRequest(ctx.server, pair, ctx.credentials, body);
   if (pair.trigger.sendTwice) {
     // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not
     // judged.
     const first = await send(ctx, request);
     if (!first.answer) return noAnswer(request, 'an answer to the first of two sends', first.error);
   }
-  if (!unknownState) return judged(ctx, pair, request, expected);
-  return fromUnknownState(ctx, pair, request, expected as Lists);
-}
-
-/** Sends the request (or takes the answer given) and judges it against what the document allows for the pair. */
-function judged(
-  ctx: SuiteContext,
-  pair: ExamplePair,
-  request: PairRequest,
-  expected: unknown,
-  headers: Record<string, string> = {},
-  given?: Answer,
-): Promise<CheckOutcome> | CheckOutcome {
-  const c = pairCase(pair, request, pairExpectation(pair, ctx.profile), expected);
-  return given ? verdict(c, given, ctx.profile) : sendCase(ctx, c, headers);
-}
-
-/**
- * An example whose send moves identifiers between lists, when the suite cannot know the state (no
- * reset hook): each may come back in its list or where an earlier send moved it. Where a send
- * moves it is the stateful stage's rule (`x-sent-again`).
- */
-async function fromUnknownState(
-  ctx: SuiteContext,
-  pair: ExamplePair,
-  request: PairRequest,
-  expected: Lists,
-): Promise<CheckOutcome> {
+  if (!unknownState) return sendCase(ctx, caseOf(ctx, pair, request, expected));
+  // The send moves identifiers between lists and the state is unknown (no reset hook): each may come back in its list
+  // or where an earlier send moved it. Where a send moves it is the stateful stage's rule (`x-sent-again`).
   const { answer, error } = await send(ctx, request);
   if (!answer) return noAnswer(request, String(pair.status), error);
   const got = (answer.body ?? {}) as Lists;
-  const widened = { ...expected };
+  const widened = { ...(expected as Lists) };
   for (const [from, to] of moving(pair)) {
     const movedBefore = new Set(Array.isArray(got[to]) ? got[to] : []);
-    widened[from] = expected[from]!.filter((id) => !movedBefore.has(id));
-    widened[to] = [...(widened[to] ?? []), ...expected[from]!.filter((id) => movedBefore.has(id))];
+    widened[from] = (expected as Lists)[from]!.filter((id) => !movedBefore.has(id));
+    widened[to] = [...(widened[to] ?? []), ...(expected as Lists)[from]!.filter((id) => movedBefore.has(id))];
   }
-  return judged(ctx, pair, request, widened, {}, answer);
+  return verdict(caseOf(ctx, pair, request, widened), answer, ctx.profile);
 }
+
+/** The case of a pair's request: the answers the document allows for the pair, and the fields `expected` holds. */
+const caseOf = (ctx: SuiteContext, pair: ExamplePair, request: PairRequest, expected: unknown) =>
+  pairCase(pair, request, pairExpectation(pair, ctx.profile), expected);

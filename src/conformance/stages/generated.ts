@@ -137,7 +137,7 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: { pair: ExamplePair;
       draft.shape === 'upper' ? requestId.toUpperCase() : draft.shape === 'prefixed' ? `order-${requestId}` : requestId;
     body = { ...(body as Record<string, Json>), requestId: shaped };
   }
-  return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, () => null), body: serialize(body) };
+  return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, null), body: serialize(body) };
 }
 
 function drafts(ctx: SuiteContext, op: Operation) {

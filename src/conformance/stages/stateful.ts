@@ -13,7 +13,7 @@ import {
   type ExamplePair,
   type Operation,
 } from '../../core/examples.ts';
-import { anyError, exampleExpectation, examplePointer } from '../expectations.ts';
+import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import {
   noAnswer,
@@ -54,11 +54,7 @@ async function steps(ctx: SuiteContext, operation: Operation, all: Step[], expec
   return { ...outcome!, expected, last };
 }
 
-const accepted = (op: Operation): Expectation => ({
-  allowed: [{ status: 200 }],
-  kind: 'described',
-  basis: `${op.pointer}/responses/200`,
-});
+const accepted = (op: Operation) => statusExpectation(op, 200);
 
 /** The example's request for this run: values substituted, values taken once new, the credentials given. */
 const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-balance') =>
@@ -66,7 +62,7 @@ const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-ba
     ctx.server,
     credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example,
     ctx.credentials,
-    () => prepare(example, ctx.values).body,
+    prepare(example, ctx.values).body,
   );
 
 /** A check of this stage: the rule, the kind and basis of what it holds, and its body. */
@@ -140,7 +136,7 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   const sent = successExamples(op).flatMap((p) => (p.requestBody as Record<string, unknown[]>)[field] ?? []);
   const ids = [...new Set(substitute(sent, ctx.values))];
   const sending = (sent: unknown[], fields?: Record<string, unknown[]>) => {
-    const request = pairRequest(ctx.server, successExamples(op)[0]!, ctx.credentials, () => ({ [field]: sent }));
+    const request = pairRequest(ctx.server, successExamples(op)[0]!, ctx.credentials, { [field]: sent });
     const expected = fields ? 'each identifier in the list x-sent-again names' : 'each identifier in one list';
     return steps(ctx, op, [{ request, expectation: accepted(op), fields }], expected);
   };

@@ -1,6 +1,6 @@
 // What every stage gets and reports, and the runtime it checks with: sending a request (its
 // timeout and the run's deadline), `check`, and the curl replay of a failure.
-import type { ExpectationKind } from '../core/examples.ts';
+import type { ExamplePair, ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { describeAllowed, type Case, type Credentials, type Fault, type Profile } from './case.ts';
 import { answerOf, judge } from './checks.ts';
@@ -43,6 +43,8 @@ export interface SuiteContext {
    * a check know that a thread is open. Without it every check must hold whatever state it finds.
    */
   stateKnown: boolean;
+  /** The example requests the dredd stage sent in this run, with their answers: the examples stage judges these. */
+  sentExamples: Map<ExamplePair, { request: PairRequest; expected: unknown; answer: Answer }>;
   /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
   bail?: boolean;
 }
@@ -286,10 +288,25 @@ export function verdict(c: Case, answer: Answer, profile: Profile): CheckOutcome
   };
 }
 
-/** Sends a case's request, with `extraHeaders` that the report leaves out of it, and judges its answer. */
-export async function sendCase(ctx: SuiteContext, c: Case, extraHeaders: Record<string, string> = {}) {
-  const sent = await send(ctx, { ...c.request, headers: { ...c.request.headers, ...extraHeaders } });
-  return sent.answer ? verdict(c, sent.answer, ctx.profile) : noAnswer(c.request, expectedOf(c), sent.error);
+/**
+ * Sends a case's request, with `headers` that the report leaves out of it, and judges its answer (or the one `earlier`
+ * got to the same request); `keep` sees the answer.
+ */
+export async function sendCase(
+  ctx: SuiteContext,
+  c: Case,
+  {
+    headers = {},
+    earlier,
+    keep,
+  }: { headers?: Record<string, string>; earlier?: Answer; keep?: (a: Answer) => void } = {},
+) {
+  const sent = earlier
+    ? { answer: earlier }
+    : await send(ctx, { ...c.request, headers: { ...c.request.headers, ...headers } });
+  if (!sent.answer) return noAnswer(c.request, expectedOf(c), sent.error);
+  keep?.(sent.answer);
+  return verdict(c, sent.answer, ctx.profile);
 }
 
 /**

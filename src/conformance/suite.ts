@@ -191,7 +191,7 @@ function misdirection(ctx: SuiteContext, answers: Answer[]): string | undefined 
 
 export type SuiteOptions = Omit<
   SuiteContext,
-  'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated'
+  'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated' | 'sentExamples'
 > &
   Partial<Pick<SuiteContext, 'generated' | 'profile' | 'timeoutMs'>> & {
     /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
@@ -231,6 +231,7 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
   return {
     ...options,
     stateKnown: false,
+    sentExamples: new Map(),
     server: options.server.replace(/\/+$/, ''),
     profile: options.profile ?? 'described',
     generated: options.generated ?? defaultGenerated,

@@ -8,6 +8,8 @@ import { normalizeErrorCode } from '../core/error-codes.ts';
 import { readJsonFile } from '../core/json-file.ts';
 import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../core/examples.ts';
 import type { Credentials } from './case.ts';
+import { pairRequest } from './pairs.ts';
+import type { SuiteContext } from './stage-runtime.ts';
 import { echoes, takenOnce } from './policy.ts';
 import { uuidShaped } from '../core/edges.ts';
 import { copyJson } from '../core/digits.ts';
@@ -72,6 +74,12 @@ export function prepare(pair: ExamplePair, values: Record<string, unknown> = {})
   if (echoed.length > 0 && body !== null && typeof body === 'object')
     expected = { ...(expected as object), ...Object.fromEntries(echoed.map((f) => [f, (body as Fields)[f]])) };
   return { body, expected };
+}
+
+/** The pair's request for this run, with prepare's body, and the answer it expects. */
+export function preparedRequest(run: Pick<SuiteContext, 'server' | 'credentials' | 'values'>, pair: ExamplePair) {
+  const { body, expected } = prepare(pair, run.values);
+  return { request: pairRequest(run.server, pair, run.credentials, body), expected };
 }
 
 type Fields = Record<string, unknown>;

@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Stage, SuiteContext } from '../../src/conformance/stage-runtime.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
-import { dreddPlan, dreddTransactions, runDredd } from '../../src/conformance/stages/dredd.ts';
+import { dreddPlan, dreddTransactions, runDredd, type Step } from '../../src/conformance/stages/dredd.ts';
 import { causes, summary } from '../../src/conformance/report.ts';
-import { withFreshIdentifiers } from '../../src/conformance/vars.ts';
+import { preparedRequest, withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 import {
   probes,
@@ -77,7 +77,7 @@ describe('against the sandbox', () => {
     const count = (stage: string) => report.results.filter((r) => r.stage === stage).length;
     expect(count('boundaries')).toBeGreaterThanOrEqual(200);
     expect(count('bad-input')).toBeGreaterThanOrEqual(50);
-    expect(count('dredd')).toBe(Object.keys(dreddPlan(context(sandbox.url))).length);
+    expect(count('dredd')).toBe(Object.keys(dreddPlan()).length);
     expect(count('examples')).toBeGreaterThanOrEqual(50);
     expect(count('stateful')).toBe(8);
     expect(count('generated')).toBe(3);
@@ -92,20 +92,21 @@ describe('against the sandbox', () => {
   }, 60_000);
 
   it('the Dredd plan has a request for each of the 18 transactions', () => {
-    const plan = dreddPlan(context(sandbox.url));
+    const plan = dreddPlan();
     expect(Object.keys(plan)).toHaveLength(18);
     const notAllowed = plan['/api/cascade/schedule > Schedule cascade message > 405 > application/json']!;
-    expect([notAllowed.request().method, notAllowed.expectation.allowed]).toEqual([
+    const requestOf = (step: Step) => preparedRequest(context(sandbox.url), step.pair).request;
+    expect([requestOf(notAllowed).method, notAllowed.expectation.allowed]).toEqual([
       'GET',
       [{ status: 405, code: 'method-not-allowed' }],
     ]);
     expect(
-      plan['/api/v1/threads/close > Close threads > 401 > application/json']!.request().headers.authorization,
+      requestOf(plan['/api/v1/threads/close > Close threads > 401 > application/json']!).headers.authorization,
     ).toMatch(/^Bearer wrong-/);
   });
 
   it('a transaction without a plan fails (a renamed summary cannot skip a check), and so does a plan Dredd compiled no transaction for', async () => {
-    const plan = dreddPlan(context(sandbox.url));
+    const plan = dreddPlan();
     const missing = '/api/subscribers/create > Create subscriber > 400 > application/json';
     delete plan[missing];
     const results = await runDredd(context(sandbox.url), plan);
@@ -116,19 +117,42 @@ describe('against the sandbox', () => {
     expect(results.filter((r) => !r.ok)).toHaveLength(1);
     const uncompiled = '/api/v1/threads/close > Close threads > 401 > application/json';
     const fewer = dreddTransactions().filter((name) => name !== uncompiled);
-    expect((await runDredd(context(sandbox.url), dreddPlan(context(sandbox.url)), fewer)).filter((r) => !r.ok)).toEqual(
-      [
-        expect.objectContaining({
-          name: uncompiled,
-          actual: 'Dredd compiled no such transaction: the plan names one the document lacks',
-        }),
-      ],
-    );
+    expect((await runDredd(context(sandbox.url), dreddPlan(), fewer)).filter((r) => !r.ok)).toEqual([
+      expect.objectContaining({
+        name: uncompiled,
+        actual: 'Dredd compiled no such transaction: the plan names one the document lacks',
+      }),
+    ]);
+  }, 30_000);
+
+  it('a request both the dredd and the examples stage would send is sent once: the examples stage judges the answer Dredd got', async () => {
+    let requests = 0;
+    const proxy = await startMutatingProxy(sandbox.url, () => {
+      requests++;
+      return undefined;
+    });
+    try {
+      const sent = async (selected: Stage[]) => {
+        await sandbox.reset();
+        requests = 0;
+        const report = await runSuite(context(proxy.url), selected);
+        expect(report.results.filter((r) => !r.ok)).toEqual([]);
+        return requests;
+      };
+      const [dredd, examples] = ['dredd', 'examples'].map((name) => stages.find((s) => s.name === name)!);
+      const apart = (await sent([dredd!])) + (await sent([examples!]));
+      const together = await sent([dredd!, examples!]);
+      // Apart, a run's first look and its credential probes are sent twice too.
+      const examplesDreddSends = new Set(Object.values(dreddPlan()).map((step) => step.pair)).size;
+      expect(apart - together).toBe(1 + probes().length + examplesDreddSends);
+    } finally {
+      await proxy.close();
+    }
   }, 30_000);
 
   it('one Dredd plan runs twice against the same state and passes: each send has fresh identifiers', async () => {
     const ctx = context(sandbox.url);
-    const plan = dreddPlan(ctx);
+    const plan = dreddPlan();
     for (let run = 0; run < 2; run++) expect((await runDredd(ctx, plan)).filter((r) => !r.ok)).toEqual([]);
   }, 30_000);
 
@@ -141,7 +165,7 @@ describe('against the sandbox', () => {
     try {
       await sandbox.reset();
       const ctx = context(proxy.url);
-      const results = await runDredd(ctx, dreddPlan(ctx));
+      const results = await runDredd(ctx, dreddPlan());
       expect(results.filter((r) => !r.ok).map((r) => [r.name, r.actual])).toEqual([
         [
           '/api/v1/threads/close > Close threads > 200 > application/json',
@@ -170,7 +194,7 @@ describe('against the sandbox', () => {
     try {
       const url = `http://127.0.0.1:${(counting.address() as AddressInfo).port}`;
       const due = { ...context(url), deadline: new AbortController().signal, deadlineAt: Date.now() - 1 };
-      await expect(runDredd(due, dreddPlan(due))).rejects.toThrow("the run's deadline passed before every check ran");
+      await expect(runDredd(due, dreddPlan())).rejects.toThrow("the run's deadline passed before every check ran");
       expect(requests).toBe(0);
     } finally {
       counting.close();

@@ -3,30 +3,29 @@
 // through its API when the document is built (`npm run build:generated`, into
 // generated/dredd-transactions.json, which npm test holds to the document); its HTTP runner does
 // not run here. Each transaction is sent by the runner every stage uses (timeout, deadline,
-// fail-fast, --bail, redaction, the curl replay) with the request that triggers its status
-// (the plan below: credentials, fresh values), and its answer is judged by the registry of checks.
+// fail-fast, --bail, redaction, the curl replay) with the example request that triggers its status
+// (the plan below: credentials, fresh values), and its answer is judged by the registry of checks,
+// here and, as its example's, by the examples stage, which does not send that request again.
 // A transaction without a plan fails, and so does a planned one Dredd did not compile.
 import { readFileSync } from 'node:fs';
 import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
-import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
+import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../case.ts';
 import { exampleExpectation, pairExpectation } from '../expectations.ts';
-import { pairRequest, type PairRequest } from '../pairs.ts';
 import { planStage, runPlanned, runs, sendCase, type Planned, type SuiteContext } from '../stage-runtime.ts';
-import { prepare } from '../vars.ts';
+import type { Answer } from '../transport.ts';
+import { preparedRequest } from '../vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {
   bundled: './dredd-transactions.json',
   source: '../../../generated/dredd-transactions.json',
 });
 
-/** What the suite sends for one of Dredd's transactions, and what the answer must be. */
+/** What the suite sends for one of Dredd's transactions (the example's request, fresh values each send), and what it must get. */
 export interface Step {
-  /** The request, made at each send: fresh values every time. */
-  request(): PairRequest;
-  operation: Operation;
+  pair: ExamplePair;
   /** The transaction's status and the example's code. */
   expectation: Expectation;
 }
@@ -48,7 +47,7 @@ function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefin
 }
 
 /** The plan: for each transaction Dredd compiles (path, method, documented status), the request to send and the answer. */
-export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
+export function dreddPlan(): Record<string, Step> {
   const plan: Record<string, Step> = {};
   for (const op of documentOperations()) {
     const { summary, responses } = resolvePointer(op.pointer) as { summary: string; responses: object };
@@ -56,11 +55,7 @@ export function dreddPlan(ctx: SuiteContext): Record<string, Step> {
     for (const status of Object.keys(responses).map(Number)) {
       const pair = exampleFor(pairs, status);
       if (!pair) continue;
-      plan[`${op.path} > ${summary} > ${status} > application/json`] = {
-        request: () => pairRequest(ctx.server, pair, ctx.credentials, prepare(pair, ctx.values).body),
-        operation: op,
-        expectation: exampleExpectation(pair),
-      };
+      plan[`${op.path} > ${summary} > ${status} > application/json`] = { pair, expectation: exampleExpectation(pair) };
     }
   }
   return plan;
@@ -88,7 +83,7 @@ export function dreddTransactions(): string[] {
 /** A check per transaction of Dredd's, sent as planned; one without a plan, or a plan without one, fails. */
 export function dreddChecks(
   ctx: SuiteContext,
-  plan: Record<string, Step> = dreddPlan(ctx),
+  plan: Record<string, Step> = dreddPlan(),
   names: string[] = dreddTransactions(),
 ): Planned[] {
   const failing = (name: string, actual: string): Planned => ({
@@ -100,14 +95,19 @@ export function dreddChecks(
   const planned = names.map((name) => {
     const step = Object.hasOwn(plan, name) ? plan[name]! : undefined;
     if (!step) return failing(name, 'Dredd compiled a transaction the suite has no plan for');
-    const { operation, expectation } = step;
+    const { pair, expectation } = step;
     const { status, code } = expectation.allowed[0]!;
     return {
       name,
       kind: expectation.kind,
       basis: expectation.basis,
-      covers: { operationId: operation.operationId, status, ...(code ? { code } : {}) },
-      run: () => sendCase(ctx, { operation, request: step.request(), expectation }),
+      covers: { operationId: pair.operation.operationId, status, ...(code ? { code } : {}) },
+      run: () => {
+        const { request, expected } = preparedRequest(ctx, pair);
+        // The examples stage judges this answer as its example's: the request is sent once.
+        const keep = (answer: Answer) => ctx.sentExamples.set(pair, { request, expected, answer });
+        return sendCase(ctx, { operation: pair.operation, request, expectation }, { keep });
+      },
     };
   });
   const uncompiled = Object.keys(plan).filter((name) => !names.includes(name));

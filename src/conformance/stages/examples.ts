@@ -14,7 +14,7 @@ import {
 } from '../stage-runtime.ts';
 import { pairExpectation } from '../expectations.ts';
 import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
-import { prepare } from '../vars.ts';
+import { preparedRequest } from '../vars.ts';
 import { sentAgain } from '../policy.ts';
 
 type Lists = Record<string, unknown[]>;
@@ -59,35 +59,34 @@ export const examplesStage = planStage('examples', 'every named request/response
  * a valid body).
  */
 function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<CheckOutcome> {
-  const body = validRequestBody(pair);
-  const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, body);
-  return sendCase(ctx, caseOf(ctx, pair, request, pair.response), {
-    prefer: `code=${pair.status}, example=${pair.name}`,
-  });
+  const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, validRequestBody(pair));
+  const prefer = `code=${pair.status}, example=${pair.name}`;
+  return sendCase(ctx, caseOf(ctx, pair, request, pair.response), { headers: { prefer } });
 }
 
 async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: boolean): Promise<CheckOutcome> {
-  const { body, expected } = prepare(pair, ctx.values);
-  const request = pairRequest(ctx.server, pair, ctx.credentials, body);
+  // The dredd stage sent this very request in this run: its answer is judged here, not asked for again.
+  const earlier = pair.trigger.sendTwice ? undefined : ctx.sentExamples.get(pair);
+  const { request, expected } = earlier ?? preparedRequest(ctx, pair);
   if (pair.trigger.sendTwice) {
     // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not
     // judged.
     const first = await send(ctx, request);
     if (!first.answer) return noAnswer(request, 'an answer to the first of two sends', first.error);
   }
-  if (!unknownState) return sendCase(ctx, caseOf(ctx, pair, request, expected));
+  if (!unknownState) return sendCase(ctx, caseOf(ctx, pair, request, expected), { earlier: earlier?.answer });
   // The send moves identifiers between lists and the state is unknown (no reset hook): each may come back in its list
   // or where an earlier send moved it. Where a send moves it is the stateful stage's rule (`x-sent-again`).
-  const { answer, error } = await send(ctx, request);
-  if (!answer) return noAnswer(request, String(pair.status), error);
-  const got = (answer.body ?? {}) as Lists;
+  const sent = earlier ?? (await send(ctx, request));
+  if (!sent.answer) return noAnswer(request, String(pair.status), sent.error);
+  const got = (sent.answer.body ?? {}) as Lists;
   const widened = { ...(expected as Lists) };
   for (const [from, to] of moving(pair)) {
     const movedBefore = new Set(Array.isArray(got[to]) ? got[to] : []);
     widened[from] = (expected as Lists)[from]!.filter((id) => !movedBefore.has(id));
     widened[to] = [...(widened[to] ?? []), ...(expected as Lists)[from]!.filter((id) => movedBefore.has(id))];
   }
-  return verdict(caseOf(ctx, pair, request, widened), answer, ctx.profile);
+  return verdict(caseOf(ctx, pair, request, widened), sent.answer, ctx.profile);
 }
 
 /** The case of a pair's request: the answers the document allows for the pair, and the fields `expected` holds. */

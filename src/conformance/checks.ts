@@ -1,8 +1,7 @@
-// The registry of checks: every answer any stage gets is judged here, by each check that concerns
-// it. A check is a small function over (case, answer); a check that applies to every answer is one
-// entry of `checks`. The order is the order of causes: a check whose `after` checks found a fault
-// in the same answer does not run (a body that is not JSON has no schema to miss), so each answer
-// names its root cause, and the report groups the same cause across every stage.
+// The registry of checks: every answer any stage gets is judged here, by each check that concerns it. A check is a
+// small function over (case, answer); a check that applies to every answer is one entry of `checks`. The order is the
+// order of causes: a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON
+// has no schema to miss), so each answer names its root cause, and the report groups the same cause across every stage.
 import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
 import { listsDigits } from '../core/digits.ts';
 import { deref, resolvePointer } from '../core/document.ts';

@@ -1,7 +1,6 @@
-// messaging-conformance: checks a live implementation against the contract; exit 0 only when
-// every check passes, 1 when one fails, 2 for bad arguments or a server that does not answer.
-// A function of its arguments, streams and environment, so tests call it without starting a
-// process; bin.ts is the command.
+// messaging-conformance: checks a live implementation against the contract; exit 0 only when every check passes, 1 when
+// one fails, 2 for bad arguments or a server that does not answer. A function of its arguments, streams and
+// environment, so tests call it without starting a process; bin.ts is the command.
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../core/cli.ts';

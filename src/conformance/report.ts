@@ -39,9 +39,8 @@ export interface Cause {
 }
 
 /**
- * Failures grouped by root cause, across stages and operations: by check and fault (what is wrong
- * with the answer), not by which request showed it. Root causes come first (the registry's order),
- * then the causes that more checks show.
+ * Failures grouped by root cause, across stages and operations: by check and fault (what is wrong with the answer), not
+ * by which request showed it. Root causes come first (the registry's order), then the causes that more checks show.
  */
 export function causes(results: CheckResult[]): Cause[] {
   const groups = new Map<string, Cause>();

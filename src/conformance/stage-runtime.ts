@@ -183,10 +183,9 @@ export function describeRequest(r: PairRequest): string {
 }
 
 /**
- * A signal that fires after `ms` or at the run's deadline, whichever comes first. One timer, no
- * listener: Node 20's AbortSignal.any() can lose a timeout signal to garbage collection (a stalled
- * request then waited for the server to give up), and a listener per request on the deadline
- * would pile up.
+ * A signal that fires after `ms` or at the run's deadline, whichever comes first. One timer, no listener: Node 20's
+ * AbortSignal.any() can lose a timeout signal to garbage collection (a stalled request then waited for the server to
+ * give up), and a listener per request on the deadline would pile up.
  */
 export function requestSignal(ctx: SuiteContext, ms = ctx.timeoutMs): AbortSignal {
   const controller = new AbortController();
@@ -288,26 +287,13 @@ export function verdict(c: Case, answer: Answer, profile: Profile): CheckOutcome
   };
 }
 
-/**
- * Sends a case's request, with `headers` that the report leaves out of it, and judges its answer (or the one `earlier`
- * got to the same request); `keep` sees the answer.
- */
-export async function sendCase(
-  ctx: SuiteContext,
-  c: Case,
-  {
-    headers = {},
-    earlier,
-    keep,
-  }: { headers?: Record<string, string>; earlier?: Answer; keep?: (a: Answer) => void } = {},
-) {
-  const sent = earlier
-    ? { answer: earlier }
-    : await send(ctx, { ...c.request, headers: { ...c.request.headers, ...headers } });
-  if (!sent.answer) return noAnswer(c.request, expectedOf(c), sent.error);
-  keep?.(sent.answer);
-  return verdict(c, sent.answer, ctx.profile);
-}
+/** The verdict on what `send` got for a case's request. */
+export const judgeSent = (ctx: SuiteContext, c: Case, sent: Sent) =>
+  sent.answer ? verdict(c, sent.answer, ctx.profile) : noAnswer(c.request, expectedOf(c), sent.error);
+
+/** Sends a case's request, with `headers` that the report leaves out of it, and judges its answer. */
+export const sendCase = async (ctx: SuiteContext, c: Case, headers: Record<string, string> = {}) =>
+  judgeSent(ctx, c, await send(ctx, { ...c.request, headers: { ...c.request.headers, ...headers } }));
 
 /**
  * Times `fn` and turns a thrown error into a failed check, recorded in the stage's traffic. First it

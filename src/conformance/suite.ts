@@ -26,9 +26,8 @@ import {
   type Stage,
   type SuiteContext,
 } from './stage-runtime.ts';
-import { pairRequest } from './pairs.ts';
 import { documentedStatuses } from './expectations.ts';
-import { prepare } from './vars.ts';
+import { preparedRequest } from './vars.ts';
 import { exchange, type Answer } from './transport.ts';
 
 export const stages: Stage[] = [
@@ -159,12 +158,8 @@ async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialName[]; a
     probes().map(async ({ credential, pair }) => {
       const value = credentials[credential];
       if (!value) return undefined;
-      const request = pairRequest(
-        ctx.server,
-        pair,
-        { ...credentials, apiKey: credential === 'apiKeyNoBalance' ? value : credentials.apiKey },
-        prepare(pair, ctx.values).body,
-      );
+      const apiKey = credential === 'apiKeyNoBalance' ? value : credentials.apiKey;
+      const { request } = preparedRequest({ ...ctx, credentials: { ...credentials, apiKey } }, pair);
       const { answer } = await send(ctx, request);
       return answer ? { credential, answer } : undefined;
     }),
@@ -206,9 +201,8 @@ export type SuiteOptions = Omit<
   };
 
 /**
- * Replaces every secret in `text` with `***`; longer secrets first, so one inside another goes
- * whole. Values under 4 characters are not secrets anyone could keep: replacing them would only
- * garble the text.
+ * Replaces every secret in `text` with `***`; longer secrets first, so one inside another goes whole. Values under 4
+ * characters are not secrets anyone could keep: replacing them would only garble the text.
  */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
   const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4))].sort(

@@ -1,9 +1,8 @@
-// Stage bad-input: the protocol around the schemas: malformed JSON and bodies that are no object,
-// other content types, unknown paths and methods, each of which must get an answer the document
-// allows (expectations.ts), as a problem body; and a valid request with its media type written
-// otherwise, which must be accepted. After each batch the server must still answer. The order is
-// shuffled by --seed, so a run can be repeated exactly. (Bodies broken in one place against the
-// schema are the boundaries stage's: one walker, core/edges.ts, makes them.)
+// Stage bad-input: the protocol around the schemas: malformed JSON and bodies that are no object, other content types,
+// unknown paths and methods, each of which must get an answer the document allows (expectations.ts), as a problem body;
+// and a valid request with its media type written otherwise, which must be accepted. After each batch the server must
+// still answer. The order is shuffled by --seed, so a run can be repeated exactly. (Bodies broken in one place against
+// the schema are the boundaries stage's: one walker, core/edges.ts, makes them.)
 import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';

@@ -1,9 +1,8 @@
-// Stage boundaries: every limit the request schemas state, met and passed by one, and every value
-// broken once (the wrong type, missing, a bad format, out of its set): the edges of core/edges.ts,
-// the one walker of the schemas. A request at a limit must be accepted; one past it must get an
-// error the document allows. Each edge starts from a named success example, so the rest of the request is
-// one the document says is accepted. A past-edge check on a limit the document marks [contract
-// decision] is a decision.
+// Stage boundaries: every limit the request schemas state, met and passed by one, and every value broken once (the
+// wrong type, missing, a bad format, out of its set): the edges of core/edges.ts, the one walker of the schemas. A
+// request at a limit must be accepted; one past it must get an error the document allows. Each edge starts from a named
+// success example, so the rest of the request is one the document says is accepted. A past-edge check on a limit the
+// document marks [contract decision] is a decision.
 import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';

@@ -1,12 +1,11 @@
-// Stage dredd: the transactions Dredd compiles from the document (one per path, method and
-// documented status), each a case of the suite's own runner and checks. Dredd compiles them
-// through its API when the document is built (`npm run build:generated`, into
-// generated/dredd-transactions.json, which npm test holds to the document); its HTTP runner does
-// not run here. Each transaction is sent by the runner every stage uses (timeout, deadline,
-// fail-fast, --bail, redaction, the curl replay) with the example request that triggers its status
-// (the plan below: credentials, fresh values), and its answer is judged by the registry of checks,
-// here and, as its example's, by the examples stage, which does not send that request again.
-// A transaction without a plan fails, and so does a planned one Dredd did not compile.
+// Stage dredd: the transactions Dredd compiles from the document (one per path, method and documented status), each a
+// case of the suite's own runner and checks. Dredd compiles them through its API when the document is built (`npm run
+// build:generated`, into generated/dredd-transactions.json, which npm test holds to the document); its HTTP runner does
+// not run here. Each transaction is sent by the runner every stage uses (timeout, deadline, fail-fast, --bail,
+// redaction, the curl replay) with the example request that triggers its status (the plan below: credentials, fresh
+// values), and its answer is judged by the registry of checks, here and, as its example's, by the examples stage, which
+// does not send that request again. A transaction without a plan fails, and so does a planned one Dredd did not
+// compile.
 import { readFileSync } from 'node:fs';
 import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
@@ -14,8 +13,7 @@ import { documentOperations, examplePairs, type ExamplePair } from '../../core/e
 import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../case.ts';
 import { exampleExpectation, pairExpectation } from '../expectations.ts';
-import { planStage, runPlanned, runs, sendCase, type Planned, type SuiteContext } from '../stage-runtime.ts';
-import type { Answer } from '../transport.ts';
+import { judgeSent, planStage, runPlanned, runs, send, type Planned, type SuiteContext } from '../stage-runtime.ts';
 import { preparedRequest } from '../vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {
@@ -102,11 +100,12 @@ export function dreddChecks(
       kind: expectation.kind,
       basis: expectation.basis,
       covers: { operationId: pair.operation.operationId, status, ...(code ? { code } : {}) },
-      run: () => {
+      run: async () => {
         const { request, expected } = preparedRequest(ctx, pair);
+        const sent = await send(ctx, request);
         // The examples stage judges this answer as its example's: the request is sent once.
-        const keep = (answer: Answer) => ctx.sentExamples.set(pair, { request, expected, answer });
-        return sendCase(ctx, { operation: pair.operation, request, expectation }, { keep });
+        if (sent.answer) ctx.sentExamples.set(pair, { request, expected, answer: sent.answer });
+        return judgeSent(ctx, { operation: pair.operation, request, expectation }, sent);
       },
     };
   });

@@ -4,6 +4,7 @@
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
 import {
+  judgeSent,
   noAnswer,
   planStage,
   send,
@@ -61,7 +62,7 @@ export const examplesStage = planStage('examples', 'every named request/response
 function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<CheckOutcome> {
   const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, validRequestBody(pair));
   const prefer = `code=${pair.status}, example=${pair.name}`;
-  return sendCase(ctx, caseOf(ctx, pair, request, pair.response), { headers: { prefer } });
+  return sendCase(ctx, caseOf(ctx, pair, request, pair.response), { prefer });
 }
 
 async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: boolean): Promise<CheckOutcome> {
@@ -74,10 +75,10 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: bool
     const first = await send(ctx, request);
     if (!first.answer) return noAnswer(request, 'an answer to the first of two sends', first.error);
   }
-  if (!unknownState) return sendCase(ctx, caseOf(ctx, pair, request, expected), { earlier: earlier?.answer });
+  const sent = earlier ?? (await send(ctx, request));
+  if (!unknownState) return judgeSent(ctx, caseOf(ctx, pair, request, expected), sent);
   // The send moves identifiers between lists and the state is unknown (no reset hook): each may come back in its list
   // or where an earlier send moved it. Where a send moves it is the stateful stage's rule (`x-sent-again`).
-  const sent = earlier ?? (await send(ctx, request));
   if (!sent.answer) return noAnswer(request, String(pair.status), sent.error);
   const got = (sent.answer.body ?? {}) as Lists;
   const widened = { ...(expected as Lists) };

@@ -1,11 +1,10 @@
-// Stage generated: requests made by fast-check from the request schemas and the named success
-// examples, which carry the business facts (which cascade takes which content, which parameters
-// and tags the account has). A generated request keeps an example's business values and varies
-// what the schema leaves free: text in any script within its limits, numbers within their range,
-// lists within their sizes, optional fields present or not, date-times in any offset, int64 ids
-// anywhere in their range, requestIds in any case. Each must be accepted as the rules predict
-// (requests broken in one place are the boundaries stage's: one walker, core/edges.ts, makes
-// them). `--seed` replays a run; a failure is shrunk to the smallest request that still fails.
+// Stage generated: requests made by fast-check from the request schemas and the named success examples, which carry the
+// business facts (which cascade takes which content, which parameters and tags the account has). A generated request
+// keeps an example's business values and varies what the schema leaves free: text in any script within its limits,
+// numbers within their range, lists within their sizes, optional fields present or not, date-times in any offset, int64
+// ids anywhere in their range, requestIds in any case. Each must be accepted as the rules predict (requests broken in
+// one place are the boundaries stage's: one walker, core/edges.ts, makes them). `--seed` replays a run; a failure is
+// shrunk to the smallest request that still fails.
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
@@ -64,9 +63,8 @@ function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
 }
 
 /**
- * What may stand at `path`, given the schema and the example's value there. A value the example
- * sets and the schema does not bound (an enum, a pattern, a URI, an address, a name) stays: it
- * is one of the business facts.
+ * What may stand where the example has `example`, given the schema there. A value the example sets and the schema
+ * does not bound (an enum, a pattern, a URI, an address, a name) stays: it is one of the business facts.
  */
 function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Json> {
   const s = flatSchema(schema) ?? {};

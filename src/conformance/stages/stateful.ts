@@ -1,10 +1,9 @@
-// Stage stateful: the description's rules that need more than one call, read from the document's
-// keys (policy.ts): a value a deployment takes once is refused the second time, also after other
-// requests; every identifier is in one list of the answer, and where `x-sent-again` says when sent
-// again; the account without balance is refused every time, the one with balance accepted every
-// time. Each holds whatever state the service starts from: the values taken once are new on every
-// run, and the second close is judged against the answer to the first. Every answer is a case,
-// judged by the registry of checks (checks.ts): a rule says only what the document allows at each step.
+// Stage stateful: the description's rules that need more than one call, read from the document's keys (policy.ts): a
+// value a deployment takes once is refused the second time, also after other requests; every identifier is in one list
+// of the answer, and where `x-sent-again` says when sent again; the account without balance is refused every time, the
+// one with balance accepted every time. Each holds whatever state the service starts from: the values taken once are
+// new on every run, and the second close is judged against the answer to the first. Every answer is a case, judged by
+// the registry of checks (checks.ts): a rule says only what the document allows at each step.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import {
   documentOperations,
@@ -26,7 +25,7 @@ import {
 } from '../stage-runtime.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { listedOnce, sentAgain, takenOnce } from '../policy.ts';
-import { prepare, substitute } from '../vars.ts';
+import { preparedRequest, substitute } from '../vars.ts';
 import type { Answer } from '../transport.ts';
 
 /** One step of a rule: the request, what the document allows as its answer (given the answer, for "any error"), and the fields a success must have. */
@@ -58,12 +57,7 @@ const accepted = (op: Operation) => statusExpectation(op, 200);
 
 /** The example's request for this run: values substituted, values taken once new, the credentials given. */
 const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-balance') =>
-  pairRequest(
-    ctx.server,
-    credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example,
-    ctx.credentials,
-    prepare(example, ctx.values).body,
-  );
+  preparedRequest(ctx, credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example).request;
 
 /** A check of this stage: the rule, the kind and basis of what it holds, and its body. */
 const rule = (

@@ -15,9 +15,8 @@ function run(command: string, args: string[], hold: boolean): Promise<{ code: nu
     child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', (error) => resolve({ code: 1, output: `${command}: ${error.message}\n` }));
-    child.on('close', (code, signal) =>
-      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') }),
-    );
+    // No exit code: a signal ended it.
+    child.on('close', (code) => resolve({ code: code ?? 1, output: Buffer.concat(chunks).toString('utf8') }));
   });
 }
 

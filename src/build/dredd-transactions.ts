@@ -23,7 +23,7 @@ type DreddClass = new (
  * Blueprint parser exits on any unhandled rejection): the listeners it adds are taken off again,
  * so a test that builds the file keeps its process as it was.
  */
-export function compileDocument(): Promise<ApiDescription[]> {
+function compileDocument(): Promise<ApiDescription[]> {
   const before = new Map(process.eventNames().map((event) => [event, process.listeners(event as NodeJS.Signals)]));
   let Dredd: DreddClass;
   try {

@@ -88,14 +88,39 @@ export function reportError(
   return 1;
 }
 
+/** The process's streams and environment, as a command run by a bin sees them. */
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  env: process.env,
+};
+
 /**
- * Runs a command's main: `--help` prints usage (exit 0); an error, an unhandled rejection or exception included, ends
- * the process as reportError says.
+ * A command on any streams (a bin's, a test's in-process): `--help` prints usage (0); an error is reported as
+ * reportError says, and its code returned.
+ */
+export const command =
+  (name: string, usage: string, main: (args: string[], io: CliIo) => number | Promise<number>) =>
+  async (args: string[], io: CliIo): Promise<number> => {
+    if (asksForHelp(args)) {
+      io.stdout(usage);
+      return 0;
+    }
+    try {
+      return await main(args, io);
+    } catch (error) {
+      return reportError(name, usage, error, io.stderr);
+    }
+  };
+
+/**
+ * Runs a command's main on the process: `--help` prints usage (exit 0); a number it returns is the exit code; an error,
+ * an unhandled rejection or exception included, ends the process as reportError says.
  */
 export function runCli(
   name: string,
   usage: string,
-  main: (args: string[]) => Promise<void>,
+  main: (args: string[], io: CliIo) => Promise<unknown>,
   clean: (message: string) => string = (m) => m,
 ): void {
   const args = process.argv.slice(2);
@@ -107,5 +132,7 @@ export function runCli(
   const fail = (error: unknown) => process.exit(reportError(name, usage, error, (t) => process.stderr.write(t), clean));
   process.on('unhandledRejection', fail);
   process.on('uncaughtException', fail);
-  main(args).catch(fail);
+  main(args, processIo).then((code) => {
+    if (typeof code === 'number') process.exitCode = code;
+  }, fail);
 }

@@ -127,17 +127,20 @@ function countLimits(
 type MakeEdge = (side: Edge['side'], limit: string | undefined, name: string, v: Json | undefined) => Edge;
 
 /** The edges of a string's limits: lengths in code points, a non-empty open set, a date, a date-time's offsets. */
-function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown): Generator<Edge> {
+/** `oneScript`: the first script's text of each limit only (enough where what is tested is a list position). */
+function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown, oneScript: boolean): Generator<Edge> {
+  const scripts = <T extends string>(all: readonly T[]) => (oneScript ? all.slice(0, 1) : all);
   if (typeof s.maxLength === 'number') {
-    for (const script of ['Latin', 'Cyrillic', 'emoji'] as const)
+    for (const script of scripts(['Latin', 'Cyrillic', 'emoji'] as const))
       yield edge(
         'at',
         `maxLength ${s.maxLength}`,
         `${s.maxLength} code points (${script})`,
         textOf(s.maxLength, script),
       );
-    yield edge('at', `maxLength ${s.maxLength}`, `${s.maxLength} code points ([ and {)`, brackets(s.maxLength));
-    for (const script of ['Latin', 'emoji'] as const)
+    if (!oneScript)
+      yield edge('at', `maxLength ${s.maxLength}`, `${s.maxLength} code points ([ and {)`, brackets(s.maxLength));
+    for (const script of scripts(['Latin', 'emoji'] as const))
       yield edge(
         'past',
         `maxLength ${s.maxLength}`,
@@ -146,7 +149,7 @@ function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown): Ge
       );
   }
   if (typeof s.minLength === 'number' && s.minLength > 0) {
-    for (const script of ['Latin', 'emoji'] as const)
+    for (const script of scripts(['Latin', 'emoji'] as const))
       yield edge(
         'at',
         `minLength ${s.minLength}`,
@@ -258,7 +261,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     });
   const edge = edgeAt(path);
   yield* brokenEdges(s, value, edge);
-  if (typeof value === 'string' && !fresh(path)) yield* textEdges(s, value, edge, root);
+  if (typeof value === 'string' && !fresh(path)) yield* textEdges(s, value, edge, root, walk.inFar === true);
   // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each
   // value once for good, and one-character values (about a million) would be taken in a few runs.
   if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
@@ -311,9 +314,9 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
       const far = setAt(base, path, [...fill(farPosition), value[0] as Json]);
       const listWith = (p: Path, v: Json | undefined) => at(setAt(far, p, v), path) as Json;
       const inFar: Walk = { ...walk, inFar: true, refused: (p, v) => walk.refused(path, listWith(p, v)) };
-      // One text per limit is enough to show a position read wrong (the first script of each).
+      // One text per limit is enough to show a position read wrong (inFar: the first script of each).
       for (const e of edgesOf(far, s.items, inFar, [...path, farPosition]))
-        if (e.limit !== undefined && !e.broken && !/\((Cyrillic|emoji|\[ and \{)\)$/.test(e.name))
+        if (e.limit !== undefined && !e.broken)
           yield {
             ...e,
             name: `${e.name} (position ${farPosition + 1})`,

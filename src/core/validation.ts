@@ -4,7 +4,7 @@
 // digits (`validatable`). No JSON Schema compiler runs at run time.
 import type { validators } from '../../generated/validators/all.js';
 import { unescapePointer } from './pointers.ts';
-import { isRounded, outsideInt64 } from './json-int64.ts';
+import { isRounded, outsideInt64, pathText } from './json-int64.ts';
 
 /** A precompiled validator as ajv's standalone code exports it (declared once, in the generated modules' types). */
 export type CompiledValidator = (typeof validators)[string];
@@ -49,9 +49,8 @@ export function lookup(validators: Record<string, CompiledValidator>) {
   };
 }
 
-/** A field as the lines name it, from its keys: `threadIds[0]`, `content.text`, `(body)`. */
-export const fieldName = (keys: readonly string[]): string =>
-  keys.reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '') || '(body)';
+/** A field as the lines name it, from its keys (a key of digits is a list position): `threadIds[0]`, `(body)`. */
+const fieldName = (keys: readonly string[]): string => pathText(keys.map((k) => (/^\d+$/.test(k) ? Number(k) : k)));
 
 function fieldPath(instancePath: string): string {
   return instancePath === '' ? '(body)' : fieldName(instancePath.slice(1).split('/').map(unescapePointer));
@@ -113,7 +112,7 @@ export function describeErrors(errors: SchemaError[], root: unknown): string[] {
 }
 
 /** What an error expected, in the words of every line (`to be of type integer`). */
-export function expectation(e: Pick<SchemaError, 'keyword' | 'params'> & Partial<SchemaError>): string {
+function expectation(e: Pick<SchemaError, 'keyword' | 'params'> & Partial<SchemaError>): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case 'required':

@@ -1,11 +1,11 @@
 // npm run diff -- [--base <git ref | file.json | package.tgz>]: the changes of generated/openapi.json
 // against a base, each classified, and the gate: exit 1 when a change is breaking and the major
 // version of info.version was not bumped. The repository compared is the one npm was started in.
-// diffMain is the command on any streams and environment (bin.ts gives it the process's; tests their own).
+// diffMain is the command on any streams and environment (bin.ts runs it on the process's; tests on their own).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { asksForHelp, type CliIo, parse, reportError, UsageError } from '../core/cli.ts';
+import { type CliIo, command, parse, UsageError } from '../core/cli.ts';
 import { judge, report } from './gate.ts';
 import {
   type Doc,
@@ -17,7 +17,7 @@ import {
   repositoryRoot,
 } from './releases.ts';
 
-const usage = `usage: npm run diff -- [--base <git ref | file.json | package.tgz>]
+export const usage = `usage: npm run diff -- [--base <git ref | file.json | package.tgz>]
 
   Compares generated/openapi.json with a base and prints every change as breaking,
   correction, non-breaking, deprecation or annotation, judged by who reads the place it
@@ -73,18 +73,8 @@ function loadBase(repo: string, version: string, base: string | undefined): { la
   }
 }
 
-/** The diff command: its exit code (1 for a failed gate, 2 for a usage error). */
-export async function diffMain(args: string[], io: CliIo): Promise<number> {
-  if (asksForHelp(args)) {
-    io.stdout(usage);
-    return 0;
-  }
-  try {
-    return gate(args, io);
-  } catch (error) {
-    return reportError('diff', usage, error, io.stderr);
-  }
-}
+/** The diff command on any streams: its exit code (1 for a failed gate, 2 for a usage error). */
+export const diffMain = command('diff', usage, gate);
 
 function gate(args: string[], io: CliIo): number {
   const o = parse(args, { base: { type: 'string' } });

@@ -47,6 +47,12 @@ describe('judge', () => {
   it('groups a schema fault by the rule of the document it breaks, whatever the field', () => {
     const [fault] = judge(caseOf(notFound), json(400, { title: 'cascade-not-found' }));
     expect(fault).toMatchObject({ check: 'problem', key: '#/components/schemas/Problem/required/status' });
+    // The same rule broken in two lists of one answer: one fault, named by the rule.
+    const mixed = examplePair('closeThreads', 'mixed');
+    const body = { ...(mixed.response as object), resolved_threads: ['101'], not_existing_threads: ['999'] };
+    expect(judge(caseOf(mixed), json(200, body)).map((f) => [f.check, f.key])).toEqual([
+      ['schema', '#/components/schemas/ThreadId/type'],
+    ]);
   });
 
   it('holds a part the example marks as a decision under strict only, and labels its failure a decision', () => {
@@ -109,16 +115,17 @@ describe('a new check is one entry of the registry', () => {
       const run = () =>
         runSuite(
           suiteContext({ server: proxy.url, credentials, values: {}, seed: 1, mock: false, log: () => {} }),
-          stages.filter((s) => ['dredd', 'examples', 'boundaries', 'bad-input'].includes(s.name)),
+          stages.filter((s) => ['dredd', 'examples', 'stateful', 'boundaries', 'bad-input'].includes(s.name)),
         );
-      // Without the check, nothing the proxy does breaks the contract (extra fields are allowed).
+      // Without the check, nothing the proxy does breaks the contract (extra fields are allowed). The generated stage
+      // sends valid requests only: no error answer of it is there to hold.
       expect((await run()).ok).toBe(true);
       checks.push(added);
       const report = await run();
       const found = causes(report.results);
       expect(found.map((c) => c.check)).toEqual(['no-debug-field']);
       expect(new Set(found[0]!.results.map((r) => r.stage))).toEqual(
-        new Set(['dredd', 'examples', 'boundaries', 'bad-input']),
+        new Set(['dredd', 'examples', 'stateful', 'boundaries', 'bad-input']),
       );
     } finally {
       await proxy.close();

@@ -63,7 +63,7 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     expect,
   }) => {
     const url = await http((req, res) => (req.url === '/' ? res.end('ok') : req.resume()));
-    // Three stages, each of a kind: Dredd's own run, and two of the suite's (every stage stops the same way).
+    // Three stages of different sources: Dredd's transactions, the examples and the protocol (every stage stops the same way).
     const stages = ['dredd', 'examples', 'bad-input'];
     const result = await cli([
       '--server',
@@ -92,12 +92,12 @@ describe.concurrent('hostile servers: the right exit code and a message, within 
     expect(result.ms).toBeLessThan(15_000);
   }, 60_000);
 
-  it('a run whose deadline passes (Dredd against a stalling server): 2, the run could not finish, and the process ends then, not at the request timeout', async ({
+  it('a run whose deadline passes (a stalling server): 2, the run could not finish, and the process ends then, not at the request timeout', async ({
     expect,
   }) => {
     // Everything but the API answers, and so do the probes (an unknown thread, an unknown cascade,
-    // a subscriber without its external identifier), so the run reaches Dredd, whose first request
-    // then waits.
+    // a subscriber without its external identifier), so the run reaches its first stage, whose first
+    // request then waits.
     const url = await http((req, res) => {
       if (!req.url?.startsWith('/api/')) return res.writeHead(404).end();
       let body = '';

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { loadFixtures } from '../../src/sandbox/fixtures.ts';
+import { apiKeyHeader } from '../../src/core/meta.ts';
 import type { Credentials } from '../../src/conformance/pairs.ts';
 
 export const fixtures = loadFixtures();
@@ -42,6 +43,13 @@ export function useSandbox(options: SandboxOptions = {}): Sandbox & { url: strin
   });
 }
 
+/** A JSON request's headers with the default fixtures' credentials (either an operation takes). */
+export const jsonHeaders: Readonly<Record<string, string>> = {
+  'content-type': 'application/json',
+  [apiKeyHeader]: credentials.apiKey,
+  authorization: `Bearer ${credentials.integratorToken}`,
+};
+
 export async function post(
   url: string,
   path: string,
@@ -50,12 +58,7 @@ export async function post(
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url + path, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': credentials.apiKey,
-      authorization: `Bearer ${credentials.integratorToken}`,
-      ...headers,
-    },
+    headers: { ...jsonHeaders, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   const text = await res.text();

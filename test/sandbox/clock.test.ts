@@ -11,12 +11,16 @@ import { bundleCode, packageSource } from '../../src/build/bundle.ts';
 import { parseStatusCallback } from '../../src/client/webhooks.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
-import {
-  documentedRetryDelaysMs as retries,
-  duplicateWindowMs as duplicateWindow,
-} from '../../src/sandbox/delivery.ts';
+import { resolvePointer } from '../../src/core/document.ts';
+import { documentedRetryDelaysMs as retries } from '../../src/sandbox/delivery.ts';
 import { post } from '../helpers/sandbox.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';
+
+// The duplicate window as the document states it (the sandbox reads it too; delivery.test pins the retry delays).
+const duplicateWindow =
+  (resolvePointer('#/components/schemas/KnownDeliveryErrorCode') as { 'x-duplicate-window-seconds': number })[
+    'x-duplicate-window-seconds'
+  ] * 1000;
 
 const day = 24 * 60 * 60 * 1000;
 /** A time ahead of the machine's, whenever the tests run: the clock only moves forward. */

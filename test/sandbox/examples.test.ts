@@ -42,15 +42,7 @@ const faultsOf = (pair: (typeof pairs)[number], answer: Awaited<ReturnType<typeo
   judge(pairCase(pair, pairRequest('http://unused', pair, credentials), pairExpectation(pair, 'strict')), answer);
 /** A fetch answer as the suite's checks read it. */
 const answerOf = async (res: Response) =>
-  parseAnswer(res.status, res.headers.get('content-type') ?? '', await res.text(), headersOf(res));
-/** A fetch answer's headers, names in lower case. */
-const headersOf = (res: Response) => {
-  const headers: Record<string, string> = {};
-  res.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  return headers;
-};
+  parseAnswer(res.status, res.headers.get('content-type') ?? '', await res.text(), Object.fromEntries(res.headers));
 
 /** HTTP's own headers; any other header the sandbox sends must be one the document declares for the answer. */
 const transport = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
@@ -68,12 +60,8 @@ describe('example pairs against the sandbox', () => {
     async (_label, pair) => {
       sandbox.state.reset();
       const res = await send(sandbox.url, pair);
-      const sent: string[] = [];
-      res.headers.forEach((_value, name) => {
-        sent.push(name);
-      });
       expect(
-        sent.filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)),
+        [...res.headers.keys()].filter((h) => !transport.has(h) && !declaredHeaders(pair).includes(h)),
         'headers the document does not declare',
       ).toEqual([]);
       const answer = await answerOf(res);

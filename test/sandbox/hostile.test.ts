@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { exchange } from '../../src/conformance/transport.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecentKeys } from '../../src/sandbox/recent-keys.ts';
-import { credentials, post, listenSandbox, useSandbox } from '../helpers/sandbox.ts';
+import { credentials, jsonHeaders, post, listenSandbox, useSandbox } from '../helpers/sandbox.ts';
 
 const run = promisify(execFile);
 const bodyLimitBytes = 1024 * 1024;
@@ -302,11 +302,7 @@ const postText = (path: string, body: string) =>
   exchange({
     method: 'POST',
     url: `${sandbox.url}${path}`,
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': credentials.apiKey,
-      authorization: `Bearer ${credentials.integratorToken}`,
-    },
+    headers: { ...jsonHeaders },
     body,
     signal: AbortSignal.timeout(10_000),
   }).then((a): { status: number; body: any } => (a.json ? a : { status: 0, body: a.text }));

@@ -2,7 +2,7 @@
 // git lists, node_modules linked): a patch, a minor and a major release one after the other, each
 // followed by the gate `npm test` runs, and a release the gate refuses, which changes nothing.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -83,7 +83,6 @@ beforeAll(async () => {
     ),
   );
   await symlink(join(projectRoot, 'node_modules'), join(repo, 'node_modules'), 'dir');
-  expect(await realpath(join(repo, 'node_modules'))).toBe(await realpath(join(projectRoot, 'node_modules')));
 }, 60_000);
 afterAll(async () => {
   if (repo) await rm(repo, { recursive: true, force: true });

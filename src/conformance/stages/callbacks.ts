@@ -20,7 +20,11 @@ import { pairRequest } from '../pairs.ts';
 import { reportedBy } from '../policy.ts';
 import { prepare } from '../vars.ts';
 
-const webhookName = 'messageStatus';
+/** The webhook the operations' answers are reported by (`x-reported-by`): the status callback this stage judges. */
+const reporters = [...new Set(documentOperations().flatMap(reportedBy))];
+if (reporters.length !== 1)
+  throw new Error(`the callbacks stage judges one webhook; x-reported-by names ${reporters.join(', ') || 'none'}`);
+const webhookName = reporters[0]!;
 const webhookPointer = `#/webhooks/${webhookName}/post`;
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs =

@@ -12,7 +12,7 @@ import { openapi, resolvePointer } from '../../core/document.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../case.ts';
-import { exampleExpectation, pairExpectation } from '../expectations.ts';
+import { documentedStatuses, exampleExpectation, pairExpectation } from '../expectations.ts';
 import { judgeSent, planStage, runPlanned, runs, send, type Planned, type SuiteContext } from '../stage-runtime.ts';
 import { preparedRequest } from '../vars.ts';
 
@@ -48,9 +48,9 @@ function exampleFor(pairs: ExamplePair[], status: number): ExamplePair | undefin
 export function dreddPlan(): Record<string, Step> {
   const plan: Record<string, Step> = {};
   for (const op of documentOperations()) {
-    const { summary, responses } = resolvePointer(op.pointer) as { summary: string; responses: object };
+    const { summary } = resolvePointer(op.pointer) as { summary: string };
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
-    for (const status of Object.keys(responses).map(Number)) {
+    for (const status of documentedStatuses(op)) {
       const pair = exampleFor(pairs, status);
       if (!pair) continue;
       plan[`${op.path} > ${summary} > ${status} > application/json`] = { pair, expectation: exampleExpectation(pair) };

@@ -24,8 +24,7 @@ import { prepare } from '../vars.ts';
 const reporters = [...new Set(documentOperations().flatMap(reportedBy))];
 if (reporters.length !== 1)
   throw new Error(`the callbacks stage judges one webhook; x-reported-by names ${reporters.join(', ') || 'none'}`);
-const webhookName = reporters[0]!;
-const webhookPointer = `#/webhooks/${webhookName}/post`;
+const webhookPointer = `#/webhooks/${reporters[0]}/post`;
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs =
   (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
@@ -80,7 +79,7 @@ const validCallback = schemaValidator('StatusCallback');
 /** The success examples to schedule now (one with a startTime is reported when it is sent, past any window). */
 function messagesToSend(ctx: SuiteContext) {
   return documentOperations()
-    .filter((op) => reportedBy(op).includes(webhookName))
+    .filter((op) => reportedBy(op).includes(reporters[0]!))
     .flatMap(successExamples)
     .filter((p) => !(p.requestBody as { startTime?: unknown }).startTime)
     .map((pair) => {

@@ -138,7 +138,9 @@ export interface webhooks {
          *     optional webhook API key can be sent with each callback (its header name is not published).
          *     The receiver must answer 200; otherwise the service retries with growing delays (3 retries
          *     at 4 s, 128 s and 2048 s in the current docs). Events for threads or subscribers are not
-         *     specified.
+         *     specified. This contract posts the result of each stage a message goes through (`UNDELIVERED`,
+         *     then the next stage's, up to `DELIVERED`), its decision on an open point; a service may also
+         *     report the statuses on the way (`SENT`, ...) in callbacks of their own.
          */
         post: operations["receiveMessageStatus"];
         delete?: never;
@@ -207,13 +209,20 @@ export interface components {
          *     validation error, where it lists the violations as
          *     `<sentence>. Violations: <violation>; <violation>...`. Each violation is a sentence followed
          *     by bracketed attributes `[key:value;key:value]` [public docs], so `;` appears both between
-         *     violations and inside brackets, and numbers may carry group separators (`1,001`).
+         *     violations and inside brackets, and numbers may carry group separators (`1,001`). An error is
+         *     sent as `application/json`, this contract's decision on an open point (`x-open-points`): the
+         *     description names no media type, so `application/problem+json` is as good an answer.
          */
         Problem: {
             title: components["schemas"]["ErrorCode"];
             /** @description The HTTP status of the response. */
             status: number;
-            /** @description Explanation of the error. */
+            /**
+             * @description Explanation of the error. The keys inside a violation's brackets are this contract's
+             *     example's (`cascadeTemplateId`, `contentChannelType`, `stageUUID`, `channelType`)
+             *     (this contract's decision on an open point): the description names what a violation names,
+             *     not its keys.
+             */
             detail?: string;
         };
         ThreadIdList: components["schemas"]["ThreadId"][];
@@ -264,9 +273,8 @@ export interface components {
         /**
          * @description The subscriber to create. Which fields are required is not shown beyond the rule that an
          *     address of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold
-         *     an `EXT_USER_ID` address, the subscriber's external identifier. That it holds exactly one is
-         *     **[contract decision]**: the description names "the address of type EXT_USER_ID" and states
-         *     no limit.
+         *     an `EXT_USER_ID` address, the subscriber's external identifier. That it holds no more than one
+         *     is this contract's decision, marked on `addresses`.
          */
         CreateSubscriberRequest: {
             /** @description `true`: excluded from mailings and cannot receive them. `false`: may receive mailings. */
@@ -468,7 +476,10 @@ export interface components {
             listPicker?: components["schemas"]["ListPicker"];
             /** @description Cannot be `true` while `useMarketingMessagesApi` is `false`. */
             messageActivitySharing?: boolean;
-            /** @description Send through the Marketing Messages API. */
+            /**
+             * @description Send through the Marketing Messages API. Left out, it is not `false`: it does not
+             *     conflict with `messageActivitySharing: true` (this contract's decision on an open point).
+             */
             useMarketingMessagesApi?: boolean;
         };
         /**
@@ -695,7 +706,12 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description A server error. It may also occur on a malformed request (wrong placement, missing or empty properties, a body that is not JSON). */
+        /**
+         * @description A server error. It may also occur on a malformed request (wrong placement, missing or empty
+         *     properties, a body that is not JSON). Where an error code names the malformed property, this
+         *     contract answers with that code, its decision on the open point below; 500 `system-error`
+         *     follows the description as well.
+         */
         SystemError: {
             headers: {
                 [name: string]: unknown;
@@ -709,9 +725,9 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
-         * @description The methods the URL accepts, as HTTP asks of a 405 answer (RFC 9110, section 15.5.6): `POST`
-         *     for every path of this contract. The service's description does not show the header; the
-         *     sandbox sends it **[contract decision]**, and a client must not rely on it.
+         * @description The methods the URL accepts: `POST` for every path of this contract. HTTP requires it of every
+         *     405 answer (RFC 9110, section 15.5.6: "The origin server MUST generate an Allow header field
+         *     in a 405 response").
          */
         Allow: string;
     };
@@ -784,7 +800,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Every identifier of `threadIds` reported in exactly one of the four lists. */
+            /**
+             * @description Every identifier of `threadIds` reported in one of the four lists. That an identifier
+             *     given twice is reported once, and that each list keeps the order of `threadIds`, are this
+             *     contract's decisions on open points: the description states neither.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -825,7 +845,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The subscriber was created. The body is not specified by the service. */
+            /**
+             * @description The subscriber was created. The body is not specified by the service; a JSON object is
+             *     this contract's decision on an open point, and an empty body follows the description as
+             *     well.
+             */
             200: {
                 headers: {
                     [name: string]: unknown;

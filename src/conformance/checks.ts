@@ -2,8 +2,8 @@
 // small function over (case, answer); a check that applies to every answer is one entry of `checks`. The order is the
 // order of causes: a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON
 // has no schema to miss), so each answer names its root cause, and the report groups the same cause across every stage.
-import { parseCascadeViolations, violationKey } from '../core/cascade-violations.ts';
-import { listsDigits } from '../core/digits.ts';
+import { parseCascadeViolations, violationKey, violationValues } from '../core/cascade-violations.ts';
+import { parseJson } from '../core/json-int64.ts';
 import { deref, resolvePointer } from '../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../core/examples.ts';
@@ -11,7 +11,11 @@ import { errorParts } from '../core/validation.ts';
 import { rawErrors } from '../core/validators/all.ts';
 import type { Allowed, Case, Fault } from './case.ts';
 import type { Answer } from './transport.ts';
-import { listedOnce } from './policy.ts';
+import { listedOnce, responsePointer } from './policy.ts';
+import { openPoint, pointAt } from '../core/open-points.ts';
+
+/** The media types an error may have (an open point on the Problem schema). */
+const errorMediaType = () => openPoint('error-media-type');
 
 /** A fault before the registry names its check. */
 export type Found = Omit<Fault, 'check'>;
@@ -77,15 +81,56 @@ const answerSchema = (op: Operation, status: number) =>
     ? `${op.pointer}/responses/${status}/content/application~1json/schema`
     : undefined;
 
-/** The identifiers of `field` in a request's text, each once, as digits: read from the text, so no id past 2^53 is rounded. */
-const idsSent = (body: string | undefined, field: string) => [
-  ...new Set(
-    (new RegExp(`"${field}"\\s*:\\s*\\[([^\\]]*)\\]`).exec(body ?? '')?.[1] ?? '')
-      .split(',')
-      .map((d) => d.trim())
-      .filter(Boolean),
-  ),
-];
+/** The identifiers of `field` in a request's text, in order and repeats kept, as digits: read from the text, so no id past 2^53 is rounded. */
+const idsSent = (body: string | undefined, field: string) =>
+  (new RegExp(`"${field}"\\s*:\\s*\\[([^\\]]*)\\]`).exec(body ?? '')?.[1] ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
+
+/** An answer's lists as digits (read digit for digit: an id past 2^53 is not rounded), by list. */
+function listsOf(text: string): Array<[string, string[]]> {
+  const body = parseJson(text) as Record<string, unknown>;
+  return Object.entries(body).flatMap(([name, list]) => (Array.isArray(list) ? [[name, list.map(String)]] : []));
+}
+
+/**
+ * How the answer lists the identifiers sent: every one in exactly one list, none more (`lost` and `wrong` otherwise);
+ * how often one given twice is listed (the open point `repeated-ids`: once or each time; undefined: neither); and
+ * whether each list keeps the order of the request (the open point `result-order`).
+ */
+function listing(sent: string[], text: string) {
+  const times = new Map<string, number>();
+  for (const d of sent) times.set(d, (times.get(d) ?? 0) + 1);
+  const seen = new Map<string, { count: number; lists: Set<string> }>();
+  const lists = listsOf(text);
+  for (const [name, ids] of lists)
+    for (const d of ids) {
+      const entry = seen.get(d) ?? { count: 0, lists: new Set<string>() };
+      entry.count++;
+      entry.lists.add(name);
+      seen.set(d, entry);
+    }
+  const lost = [...times.keys()].filter((d) => !seen.has(d));
+  const wrong = [...seen].filter(([d, e]) => !times.has(d) || e.lists.size > 1).map(([d]) => d);
+  const counts = [...times].map(([d, n]) => [seen.get(d)?.count ?? 0, n] as const);
+  const repeated = counts.every(([c]) => c === 1)
+    ? 'once'
+    : counts.every(([c, n]) => c === n)
+      ? 'each-occurrence'
+      : undefined;
+  const firstAt = new Map([...sent.entries()].reverse().map(([i, d]) => [d, i]));
+  const inOrder = lists.every(([, ids]) =>
+    ids.every((d, i) => i === 0 || firstAt.get(ids[i - 1]!)! <= firstAt.get(d)!),
+  );
+  return {
+    lost,
+    wrong,
+    repeated,
+    order: inOrder ? 'order-sent' : 'any-order',
+    entries: lists.flatMap(([, l]) => l).length,
+  };
+}
 
 /** The headers the document declares for an operation's answer with `status`: name, whether required, schema, and its kind. */
 function declaredHeaders(op: Operation, status: number) {
@@ -101,14 +146,9 @@ function declaredHeaders(op: Operation, status: number) {
   });
 }
 
-/** Lists compare as sets: the description gives no order to the identifiers of a result list. */
+/** Lists compare as sets: how often and in which order an identifier is listed is the listed-once check's (open points). */
 const canonical = (v: unknown) =>
-  Array.isArray(v)
-    ? v
-        .map((x) => JSON.stringify(x))
-        .sort()
-        .join(',')
-    : JSON.stringify(v);
+  Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].sort().join(',') : JSON.stringify(v);
 
 export const checks: Check[] = [
   {
@@ -137,17 +177,39 @@ export const checks: Check[] = [
       const detail = match
         ? `title ${JSON.stringify(titleOf(a.body))}, expected ${JSON.stringify(match.code)}`
         : `status ${a.status}`;
+      // The document's code in other letters is one mistake, whichever code shows it.
+      const title = titleOf(a.body);
+      if (match?.code && typeof title === 'string' && title.toLowerCase() === match.code.toLowerCase())
+        return [{ fault: "an error code written in other letters than the document's", detail }];
       return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail }];
     },
   },
   {
+    // An empty success where the document allows one (an open point with the answer `no-body`) is a decision's fault.
+    id: 'body',
+    holds: 'a success has a body, unless the document allows none for it',
+    after: ['status'],
+    concerns: (_c, a) => a.status < 300 && a.text === '',
+    faults: (c, a) => [
+      {
+        fault: `a ${a.status} without a body`,
+        detail: 'no body',
+        ...(pointAt(responsePointer(c.operation, a.status), 'no-body') ? { kind: 'decision' as const } : {}),
+      },
+    ],
+  },
+  {
     id: 'content-type',
-    holds: 'the answer is application/json',
-    after: ['json'],
+    holds: "the answer is application/json, or an error's a media type the document allows for it",
+    after: ['json', 'body'],
     faults(_c, a) {
-      if (/^application\/json/i.test(a.contentType)) return [];
-      const fault = `content-type ${JSON.stringify(a.contentType.toLowerCase())} where application/json is expected`;
-      return [{ fault, detail: `content-type ${JSON.stringify(a.contentType)}, expected application/json` }];
+      const type = (a.contentType.split(';')[0] ?? '').trim().toLowerCase();
+      const point = a.status >= 400 ? errorMediaType() : undefined;
+      if (type === (point?.decision ?? 'application/json')) return [];
+      const allowed = point?.answers ?? ['application/json'];
+      const fault = `content-type ${JSON.stringify(type)} where ${allowed.join(' or ')} is expected`;
+      const detail = `content-type ${JSON.stringify(a.contentType)}, expected ${allowed.join(' or ')}`;
+      return [{ fault, detail, ...(allowed.includes(type) ? { kind: 'decision' as const } : {}) }];
     },
   },
   {
@@ -171,7 +233,7 @@ export const checks: Check[] = [
   {
     id: 'problem',
     holds: "an error's body is a problem whose `status` is the answer's",
-    after: ['json', 'status'],
+    after: ['json', 'status', 'body'],
     concerns: (_c, a) => a.status >= 400,
     faults(_c, a) {
       if (a.body === undefined) return [{ fault: 'an error without a problem body', detail: 'no body' }];
@@ -185,24 +247,48 @@ export const checks: Check[] = [
   {
     id: 'schema',
     holds: "a success's body is valid against the operation's response schema",
-    after: ['json', 'status'],
+    after: ['json', 'status', 'body'],
     concerns: (c, a) => a.status < 300 && answerSchema(c.operation, a.status) !== undefined,
     faults: (c, a) =>
       schemaFaults(answerSchema(c.operation, a.status)!, a.body, `${c.operation.operationId} ${a.status}`),
   },
   {
     id: 'listed-once',
-    holds: 'each identifier sent is in exactly one result list, digit for digit (`x-lists-each-once`)',
+    holds:
+      'each identifier sent is in exactly one result list, digit for digit (`x-lists-each-once`), as often and in the order the document allows',
     after: ['json', 'status', 'schema'],
     concerns: (c, a) => a.status < 300 && listedOnce(c.operation, a.status) !== undefined,
     faults(c, a) {
       const sent = idsSent(c.request.body, listedOnce(c.operation, a.status)!);
-      const lost = sent.filter((d) => !listsDigits(a.text, d));
-      const listed = Object.values(a.body as object).flatMap((list) => (Array.isArray(list) ? list : [])).length;
-      if (lost.length === 0 && listed === sent.length) return [];
-      const fault = 'an identifier sent is not in exactly one result list, digit for digit';
-      const notListed = lost.length ? `; not listed as sent: ${lost.slice(0, 5).join(', ')}` : '';
-      return [{ fault, detail: `${listed} entries for ${sent.length} identifiers${notListed}` }];
+      const { lost, wrong, repeated, order, entries } = listing(sent, a.text);
+      if (lost.length || wrong.length || repeated === undefined) {
+        const fault = 'an identifier sent is not in exactly one result list, digit for digit';
+        const notListed = lost.length ? `; not listed as sent: ${lost.slice(0, 5).join(', ')}` : '';
+        const elsewhere = wrong.length ? `; listed but not sent, or in two lists: ${wrong.slice(0, 5).join(', ')}` : '';
+        return [{ fault, detail: `${entries} entries for ${new Set(sent).size} identifiers${notListed}${elsewhere}` }];
+      }
+      return [
+        [
+          openPoint('repeated-ids', ['once', 'each-occurrence'] as const),
+          repeated,
+          'an identifier given twice is listed for each time',
+        ] as const,
+        [
+          openPoint('result-order', ['order-sent', 'any-order'] as const),
+          order,
+          'a result list not in the order of the request',
+        ] as const,
+      ].flatMap(([point, taken, fault]) =>
+        taken === point.decision
+          ? []
+          : [
+              {
+                fault,
+                detail: `${fault} (${point.id}: ${taken})`,
+                ...(point.answers.includes(taken) ? { kind: 'decision' as const } : {}),
+              },
+            ],
+      );
     },
   },
   {
@@ -230,10 +316,23 @@ export const checks: Check[] = [
     },
     faults(c, a) {
       const detail = (a.body as { detail?: unknown } | null | undefined)?.detail;
-      const got = parseCascadeViolations(typeof detail === 'string' ? detail : undefined).map(violationKey);
-      return parseCascadeViolations(c.detail)
-        .filter((v) => !got.includes(violationKey(v)))
-        .map((v) => ({ fault: 'the detail lacks a violation the request has', detail: `detail lacks ${v.text}` }));
+      const got = parseCascadeViolations(typeof detail === 'string' ? detail : undefined);
+      const keys = got.map(violationKey);
+      const values = got.map(violationValues);
+      // The keys inside the brackets are an open point: the same values under other keys are another answer.
+      const point = openPoint('violation-keys', ['example-keys', 'any-keys'] as const);
+      return parseCascadeViolations(c.detail).flatMap((v) => {
+        if (keys.includes(violationKey(v))) return [];
+        if (values.includes(violationValues(v)) && point.answers.includes('any-keys'))
+          return [
+            {
+              fault: "a violation named with other keys than the example's",
+              detail: `other keys for ${v.text}`,
+              kind: 'decision' as const,
+            },
+          ];
+        return [{ fault: 'the detail lacks a violation the request has', detail: `detail lacks ${v.text}` }];
+      });
     },
   },
 ];

@@ -10,11 +10,12 @@ import { documentViolation, schemaViolation } from '../core/schema-violations.ts
 import type { Allowed, Expectation, Profile } from './case.ts';
 import { pattern, type Path } from '../core/edges.ts';
 import { parsed, type Json } from '../core/digits.ts';
-import { businessAnswers } from './policy.ts';
+import { businessAnswers, responsePointer } from './policy.ts';
+import { openPoint, pointAt, pointBasis } from '../core/open-points.ts';
+import { otherReadings } from './readings.ts';
 
-/** The shared 500 answer; its description carries the description's sentence on malformed requests. */
-const systemError = '#/components/responses/SystemError';
-const malformedSentence = (resolvePointer(systemError) as { description: string }).description.trim();
+/** The answers to a malformed property the description allows: its own code, or 500 system-error (on the shared 500). */
+const malformed = () => openPoint('malformed-property', ['property-code', 'system-error'] as const);
 
 /** The statuses the document lists for an operation (not `default`). */
 export const documentedStatuses = (op: Operation): number[] =>
@@ -33,22 +34,35 @@ export function anyError(op: Operation, basis: string, kind?: ExpectationKind): 
 }
 
 /**
- * The answer to one field's code where the description also allows 500: the code alone under the
- * strict profile (a decision), the code or 500 `system-error` under the default one.
+ * The answer to one field's code where the description also allows 500 (the open point `malformed-property`): the
+ * decided answer alone under the strict profile (a decision), every answer the point lists under the default one.
  */
-function codeOr500(op: Operation, exact: Allowed, kind: ExpectationKind, basis: string, profile: Profile): Expectation {
-  if (profile === 'strict') {
-    const decided =
-      kind === 'decision'
-        ? basis
-        : `${op.pointer}/description ([contract decision]: the property's own code with 400, not 500)`;
-    return { allowed: [exact], kind: 'decision', basis: decided };
-  }
+function codeOr500(op: Operation, exact: Allowed, basis: string, profile: Profile): Expectation {
+  const point = malformed();
+  const answerOf = (a: (typeof point.answers)[number]): Allowed =>
+    a === 'property-code' ? exact : { status: 500, code: 'system-error' };
+  if (profile === 'strict')
+    return { allowed: [answerOf(point.decision)], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
+  const allowed = point.answers.map(answerOf);
   return {
-    allowed: [exact, { status: 500, code: 'system-error' }],
-    kind: kindOfStatuses(op, [exact.status, 500]),
-    basis: `${basis}, or ${systemError}: "${malformedSentence}"`,
+    allowed,
+    kind: kindOfStatuses(
+      op,
+      allowed.map((a) => a.status),
+    ),
+    basis: `${basis}; ${pointBasis(point)}`,
   };
+}
+
+/**
+ * Where the description states that a request is refused but not with which code (an `any-error` answer of an open
+ * point on the code's response): any documented error under the default profile, the code under strict.
+ */
+function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile): Expectation | undefined {
+  const point = pointAt(responsePointer(op, exact.status), 'any-error');
+  if (!point) return undefined;
+  if (profile === 'strict') return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
+  return anyError(op, pointBasis(point), 'described');
 }
 
 /**
@@ -66,8 +80,8 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
     outcome.code === 'system-error'
       ? anyError(op, `${op.pointer}/responses: a malformed request gets a documented error`)
       : outcome.malformed
-        ? codeOr500(op, exact, kind, basis, profile)
-        : { allowed: [exact], kind, basis };
+        ? codeOr500(op, exact, basis, profile)
+        : (refusal(op, exact, basis, profile) ?? { allowed: [exact], kind, basis });
   return outcome.decided ? { ...expectation, kind: 'decision' } : expectation;
 }
 
@@ -107,11 +121,34 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
     return exact;
   const outcome = schemaViolation(pair.operation.operationId, pair.requestBody);
   if (!outcome?.malformed || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
-  return codeOr500(pair.operation, exact.allowed[0]!, pair.kind, exact.basis, profile);
+  return codeOr500(pair.operation, exact.allowed[0]!, exact.basis, profile);
 }
 
 /** Whether the document says a request with this body is valid: its schema, and the button limits across rows. */
 export const isAccepted = (op: Operation, body: Json) => documentViolation(op.operationId, parsed(body)) === null;
+
+/**
+ * What a request the document accepts may get, given every reading of it the description allows (readings.ts): the
+ * decided reading's answer alone under strict (a decision where another reading refuses it); under the default profile
+ * any reading's answer, unless another reading takes it past a limit whose answer this contract decides (then no
+ * answer is described, and the check is a decision).
+ */
+export function readingsExpectation(op: Operation, body: unknown, profile: Profile, decided: Expectation): Expectation {
+  const others = otherReadings(op, body).flatMap((r) => {
+    const refused = invalidBodyExpectation(op, r.body, 'described');
+    return refused ? [{ ...r, refused }] : [];
+  });
+  if (others.length === 0) return decided;
+  const basis = [decided.basis, ...new Set(others.flatMap((o) => o.answers.map(pointBasis)))].join('; ');
+  if (profile === 'strict' || others.some((o) => o.refused.kind === 'decision'))
+    return { ...decided, kind: 'decision', basis };
+  const allowed = [...decided.allowed, ...others.flatMap((o) => o.refused.allowed)];
+  return {
+    allowed: allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i),
+    kind: decided.kind,
+    basis,
+  };
+}
 
 /** What a valid request may get: 200, or a business answer a value changed at one of `changed` may cause. */
 export function acceptedExpectation(

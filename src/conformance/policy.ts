@@ -10,6 +10,12 @@ import { examplePairs, marked, type ExamplePair, type ExpectationKind, type Oper
 type Obj = Record<string, unknown>;
 
 const operationObject = (op: Operation) => resolvePointer(op.pointer) as Obj;
+
+/** Where the operation's response with `status` is written (a shared one is a `$ref` to it). */
+export function responsePointer(op: Operation, status: number | string): string {
+  const raw = (operationObject(op).responses as Record<string, { $ref?: string } | undefined>)[status];
+  return raw?.$ref ?? `${op.pointer}/responses/${status}`;
+}
 const responseObject = (op: Operation, status: number) => {
   const raw = (operationObject(op).responses as Obj)[String(status)] as Obj | undefined;
   return (raw?.$ref ? resolvePointer(raw.$ref as string) : raw) as Obj | undefined;
@@ -24,7 +30,6 @@ function key<T>(node: Obj | undefined, where: string, name: string, valid: (v: a
 }
 const isString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isStringList = (v: unknown) => Array.isArray(v) && v.every(isString);
-const isStringMap = (v: unknown) => v !== null && typeof v === 'object' && Object.values(v).every(isString);
 const ofResponse = <T>(op: Operation, status: number, name: string, valid: (v: any) => boolean, expected: string) =>
   key<T>(responseObject(op, status), `${op.pointer}/responses/${status}`, name, valid, expected);
 
@@ -49,9 +54,23 @@ export const echoes = (op: Operation, status: number) =>
 export const listedOnce = (op: Operation, status: number) =>
   ofResponse<string>(op, status, 'x-lists-each-once', isString, 'a field name');
 
-/** Per list of the answer with `status`, the list each identifier is in when the same request is sent again (`x-sent-again`). */
-export const sentAgain = (op: Operation, status: number) =>
-  ofResponse<Record<string, string>>(op, status, 'x-sent-again', isStringMap, 'an object of list -> list');
+/**
+ * Per list of the answer with `status`, the lists each identifier may be in when the same request is sent again
+ * (`x-sent-again`: one list, or the lists any of which may hold it), each as a list.
+ */
+export function sentAgain(op: Operation, status: number): Record<string, string[]> | undefined {
+  const again = ofResponse<Record<string, string | string[]>>(
+    op,
+    status,
+    'x-sent-again',
+    (v) =>
+      v !== null &&
+      typeof v === 'object' &&
+      Object.values(v).every((to) => isString(to) || (isStringList(to) && to.length > 0)),
+    'an object of list -> a list, or a list of the lists it may be in',
+  );
+  return again && Object.fromEntries(Object.entries(again).map(([from, to]) => [from, [to].flat()]));
+}
 
 /**
  * The answers a valid request may get for a value the suite changed at or under `field`

@@ -92,6 +92,20 @@ export function parseCascadeViolations(detail: string | null | undefined): Casca
   });
 }
 
+/**
+ * What a violation names, without its wording or its keys: the values in its brackets (numbers without group
+ * separators, in upper case), for comparing answers whose keys differ.
+ */
+export function violationValues(v: CascadeViolation): string {
+  const group = /\[([^\]]*)\]\s*$/.exec(v.text)?.[1];
+  if (group === undefined) return `unknown ${v.text}`;
+  return group
+    .split(';')
+    .map((pair) => String(identifier(pair.slice(pair.indexOf(':') + 1))).toUpperCase())
+    .sort()
+    .join(';');
+}
+
 /** What identifies a violation, without its wording: for comparing two servers' answers. */
 export function violationKey(v: CascadeViolation): string {
   return v.kind === 'unknown' ? `unknown ${v.text}` : JSON.stringify({ ...v, text: undefined });

@@ -8,7 +8,7 @@
 // the breaking-change gate uses the values at the limits as witnesses of what was valid.
 import { deref, flatSchema, openapi, resolvePointer } from './document.ts';
 import { copyJson, Digits, type Json } from './digits.ts';
-import { marked, type ExpectationKind } from './examples.ts';
+import { marked, markedFor, type ExpectationKind } from './examples.ts';
 
 type Schema = Record<string, any>;
 export type Path = Array<string | number>;
@@ -83,15 +83,20 @@ export interface Walk {
   inFar?: boolean;
 }
 
-/** Whether the schema node (or a `$ref` on the way to it) says it is this contract's own decision. */
-function kindOf(schema: Schema, root: unknown): ExpectationKind {
+/**
+ * Whether the schema node (or a `$ref` on the way to it) says a limit of it is this contract's own decision: all of
+ * them, or where the mark says which (`x-decided: [maxContains]`), the limit of that keyword only (`limit` is the
+ * edge's "maxContains 1 (...)"; none for a value broken past no limit).
+ */
+function kindOf(schema: Schema, root: unknown): (limit?: string) => ExpectationKind {
   let s = schema;
   for (let hops = 0; s && hops < 50; hops++) {
-    if (marked(s)) return 'decision';
+    const node = s;
+    if (marked(node)) return (limit) => (markedFor(node, limit?.split(' ')[0]) ? 'decision' : 'described');
     if (!s.$ref) break;
     s = resolvePointer(s.$ref, root) as Schema;
   }
-  return 'described';
+  return () => 'described';
 }
 
 /** The `then` and `else` branches of the schema and of its `allOf` members, nested ones included. */
@@ -257,7 +262,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
       ...(limit === undefined ? {} : { limit: `${pattern(where) || '(body)'} ${limit}` }),
       side,
       value: v,
-      kind: side === 'at' ? 'described' : kind,
+      kind: side === 'at' ? 'described' : kind(limit),
     });
   const edge = edgeAt(path);
   yield* brokenEdges(s, value, edge);
@@ -329,6 +334,15 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     for (const key of s.required ?? [])
       if (Object.hasOwn(value, key))
         yield { ...edgeAt([...path, key])('past', 'required', 'missing', undefined), broken: true };
+    // An optional property an open point is about (`x-open-points`: what its absence means) is also left out.
+    for (const [key, child] of Object.entries<Schema>(s.properties ?? {}))
+      if (Object.hasOwn(value, key) && !(s.required ?? []).includes(key) && child?.['x-open-points'])
+        yield edgeAt([...path, key])(
+          'at',
+          undefined,
+          `left out (${Object.keys(child['x-open-points']).join(', ')})`,
+          undefined,
+        );
     for (const [key, child] of Object.entries<Schema>(s.properties ?? {}))
       yield* edgesOf(base, child, walk, [...path, key]);
     for (const branch of branches(schema, root))
@@ -348,7 +362,13 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
  * two elements, so that a limit held for each element alone is seen to differ from one held for
  * all together; a body the document allows past it is left out later.
  */
-function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKind, root: unknown): Generator<Edge> {
+function* countEdges(
+  base: Json,
+  schema: Schema,
+  path: Path,
+  kind: (limit?: string) => ExpectationKind,
+  root: unknown,
+): Generator<Edge> {
   const s = flatSchema(schema, root);
   const counts = countLimits(schema, root);
   const last = path.map((k) => typeof k).lastIndexOf('number');
@@ -374,7 +394,7 @@ function* countEdges(base: Json, schema: Schema, path: Path, kind: ExpectationKi
     name: `${here}: ${name}${over}`,
     limit: `${pattern(path)} ${limit}`,
     side,
-    kind: side === 'at' ? 'described' : kind,
+    kind: side === 'at' ? 'described' : kind(limit),
     asIs: true,
   });
   if (list && typeof s.maxItems === 'number') {

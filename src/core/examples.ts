@@ -59,6 +59,13 @@ const decisionMark = '[contract decision]';
 export const marked = (node: Obj | undefined) =>
   [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));
 
+/**
+ * Whether a schema's mark covers its limit `keyword`: a mark beside `x-decided: [maxContains]` covers those keywords
+ * only (a decision covers what its words say), one without it every limit of the node.
+ */
+export const markedFor = (node: Obj | undefined, keyword: string | undefined) =>
+  marked(node) && (!Array.isArray(node?.['x-decided']) || (node['x-decided'] as unknown[]).includes(keyword));
+
 /** Whether the document marks the operation's response of `status` as a decision of this contract. */
 export function responseKind(op: Operation, status: number | string): ExpectationKind {
   const raw = ((resolvePointer(op.pointer) as Obj).responses as Obj)[String(status)];

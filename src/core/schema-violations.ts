@@ -4,7 +4,7 @@
 // 500 system-error.
 import { buttonsInOneRow } from './button-rows.ts';
 import { resolvePointer } from './document.ts';
-import { documentOperations, marked } from './examples.ts';
+import { documentOperations, markedFor } from './examples.ts';
 import type { OperationId } from './meta.ts';
 import { describeErrors, type SchemaError } from './validation.ts';
 import { rawErrors } from './validators/all.ts';
@@ -100,7 +100,8 @@ const limitKeywords = new Set([
 function isDecided(e: SchemaError): boolean {
   if (!limitKeywords.has(e.keyword) || !e.schemaPath.startsWith('#/')) return false;
   try {
-    return marked(resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as Record<string, unknown>);
+    const node = resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as Record<string, unknown>;
+    return markedFor(node, e.keyword);
   } catch {
     return false;
   }

@@ -3,6 +3,8 @@
 // room it chooses differently from the document's examples, so that the conformance suite is seen
 // to judge by the contract. Node built-ins only; state lives in memory, fresh per start. Given a
 // callback URL, it posts a status callback for every accepted message (deliver, startIndependent).
+// Where the description allows several answers (the document's open points), `Choices` switches to
+// the other ones, so that a test can show the suite accepts every legal implementation.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -95,7 +97,28 @@ const problem = (status: number, title: string, detail: string) => new Problem(s
 const bad = (title: string, detail: string) => new Problem(400, title, detail);
 // "system-error ... may also occur on a malformed request": every wrong JSON type ends here.
 const malformed = (detail: string) => new Problem(500, 'system-error', `Unreadable request: ${detail}`);
-const chars = (s: string) => [...s].length; // code points, not UTF-16 units
+
+/** The other legal answers this implementation can take, one switch each (the open point each takes in brackets). */
+export interface Choices {
+  /** Errors as application/problem+json (error-media-type). */
+  problemJson?: boolean;
+  /** An identifier given twice is listed for each time (repeated-ids: each-occurrence). */
+  eachOccurrence?: boolean;
+  /** The result lists in reverse order (result-order: any-order). */
+  reversedLists?: boolean;
+  /** A left-out useMarketingMessagesApi read as false (absent-marketing-option: absent-is-false). */
+  absentIsFalse?: boolean;
+  /** A created subscriber answered with an empty 200 (created-body: no-body). */
+  emptyCreated?: boolean;
+  /** A violation's brackets with keys of its own (violation-keys: any-keys). */
+  ownViolationKeys?: boolean;
+  /** Lengths in UTF-16 units, as Java and JavaScript count them (characters: utf-16-units). */
+  utf16Units?: boolean;
+  /** A SENT callback before each result (statuses-reported: each-status). */
+  eachStatus?: boolean;
+}
+/** Length in code points, or in UTF-16 units where so chosen; never in bytes. */
+const counter = (choices: Choices) => (s: string) => (choices.utf16Units ? s.length : [...s].length);
 
 /** JSON.parse loses int64 digits; this parser keeps integers past 2^53 as bigint. */
 function parseJson(text: string): Json {
@@ -212,6 +235,7 @@ function isDateTime(s: string): boolean {
 }
 
 interface State {
+  choices: Choices;
   threads: Map<string, { closed: boolean; failing: boolean; comment?: string }>;
   subscribers: Map<string, Set<string>>; // per API key: the EXT_USER_ID addresses taken
   requestIds: Set<string>;
@@ -222,13 +246,14 @@ interface State {
   /** Present with a callback URL: at `at`, posts the callback that `result()` builds then. */
   report?: (at: number, result: () => Obj) => void;
 }
-function freshState(): State {
+function freshState(choices: Choices): State {
   const threads: State['threads'] = new Map();
   for (const id of [5101, 5102, 5103, 5104, 5105, 5106]) threads.set(String(id), { closed: false, failing: false });
   for (const id of [5201, 5202]) threads.set(String(id), { closed: true, failing: false });
   for (const id of [5301, 5302]) threads.set(String(id), { closed: false, failing: true });
   const subscribers = new Map([API_KEY, API_KEY_NO_BALANCE].map((k) => [k, new Set([EXISTING_SUBSCRIBER])]));
   return {
+    choices,
     threads,
     subscribers,
     requestIds: new Set(),
@@ -248,6 +273,7 @@ function closeThreads(state: State, body: Json): string {
     return id.toString();
   });
   const comment = optStr(req.comment, 'comment');
+  const chars = counter(state.choices);
   // The description leaves a longer comment open: this implementation refuses the whole call.
   if (comment !== undefined && chars(comment) > COMMENT_MAX)
     throw problem(
@@ -261,23 +287,27 @@ function closeThreads(state: State, body: Json): string {
     already_resolved_threads: [] as string[],
     not_resolved_due_to_system_error: [] as string[],
   };
+  // Each identifier is judged once, by the state at the call; repeated, it is listed once or for each time.
+  const listOf = new Map<string, string[]>();
   for (const id of new Set(ids)) {
     const thread = state.threads.get(id);
-    if (!thread) out.not_existing_threads.push(id);
-    else if (thread.closed) out.already_resolved_threads.push(id);
-    else if (thread.failing) out.not_resolved_due_to_system_error.push(id);
+    if (!thread) listOf.set(id, out.not_existing_threads);
+    else if (thread.closed) listOf.set(id, out.already_resolved_threads);
+    else if (thread.failing) listOf.set(id, out.not_resolved_due_to_system_error);
     else {
       thread.closed = true;
       if (comment !== undefined) thread.comment = comment;
-      out.resolved_threads.push(id);
+      listOf.set(id, out.resolved_threads);
     }
   }
+  for (const id of state.choices.eachOccurrence ? ids : listOf.keys()) listOf.get(id)!.push(id);
+  if (state.choices.reversedLists) for (const list of Object.values(out)) list.reverse();
   const lists = Object.entries(out).map(([k, v]) => `"${k}":[${v.join(',')}]`);
   return `{${lists.join(',')},"closedAt":${JSON.stringify(new Date().toISOString())}}`;
 }
 
 /** POST /api/subscribers/create. The description shows no error codes: these are this implementation's own. */
-function createSubscriber(state: State, apiKey: string, body: Json): Json {
+function createSubscriber(state: State, apiKey: string, body: Json): Json | string {
   const req = obj(body, 'the body');
   optBool(req.blacklisted, 'blacklisted');
   const addresses = optList(req.addresses, 'addresses').map((a, n) => {
@@ -321,14 +351,15 @@ function createSubscriber(state: State, apiKey: string, body: Json): Json {
   state.subscribers.set(apiKey, taken);
   if (taken.has(extId)) throw problem(409, 'subscriber-exists', `EXT_USER_ID ${extId} already names a subscriber.`);
   taken.add(extId);
-  return { subscriberId: state.nextSubscriberId++ };
+  return state.choices.emptyCreated ? '' : { subscriberId: state.nextSubscriberId++ };
 }
 
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ','); // en-US separators: 7,001
 
 /** The checks of one content entry, in the order of the error table. */
-function checkContent(key: string, c: Obj): void {
+function checkContent(key: string, c: Obj, choices: Choices): void {
   const at = `content.${key}`;
+  const chars = counter(choices);
   if (c.contentType === undefined) throw bad('contentType-not-specified', `${at} lacks its contentType.`);
   const type = str(c.contentType, `${at}.contentType`);
   const text = optStr(c.text, `${at}.text`);
@@ -424,7 +455,7 @@ function checkContent(key: string, c: Obj): void {
     }
     const sharing = optBool(c.messageActivitySharing, `${at}.messageActivitySharing`);
     const marketing = optBool(c.useMarketingMessagesApi, `${at}.useMarketingMessagesApi`);
-    if (sharing === true && marketing === false)
+    if (sharing === true && (choices.absentIsFalse ? marketing !== true : marketing === false))
       throw bad(
         'mm-api-options-invalid-combination',
         'Activity sharing needs the Marketing Messages API to be switched on.',
@@ -462,13 +493,19 @@ function scheduleCascade(state: State, apiKey: string, body: Json): Json {
   if (!stages) throw bad('cascade-not-found', `This account has no cascade numbered ${cascadeId}.`);
   if (entries.length === 0) throw bad('content-not-specified', 'The request carries no content for any channel.');
   // Rules 1-3: every stage needs content, no content for a channel without a stage; all reported at once.
-  const id = `cascadeTemplateId:${grouped(cascadeId as number)}`;
+  const own = state.choices.ownViolationKeys;
+  const id = `${own ? 'template' : 'cascadeTemplateId'}:${grouped(cascadeId as number)}`;
   const foreign = entries
     .filter((e) => !stages.some((s) => s.channel === e.channel))
-    .map((e) => `This channel is not part of the cascade [${id};contentChannelType:${e.channel}]`);
+    .map(
+      (e) => `This channel is not part of the cascade [${id};${own ? 'channel' : 'contentChannelType'}:${e.channel}]`,
+    );
   const missing = stages
     .filter((s) => !entries.some((e) => e.channel === s.channel))
-    .map((s) => `This stage was given no content [${id};stageUUID:${s.uuid};channelType:${s.channel}]`);
+    .map(
+      (s) =>
+        `This stage was given no content [${id};${own ? 'stage' : 'stageUUID'}:${s.uuid};${own ? 'channel' : 'channelType'}:${s.channel}]`,
+    );
   if (foreign.length > 0)
     throw bad(
       'cascade-scheduling-request-is-not-valid',
@@ -479,7 +516,7 @@ function scheduleCascade(state: State, apiKey: string, body: Json): Json {
       'request-doesn’t-contain-content-for-all-cascade-stages',
       `Some cascade stages lack content. Violations: ${missing.join('; ')}`,
     );
-  for (const e of entries) checkContent(e.key, e.body);
+  for (const e of entries) checkContent(e.key, e.body, state.choices);
   if (apiKey === API_KEY_NO_BALANCE)
     throw bad('out-of-balance', 'There is no money left on this account for any channel.');
   state.requestIds.add(requestId);
@@ -572,9 +609,11 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function send(res: ServerResponse, status: number, payload: string): void {
+function send(res: ServerResponse, status: number, payload: string, choices: Choices, headers = {}): void {
+  const type = status >= 400 && choices.problemJson ? 'application/problem+json' : 'application/json; charset=utf-8';
   res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
+    ...headers,
+    ...(payload === '' ? {} : { 'content-type': type }),
     'content-length': Buffer.byteLength(payload),
   });
   res.end(payload);
@@ -605,7 +644,7 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   if (mediaType !== 'application/json')
     throw problem(415, 'unsupported-media-type', 'Send the body as application/json.');
   const result = route.run(state, typeof apiKey === 'string' ? apiKey : '', parseJson(raw.toString('utf8')));
-  send(res, 200, typeof result === 'string' ? result : JSON.stringify(result));
+  send(res, 200, typeof result === 'string' ? result : JSON.stringify(result), state.choices);
 }
 
 export interface IndependentOptions {
@@ -614,14 +653,17 @@ export interface IndependentOptions {
   callbackUrl?: string;
   /** The waits before each repeat of a callback not answered with 200 (default: the public docs'). */
   retryDelaysMs?: readonly number[];
+  /** The other legal answers to take (default: none). */
+  choices?: Choices;
 }
 
 export async function startIndependent({
   port = 0,
   callbackUrl,
   retryDelaysMs = RETRY_DELAYS_MS,
+  choices = {},
 }: IndependentOptions = {}): Promise<{ url: string; close(): Promise<void> }> {
-  const state = freshState();
+  const state = freshState(choices);
   // Callbacks: every wait is a timer in `timers` and every post listens to `closing`, so close() ends all.
   const timers = new Set<NodeJS.Timeout>();
   const closing = new AbortController();
@@ -653,7 +695,14 @@ export async function startIndependent({
   if (callbackUrl)
     state.report = (at, result) => {
       const wait = Math.max(0, at - Date.now());
-      if (wait <= CALLBACK_HORIZON_MS) later(wait, () => post(callbackUrl, JSON.stringify(result()), 0));
+      if (wait > CALLBACK_HORIZON_MS) return;
+      later(wait, () => {
+        const payload = result();
+        // The status on the way first, where so chosen: sent, no error yet.
+        if (choices.eachStatus)
+          post(callbackUrl, JSON.stringify({ ...payload, status: 'SENT', error: null, comment: null }), 0);
+        post(callbackUrl, JSON.stringify(payload), 0);
+      });
     };
   const server = createServer((req, res) => {
     handle(state, req, res).catch((error: unknown) => {
@@ -666,6 +715,9 @@ export async function startIndependent({
         res,
         p.status,
         JSON.stringify({ title: p.title, status: p.status, detail: p.detail, traceId: randomUUID() }),
+        state.choices,
+        // HTTP asks a 405 to say which methods the URL takes (RFC 9110, 15.5.6).
+        p.status === 405 ? { allow: 'POST' } : {},
       );
     });
   });

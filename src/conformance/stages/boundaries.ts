@@ -7,7 +7,7 @@ import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
 import { caseCheck, planStage, type Planned, type SuiteContext } from '../stage-runtime.ts';
-import { acceptedExpectation, invalidBodyExpectation, isAccepted } from '../expectations.ts';
+import { acceptedExpectation, invalidBodyExpectation, isAccepted, readingsExpectation } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare, withFreshIdentifiers } from '../vars.ts';
@@ -35,11 +35,16 @@ export function boundaries(ctx: SuiteContext): Planned[] {
         if (edge.side === 'at') {
           body = [...placements(base, edge, source)].map(placed).find((b) => isAccepted(op, b));
           if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
-          expectation = acceptedExpectation(
+          expectation = readingsExpectation(
             op,
-            [edge.path],
-            `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`,
-            edge.kind,
+            parsed(body),
+            ctx.profile,
+            acceptedExpectation(
+              op,
+              [edge.path],
+              `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`,
+              edge.kind,
+            ),
           );
         } else {
           body = placed(setAt(base, edge.path, edge.value));

@@ -27,8 +27,10 @@ type Lists = Record<string, unknown[]>;
  */
 function moving(pair: ExamplePair): Array<[string, string]> {
   const again = pair.status < 300 ? sentAgain(pair.operation, pair.status) : undefined;
-  return Object.entries(again ?? {}).filter(
-    ([from, to]) => from !== to && ((pair.response as Lists)?.[from]?.length ?? 0) > 0,
+  return Object.entries(again ?? {}).flatMap(([from, lists]) =>
+    lists
+      .filter((to) => from !== to && ((pair.response as Lists)?.[from]?.length ?? 0) > 0)
+      .map((to): [string, string] => [from, to]),
   );
 }
 

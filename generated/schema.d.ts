@@ -666,9 +666,10 @@ export interface components {
             };
         };
         /**
-         * @description A server error, or a malformed request (wrong placement, missing or empty properties, a
-         *     body that is not JSON): `system-error` **[contract decision]** for this operation (the
-         *     description lists the errors of schedule cascade only).
+         * @description A server error, or a malformed request that no other code of the operation names (wrong
+         *     placement, a missing or empty property without a code of its own, a body that is not JSON):
+         *     `system-error` **[contract decision]** for this operation (the description lists the errors of
+         *     schedule cascade only).
          */
         DecidedSystemError: {
             headers: {

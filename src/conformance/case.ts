@@ -28,6 +28,8 @@ export interface Allowed {
 export interface Expectation {
   /** Any of these answers passes. */
   allowed: Allowed[];
+  /** Any other error status passes too, as a problem body (the operation's `default`: "an error", whichever). */
+  otherErrors?: boolean;
   kind: ExpectationKind;
   /** Where in the document it comes from. */
   basis: string;
@@ -59,6 +61,6 @@ export interface Fault {
   kind?: ExpectationKind;
 }
 
-/** "400 text-not-specified or 500 system-error". */
-export const describeAllowed = (allowed: Allowed[]) =>
-  allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ');
+/** "400 text-not-specified or 500 system-error" (", or another error status" where any error passes). */
+export const describeAllowed = (allowed: Allowed[], otherErrors = false) =>
+  `${allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ')}${otherErrors ? ', or another error status' : ''}`;

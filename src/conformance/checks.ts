@@ -38,7 +38,8 @@ const sameCode = (title: unknown, code: string) =>
 /** The allowed answer this one is: the status's, the one whose code the title names when several share it. */
 function matchOf(c: Case, answer: Answer): Allowed | undefined {
   const sameStatus = c.expectation.allowed.filter((a) => a.status === answer.status);
-  return sameStatus.find((a) => a.code === undefined || sameCode(titleOf(answer.body), a.code)) ?? sameStatus[0];
+  const any = c.expectation.otherErrors && answer.status >= 400 ? { status: answer.status } : undefined;
+  return sameStatus.find((a) => a.code === undefined || sameCode(titleOf(answer.body), a.code)) ?? sameStatus[0] ?? any;
 }
 
 /** An answer in short, for reading and for grouping: status and `title`. */

@@ -265,7 +265,7 @@ export const noAnswer = (request: PairRequest, expected: string, why: string): C
 
 /** What a case expects, in words. */
 const expectedOf = (c: Case) =>
-  `${describeAllowed(c.expectation.allowed)}${c.expectation.allowed.every((a) => a.status >= 400) ? ' with a problem body' : ''}`;
+  `${describeAllowed(c.expectation.allowed, c.expectation.otherErrors)}${c.expectation.allowed.every((a) => a.status >= 400) ? ' with a problem body' : ''}`;
 
 /**
  * The verdict on a case's answer: every check of the registry that concerns it (checks.ts). Under

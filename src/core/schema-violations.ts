@@ -25,12 +25,17 @@ const content = '^/content/(viber|whatsapp|sms)Content';
 /** Per operation (a new one makes `tsc` ask for its entry), the code each field's violations stand for. */
 const rules: Record<OperationId, Record<string, Rule[]>> = {
   scheduleCascade: {
-    'content-not-specified': [at(/^\/content$/), at(new RegExp(`${content}/attachment$`), 'required')],
+    // A code names a property missing or empty; the same property of the wrong type is malformed (500, or any code
+    // under the default profile): one rule for one class of input, whichever property it is.
+    'content-not-specified': [
+      at(/^\/content$/, 'required', 'minProperties'),
+      at(new RegExp(`${content}/attachment$`), 'required'),
+    ],
     // Content types are an open set: an empty one is not given; an unknown one is the sandbox's rule.
     'contentType-not-specified': [at(new RegExp(`${content}/contentType$`), 'required', 'minLength')],
     'text-not-specified': [at(new RegExp(`${content}/text$`), 'required', 'minLength')],
-    'caption-not-specified': [at(/^\/content\/viberContent\/caption$/)],
-    'action-not-specified': [at(/^\/content\/viberContent\/action$/)],
+    'caption-not-specified': [at(/^\/content\/viberContent\/caption$/, 'required', 'minLength', 'dependentRequired')],
+    'action-not-specified': [at(/^\/content\/viberContent\/action$/, 'required', 'minLength', 'dependentRequired')],
     'attachmentName-not-specified': [at(/\/attachment\/name$/, 'required', 'minLength')],
     'attachmentName-is-too-long': [at(/\/attachment\/name$/, 'maxLength')],
     'latitude-not-specified': [at(/\/location\/latitude$/, 'required')],

@@ -13,6 +13,8 @@ export interface Exchange {
   /** The answer's other headers (Allow, ...), passed on unless the break says otherwise. */
   headers: Record<string, string>;
   body: any;
+  /** Whether a request with the same method, path and body was in flight when this one came (sent at the same time). */
+  overlapped: boolean;
 }
 
 /** Returns the answer to give instead (or 'drop' to cut the connection); undefined keeps it. */
@@ -61,11 +63,20 @@ export async function startMutatingProxy(
   upstream: string,
   mutate: Mutation,
 ): Promise<{ url: string; close(): Promise<void> }> {
+  const inFlight = new Map<string, number>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const requestBody = Buffer.concat(chunks).toString('utf8');
+      const flight = `${req.method} ${req.url} ${requestBody}`;
+      const overlapped = (inFlight.get(flight) ?? 0) > 0;
+      inFlight.set(flight, (inFlight.get(flight) ?? 0) + 1);
+      res.on('close', () => {
+        const left = (inFlight.get(flight) ?? 1) - 1;
+        if (left > 0) inFlight.set(flight, left);
+        else inFlight.delete(flight);
+      });
       const headers = Object.fromEntries(
         Object.entries(req.headers as IncomingHttpHeaders).filter(
           ([k]) => !['host', 'content-length', 'connection'].includes(k),
@@ -94,6 +105,7 @@ export async function startMutatingProxy(
           contentType: answer.contentType,
           headers: answer.headers,
           body,
+          overlapped,
         };
         const change = req.url!.startsWith('/_sandbox/') ? undefined : mutate(exchange);
         if (change === 'drop') return req.socket.destroy();

@@ -27,7 +27,7 @@ import {
   type SuiteContext,
 } from './stage-runtime.ts';
 import { documentedStatuses } from './expectations.ts';
-import { preparedRequest } from './vars.ts';
+import { missingFixtures, preparedRequest } from './vars.ts';
 import { exchange, type Answer } from './transport.ts';
 
 export const stages: Stage[] = [
@@ -327,7 +327,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     profile: ctx.profile,
     results: redacted,
     stageMs,
-    coverage: coverage(redacted, selected, ctx.profile),
+    coverage: coverage(redacted, selected, ctx.profile, ctx.values),
     finished: unfinished === undefined,
     ...(unfinished === undefined ? {} : { unfinished: redact(unfinished) }),
     ...(rejected.length > 0 ? { rejectedCredentials: rejected } : {}),
@@ -351,7 +351,12 @@ export interface CoverageRow {
 }
 
 /** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */
-export function coverage(results: CheckResult[], selected: Stage[], profile: Profile): CoverageRow[] {
+export function coverage(
+  results: CheckResult[],
+  selected: Stage[],
+  profile: Profile,
+  values: Record<string, unknown> = {},
+): CoverageRow[] {
   const ran = new Set(selected.map((s) => s.name));
   const title = (p: ExamplePair) => (p.response as { title?: unknown } | undefined)?.title;
   return documentOperations().map((op) => {
@@ -363,12 +368,15 @@ export function coverage(results: CheckResult[], selected: Stage[], profile: Pro
       const missing = items.filter((item) => !mine.some((c) => item.reached(c)));
       for (const { what, behind } of missing) {
         const decided = behind.length > 0 && behind.every((p) => p.kind === 'decision');
+        const lacking = behind.map((p) => missingFixtures(p, values));
         const why =
           !ran.has('examples') && !ran.has('dredd')
             ? 'the examples and dredd stages were not selected'
             : profile === 'described' && decided
               ? 'a decision of this contract: --profile strict runs it'
-              : 'no check reached it';
+              : behind.length > 0 && lacking.every((l) => l.length > 0)
+                ? `the deployment lacks a fixture: ${[...new Set(lacking.flat())].join(', ')} in --vars would exercise it`
+                : 'no check reached it';
         missed.push({ what, why });
       }
       return { covered: items.length - missing.length, of: items.length };

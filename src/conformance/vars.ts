@@ -13,6 +13,7 @@ import type { SuiteContext } from './stage-runtime.ts';
 import { echoes, takenOnce } from './policy.ts';
 import { uuidShaped } from '../core/edges.ts';
 import { copyJson } from '../core/digits.ts';
+import { openapi } from '../core/document.ts';
 
 export interface Vars extends Partial<Credentials> {
   values?: Record<string, unknown>;
@@ -36,6 +37,29 @@ export function loadVars(path: string): Vars {
   const unknown = Object.keys(vars).find((key) => key !== 'values' && !credentialKeys.includes(key));
   if (unknown) throw new VarsError(`--vars ${path}: unknown key "${unknown}"`);
   return vars as Vars;
+}
+
+/** The example values a deployment may lack (`info.x-fixtures`): JSON literal -> what the deployment needs there. */
+const fixtures = (openapi.info as { 'x-fixtures'?: Record<string, string> })['x-fixtures'] ?? {};
+
+/**
+ * The fixtures the pair's request needs that the run's values leave out (or map to null), as the vars keys that would
+ * exercise it: none where the run maps no values at all (the deployment has the examples' own, as the sandbox does).
+ */
+export function missingFixtures(pair: ExamplePair, values: Record<string, unknown> = {}): string[] {
+  if (Object.keys(values).length === 0) return [];
+  const missing = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(visit);
+    else {
+      const key = JSON.stringify(v);
+      if (Object.hasOwn(fixtures, key) && (!Object.hasOwn(values, key) || values[key] === null))
+        missing.add(`values[${JSON.stringify(key)}] (${fixtures[key]})`);
+    }
+  };
+  visit(pair.requestBody);
+  return [...missing];
 }
 
 /** Replaces every primitive whose JSON form is a key of `values`. */

@@ -34,6 +34,19 @@ describe('the independent implementation', () => {
     }
   }, 60_000);
 
+  it('a vars file that leaves a fixture out (no thread whose closing fails): its checks are not exercised, never failed, and the summary names the key', async () => {
+    // The deployment's own identifiers stand where no fixture is: 301 and 302 are threads it does not have.
+    const lacking = join(dir, 'lacking.json');
+    const { '301': _left, ...values } = independentVars.values;
+    writeFileSync(lacking, JSON.stringify({ ...independentVars, values: { ...values, '302': null } }));
+    const result = await conformanceInProcess(['--server', service.url, '--vars', lacking]);
+    expect(result.code, result.out).toBe(0);
+    expect(result.out).toMatch(
+      /^ {2}not exercised: closeThreads example 200 notResolvedDueToSystemError \(the deployment lacks a fixture: values\["301"\] \(a thread whose closing fails with a system error\) in --vars would exercise it\)$/m,
+    );
+    expect(result.out).toMatch(/^ {2}not exercised: closeThreads example 200 mixed \(.*values\["302"\]/m);
+  }, 60_000);
+
   it("fails strict on the contract's decisions only, each failure marked a decision", async () => {
     const output = join(dir, 'strict.json');
     const result = await cli('--profile', 'strict', '--reporter', 'json', '--output', output);

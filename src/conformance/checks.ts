@@ -35,6 +35,10 @@ const titleOf = (body: unknown) => (body as { title?: unknown } | null | undefin
 const sameCode = (title: unknown, code: string) =>
   typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(code);
 
+/** Whether `title` is `code` (any documented spelling) written in other letters. */
+const inOtherLetters = (title: string, code: string) =>
+  normalizeErrorCode(title.toLowerCase()).toLowerCase() === normalizeErrorCode(code).toLowerCase();
+
 /** The allowed answer this one is: the status's, the one whose code the title names when several share it. */
 function matchOf(c: Case, answer: Answer): Allowed | undefined {
   const sameStatus = c.expectation.allowed.filter((a) => a.status === answer.status);
@@ -180,7 +184,7 @@ export const checks: Check[] = [
         : `status ${a.status}`;
       // The document's code in other letters is one mistake, whichever code shows it.
       const title = titleOf(a.body);
-      if (match?.code && typeof title === 'string' && title.toLowerCase() === match.code.toLowerCase())
+      if (match?.code && typeof title === 'string' && inOtherLetters(title, match.code))
         return [{ fault: "an error code written in other letters than the document's", detail }];
       return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail }];
     },

@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  * Vitest does this itself from the durations of the last run, but a fresh clone (CI) has none.
  */
 const slowest = [
+  'conformance/legal-choices',
   'conformance/suite',
   'conformance/cli',
   'conformance/verdicts',

@@ -44,7 +44,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Browser tests (vitest.e2e.config.ts), the packed packages and the release workflow
     // (vitest.packages.config.ts) run apart.
-    exclude: ['test/e2e/**', 'test/consumer/**', 'test/workflow/**', 'node_modules/**'],
+    exclude: ['test/e2e/**', 'test/consumer/**', 'test/workflow/**', 'test/matrix/**', 'node_modules/**'],
     // Three workers on two cores: several files mostly wait (on a stalled server, a child process),
     // and a third worker keeps the cores busy meanwhile.
     maxWorkers: 3,

@@ -195,7 +195,9 @@ export interface components {
          *     apostrophe (U+2019) as in the service's list. The codes `comment-is-too-long`,
          *     `ext-user-id-not-specified`, `parameter-not-found`, `parameter-value-is-not-valid`,
          *     `tag-not-found` and `subscriber-already-exists` are **[contract decision]**: the service's
-         *     errors of close threads and create subscriber are not shown.
+         *     errors of close threads and create subscriber are not shown. Where a request breaks two rules
+         *     with codes of their own, this contract answers the code listed first here (its decision on an
+         *     open point); the code of the other rule follows the description as well.
          * @enum {string}
          */
         KnownErrorCode: "requestId-is-not-unique" | "content-not-specified" | "contentType-not-specified" | "text-not-specified" | "caption-not-specified" | "action-not-specified" | "attachmentName-not-specified" | "attachmentName-is-too-long" | "latitude-not-specified" | "longitude-not-specified" | "cascade-not-found" | "request-doesn’t-contain-content-for-all-cascade-stages" | "matched-template-not-found" | "cascade-scheduling-request-is-not-valid" | "cascade-scheduling-request-not-valid" | "template-parameter-is-not-valid" | "out-of-balance" | "button-validation-error" | "mm-api-options-invalid-combination" | "auth-error" | "not-found" | "method-not-allowed" | "system-error" | "comment-is-too-long" | "ext-user-id-not-specified" | "parameter-not-found" | "parameter-value-is-not-valid" | "tag-not-found" | "subscriber-already-exists";

@@ -151,7 +151,7 @@ function declaredHeaders(op: Operation, status: number) {
   });
 }
 
-/** Lists compare as sets: how often and in which order an identifier is listed is the listed-once check's (open points). */
+/** Lists compare as sets: how often and in which order an identifier is listed is the list-form check's (open points). */
 const canonical = (v: unknown) =>
   Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].sort().join(',') : JSON.stringify(v);
 

@@ -65,6 +65,8 @@ function violationOf(e: SchemaError): Violation {
 
 export interface SchemaOutcome {
   code: string;
+  /** Every code of its own a violation of the request has, `code` first (the document's order of known codes). */
+  codes: string[];
   status: number;
   detail: string;
   /**
@@ -146,6 +148,7 @@ export function schemaViolation(operationId: OperationId, body: unknown): Schema
   if (group.length > detailLines) lines.push(`and ${group.length - detailLines} more`);
   return {
     code,
+    codes: specific.length ? specific : [code],
     malformed: errors.some(isMalformed),
     decided: errors.every(isDecided),
     status: code === 'system-error' ? 500 : 400,

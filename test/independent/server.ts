@@ -116,6 +116,8 @@ export interface Choices {
   utf16Units?: boolean;
   /** A SENT callback before each result (statuses-reported: each-status). */
   eachStatus?: boolean;
+  /** A missing text reported after the channel's own rules (error-precedence: any-that-applies). */
+  textLast?: boolean;
 }
 /** Length in code points, or in UTF-16 units where so chosen; never in bytes. */
 const counter = (choices: Choices) => (s: string) => (choices.utf16Units ? s.length : [...s].length);
@@ -363,7 +365,10 @@ function checkContent(key: string, c: Obj, choices: Choices): void {
   if (c.contentType === undefined) throw bad('contentType-not-specified', `${at} lacks its contentType.`);
   const type = str(c.contentType, `${at}.contentType`);
   const text = optStr(c.text, `${at}.text`);
-  if (type === 'TEXT' && !text) throw bad('text-not-specified', `${at} is TEXT content but carries no text.`);
+  const noText = () => {
+    if (type === 'TEXT' && !text) throw bad('text-not-specified', `${at} is TEXT content but carries no text.`);
+  };
+  if (!choices.textLast) noText();
   let textIgnored = false;
   if (key === 'viberContent') {
     const caption = optStr(c.caption, `${at}.caption`),
@@ -461,6 +466,7 @@ function checkContent(key: string, c: Obj, choices: Choices): void {
         'Activity sharing needs the Marketing Messages API to be switched on.',
       );
   }
+  noText();
   if (text && !textIgnored && !TEMPLATES.some((t) => t.test(text)))
     throw bad(
       'matched-template-not-found',

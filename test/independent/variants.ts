@@ -45,6 +45,11 @@ const single: Variant[] = [
   },
   { name: 'lengths in UTF-16 units', choices: { utf16Units: true }, takes: { characters: 'utf-16-units' } },
   {
+    name: "a missing text reported after the channel's own rules",
+    choices: { textLast: true },
+    takes: { 'error-precedence': 'any-that-applies' },
+  },
+  {
     name: 'a SENT callback before each result',
     choices: { eachStatus: true },
     takes: { 'statuses-reported': 'each-status' },

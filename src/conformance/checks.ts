@@ -212,9 +212,16 @@ export const checks: Check[] = [
       const point = a.status >= 400 ? errorMediaType() : undefined;
       if (type === (point?.decision ?? 'application/json')) return [];
       const allowed = point?.answers ?? ['application/json'];
+      if (point && allowed.includes(type))
+        return [
+          {
+            fault: `content-type ${JSON.stringify(type)} where this contract decides ${point.decision} (the description allows either)`,
+            detail: `content-type ${JSON.stringify(a.contentType)}, decided ${point.decision}`,
+            kind: 'decision' as const,
+          },
+        ];
       const fault = `content-type ${JSON.stringify(type)} where ${allowed.join(' or ')} is expected`;
-      const detail = `content-type ${JSON.stringify(a.contentType)}, expected ${allowed.join(' or ')}`;
-      return [{ fault, detail, ...(allowed.includes(type) ? { kind: 'decision' as const } : {}) }];
+      return [{ fault, detail: `content-type ${JSON.stringify(a.contentType)}, expected ${allowed.join(' or ')}` }];
     },
   },
   {

@@ -16,6 +16,7 @@ export default defineConfig({
       'test/client/webhooks.test.ts',
       'test/diff/classify.test.ts',
       'test/diff/versions.test.ts',
+      'test/open-points.test.ts',
     ],
     setupFiles: ['test/helpers/no-processes-no-ports.ts'],
     maxWorkers: 2,

@@ -52,7 +52,7 @@ describe('open points', () => {
     expect(() => openPoint('no-such-point')).toThrow(/the document has no open point "no-such-point"/);
   });
 
-  it('every point of the document rests on the description's words (they name its section)', () => {
+  it("every point of the document rests on the description's words (they name its section)", () => {
     expect(openPoints().size).toBeGreaterThanOrEqual(10);
     for (const p of openPoints().values()) expect(p.words, p.id).toMatch(/Section \d/);
   });

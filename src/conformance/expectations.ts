@@ -59,11 +59,19 @@ function codeOr500(op: Operation, exact: Allowed, basis: string, profile: Profil
  * point on the code's response): any documented error under the default profile, the code under strict.
  */
 function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile): Expectation | undefined {
-  const point = pointAt(responsePointer(op, exact.status), 'any-error');
-  if (!point) return undefined;
-  if (profile === 'strict') return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
-  return anyError(op, pointBasis(point), 'described');
+  const at = pointAt(responsePointer(op, exact.status), 'any-error');
+  if (!at) return undefined;
+  const point = openPoint(at.id, ['documented-code', 'any-error'] as const);
+  // Any error: the statuses too are not shown, so any error status where the operation documents `default`.
+  const any = { ...anyError(op, pointBasis(point), 'described'), otherErrors: documentsDefault(op) };
+  if (profile !== 'strict') return any;
+  if (point.decision === 'any-error') return { ...any, kind: 'decision' };
+  return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
 }
+
+/** Whether the operation documents `default`: any other error status is one of its answers. */
+export const documentsDefault = (op: Operation) =>
+  Object.hasOwn((resolvePointer(op.pointer) as { responses: object }).responses, 'default');
 
 /**
  * What a body that breaks the operation's request schema, or the button limits across rows, may get;
@@ -79,9 +87,8 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
     // No code names the broken property: any documented error, as a problem body.
     outcome.code === 'system-error'
       ? anyError(op, `${op.pointer}/responses: a malformed request gets a documented error`)
-      : outcome.malformed
-        ? codeOr500(op, exact, basis, profile)
-        : (refusal(op, exact, basis, profile) ?? { allowed: [exact], kind, basis });
+      : (refusal(op, exact, basis, profile) ??
+        (outcome.malformed ? codeOr500(op, exact, basis, profile) : { allowed: [exact], kind, basis }));
   const decided = outcome.decided ? { ...expectation, kind: 'decision' as const } : expectation;
   return otherCodes(outcome.codes.slice(1), decided, profile);
 }

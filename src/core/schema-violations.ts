@@ -6,7 +6,7 @@ import { buttonsInOneRow } from './button-rows.ts';
 import { resolvePointer } from './document.ts';
 import { documentOperations, markedFor } from './examples.ts';
 import type { OperationId } from './meta.ts';
-import { describeErrors, type SchemaError } from './validation.ts';
+import { describeErrors, valueAt, type SchemaError } from './validation.ts';
 import { rawErrors } from './validators/all.ts';
 
 interface Violation {
@@ -104,14 +104,28 @@ const limitKeywords = new Set([
 ]);
 
 /** Whether the error passes a limit of a node the document marks as this contract's decision. */
-function isDecided(e: SchemaError): boolean {
+function isDecided(e: SchemaError, body: unknown): boolean {
   if (!limitKeywords.has(e.keyword) || !e.schemaPath.startsWith('#/')) return false;
   try {
-    const node = resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as Record<string, unknown>;
-    return markedFor(node, e.keyword);
+    const node = resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as Record<string, any>;
+    return markedFor(node, e.keyword === 'contains' ? containsLimit(node, valueAt(body, e.instancePath)) : e.keyword);
   } catch {
     return false;
   }
+}
+
+/**
+ * Which count a `contains` error passes (Ajv names both `contains`): `minContains` where fewer items than it asks are
+ * of the kind the `contains` schema fixes by its `const` properties, `maxContains` otherwise.
+ */
+function containsLimit(node: Record<string, any>, items: unknown): 'minContains' | 'maxContains' {
+  const fixed = Object.entries<Record<string, unknown>>(node.contains?.properties ?? {}).filter(
+    ([, p]) => 'const' in p,
+  );
+  const ofKind = (Array.isArray(items) ? items : []).filter((item) =>
+    fixed.every(([k, p]) => (item as Record<string, unknown> | null)?.[k] === p.const),
+  ).length;
+  return ofKind < (node.minContains ?? 1) ? 'minContains' : 'maxContains';
 }
 
 const requestSchemas = new Map(documentOperations().map((op) => [op.operationId, op.requestSchemaPointer!]));
@@ -150,7 +164,7 @@ export function schemaViolation(operationId: OperationId, body: unknown): Schema
     code,
     codes: specific.length ? specific : [code],
     malformed: errors.some(isMalformed),
-    decided: errors.every(isDecided),
+    decided: errors.every((e) => isDecided(e, body)),
     status: code === 'system-error' ? 500 : 400,
     detail: code === 'system-error' ? `The request is malformed: ${lines.join('; ')}` : lines.join('; '),
   };

@@ -56,7 +56,7 @@ function fieldPath(instancePath: string): string {
   return instancePath === '' ? '(body)' : fieldName(instancePath.slice(1).split('/').map(unescapePointer));
 }
 
-function valueAt(root: unknown, instancePath: string): unknown {
+export function valueAt(root: unknown, instancePath: string): unknown {
   let node = root;
   for (const raw of instancePath.split('/').slice(1)) {
     if (node === null || typeof node !== 'object') return undefined;

@@ -91,6 +91,49 @@ describe('judge', () => {
   });
 });
 
+describe('the open points, as the checks read them', () => {
+  const threads = (ids: number[]): Case => {
+    const pair = examplePair('closeThreads', 'resolved');
+    const request = { ...pairRequest('http://x', pair, credentials), body: JSON.stringify({ threadIds: ids }) };
+    return {
+      operation: pair.operation,
+      request,
+      expectation: { allowed: [{ status: 200 }], kind: 'described', basis: '#' },
+    };
+  };
+  const lists = (resolved: number[], notExisting: number[] = []) =>
+    json(200, {
+      resolved_threads: resolved,
+      not_existing_threads: notExisting,
+      already_resolved_threads: [],
+      not_resolved_due_to_system_error: [],
+    });
+  const faults = (c: Case, a: ReturnType<typeof json>) => judge(c, a).map((f) => [f.check, f.kind ?? 'described']);
+
+  it('an identifier sent twice: listed once (the decision), or each time, in the order sent (a decision under strict only)', () => {
+    expect(faults(threads([1, 2, 1]), lists([1, 2]))).toEqual([]);
+    expect(faults(threads([1, 2, 1]), lists([1, 2, 1]))).toEqual([['list-form', 'decision']]);
+    expect(faults(threads([1, 2, 1]), lists([2, 1]))).toEqual([['list-form', 'decision']]);
+    // Listed twice for three sends, or in two lists: no answer the description allows.
+    expect(faults(threads([1, 1, 1]), lists([1, 1]))).toEqual([['listed-once', 'described']]);
+    expect(faults(threads([1, 2]), lists([1], [1, 2]))).toEqual([['listed-once', 'described']]);
+  });
+
+  it('an empty 200 is one cause, never a check that throws: a decision where the document allows it, a fault elsewhere', () => {
+    const empty = parseAnswer(200, '', '');
+    expect(faults(threads([1]), empty)).toEqual([['body', 'described']]);
+    expect(faults(caseOf(examplePair('createSubscriber', 'created')), empty)).toEqual([['body', 'decision']]);
+  });
+
+  it('an error as application/problem+json is a decision; as text/plain a fault', () => {
+    const problem = { title: 'cascade-not-found', status: 400 };
+    expect(faults(caseOf(notFound), json(400, problem, 'application/problem+json'))).toEqual([
+      ['content-type', 'decision'],
+    ]);
+    expect(faults(caseOf(notFound), json(400, problem, 'text/plain'))).toEqual([['content-type', 'described']]);
+  });
+});
+
 describe('a new check is one entry of the registry', () => {
   const added: Check = {
     id: 'no-debug-field',

@@ -4,17 +4,14 @@
 // still answer. The order is shuffled by --seed, so a run can be repeated exactly. (Bodies broken in one place against
 // the schema are the boundaries stage's: one walker, core/edges.ts, makes them.)
 import fc from 'fast-check';
-import { openapi, resolvePointer } from '../../core/document.ts';
-import { documentOperations, responseKind, successExamples, type Operation } from '../../core/examples.ts';
+import { openapi } from '../../core/document.ts';
+import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
 import { caseCheck, planStage, runs, type Planned, type SuiteContext } from '../stage-runtime.ts';
-import { acceptedExpectation, anyError, statusExpectation } from '../expectations.ts';
+import { acceptedExpectation, anyError, documentsDefault, statusExpectation } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { prepare } from '../vars.ts';
 import { probeExamples } from '../policy.ts';
-
-const documentsDefault = (op: Operation) =>
-  Object.hasOwn((resolvePointer(op.pointer) as { responses: object }).responses, 'default');
 
 /** Where the document decides what a request that is not JSON by its Content-Type gets: the Errors tag. */
 const errorsTag = (openapi.tags as Array<{ name: string }>).findIndex((t) => t.name === 'Errors');

@@ -24,6 +24,3 @@ export const serialize = (body: Json): string => toJson(body, (v) => (v instance
 
 /** The body as a validator reads it (each `Digits` as the nearest number). */
 export const parsed = (body: Json): unknown => JSON.parse(serialize(body));
-
-/** Whether the JSON text lists `digits` as a number, as sent (not rounded). */
-export const listsDigits = (text: string, digits: string) => new RegExp(`[\\[,]\\s*${digits}\\s*[,\\]]`).test(text);

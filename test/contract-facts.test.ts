@@ -1,5 +1,8 @@
-// Each fact of ../shared/service-interface.md, stated once here as a table, checked against the
-// bundled document. A fact missing from the document fails its own row.
+// The seed facts: each fact of ../shared/service-interface.md, stated once here as a table, checked
+// against the bundled document. This is the one test that pins the description's values: every
+// other test reads them from the document, so a legitimate change of the contract fails here alone,
+// naming the fact, the description's words and where to record a deliberate departure.
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { normalizeErrorCode } from '../src/core/error-codes.ts';
 import { openapi, resolvePointer } from '../src/core/document.ts';
@@ -87,28 +90,115 @@ const enums: Array<[schemaName: string, pointer: string, values: string[]]> = [
   ],
 ];
 
-const limits: Array<[what: string, pointer: string, keyword: string, value: number]> = [
-  ['comment length', '#/components/schemas/CloseThreadsRequest/properties/comment', 'maxLength', 300],
-  ['attachmentName length', '#/components/schemas/WhatsAppAttachment/properties/name', 'maxLength', 70],
+/** A fact of the description: its name, the description's words, and where the document keeps it. */
+interface Fact {
+  fact: string;
+  words: string;
+  pointer: string;
+  keyword: string;
+  value: unknown;
+}
+
+const limits: Fact[] = [
+  [
+    'comment length',
+    '§4.1 and §8: "at most 300 characters"',
+    '#/components/schemas/CloseThreadsRequest/properties/comment',
+    'maxLength',
+    300,
+  ],
+  [
+    'attachmentName length',
+    '§7.2 and §8: "at most 70 characters"',
+    '#/components/schemas/WhatsAppAttachment/properties/name',
+    'maxLength',
+    70,
+  ],
   [
     'listPicker item title',
+    '§7.2 and §8: "at most 24 characters each, spaces included"',
     '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/title',
     'maxLength',
     24,
   ],
   [
     'listPicker item subtitle',
+    '§7.2 and §8: "at most 24 characters each, spaces included"',
     '#/components/schemas/ListPicker/properties/sections/items/properties/items/items/properties/subtitle',
     'maxLength',
     24,
   ],
-  ['buttons per template', '#/components/schemas/KeyboardButtons', 'maxItems', 10],
-  ['URL buttons per template', '#/components/schemas/KeyboardButtons/then', 'maxContains', 2],
-  ['PHONE buttons per template (with URL buttons)', '#/components/schemas/KeyboardButtons/then/then', 'maxContains', 1],
-  ['PHONE buttons per template (without)', '#/components/schemas/KeyboardButtons/else/then', 'maxContains', 1],
-  ['quick-reply payload length', '#/components/schemas/KeyboardButton/properties/payload', 'maxLength', 128],
-  ['duplicate window (seconds)', '#/components/schemas/KnownDeliveryErrorCode', 'x-duplicate-window-seconds', 300],
-];
+  [
+    'buttons per template',
+    '§8: buttons per WhatsApp template "at most 10"',
+    '#/components/schemas/KeyboardButtons',
+    'maxItems',
+    10,
+  ],
+  [
+    'URL buttons per template',
+    '§8: URL buttons per template "at most 2"',
+    '#/components/schemas/KeyboardButtons/then',
+    'maxContains',
+    2,
+  ],
+  [
+    'PHONE buttons per template (with URL buttons)',
+    '§8: PHONE buttons per template "at most 1"',
+    '#/components/schemas/KeyboardButtons/then/then',
+    'maxContains',
+    1,
+  ],
+  [
+    'PHONE buttons per template (without)',
+    '§8: PHONE buttons per template "at most 1"',
+    '#/components/schemas/KeyboardButtons/else/then',
+    'maxContains',
+    1,
+  ],
+  [
+    'quick-reply payload length',
+    '§8: quick-reply `payload` length "at most 128 characters"',
+    '#/components/schemas/KeyboardButton/properties/payload',
+    'maxLength',
+    128,
+  ],
+  [
+    'duplicate window (seconds)',
+    '§7.3 and §8: "an identical message within 5 minutes is reported as `duplicated`"',
+    '#/components/schemas/KnownDeliveryErrorCode',
+    'x-duplicate-window-seconds',
+    300,
+  ],
+].map(([fact, words, pointer, keyword, value]) => ({ fact, words, pointer, keyword, value }) as Fact);
+
+/**
+ * Where the document holds `fact` as the description states it, nothing. Otherwise the failure names the fact, the
+ * description's words, what the document has, and where a deliberate departure is recorded: `x-departures` at the same
+ * node, keyed by the keyword, with the described value and why (openapi/README.md). A departure recorded where the
+ * document keeps the described value is stale and fails too.
+ */
+function factFailure(f: Fact, root: unknown = doc): string | undefined {
+  const node = resolvePointer(f.pointer, root) as Obj | undefined;
+  const actual = node?.[f.keyword];
+  const departure = node?.['x-departures']?.[f.keyword] as Obj | undefined;
+  const recorded =
+    departure !== undefined &&
+    isDeepStrictEqual(departure.described, f.value) &&
+    typeof departure.why === 'string' &&
+    departure.why.trim() !== '';
+  if (isDeepStrictEqual(actual, f.value))
+    return departure === undefined
+      ? undefined
+      : `${f.fact}: x-departures.${f.keyword} at ${f.pointer} is stale: the document keeps the described value ${JSON.stringify(f.value)}; remove it`;
+  if (recorded) return undefined;
+  return [
+    `${f.fact}: the description says ${f.words}, that is ${f.keyword} ${JSON.stringify(f.value)};`,
+    `the document has ${actual === undefined ? 'none' : JSON.stringify(actual)} at ${f.pointer}.`,
+    `Put the described value back, or record a deliberate departure at that node:`,
+    `x-departures: { ${f.keyword}: { described: ${JSON.stringify(f.value)}, why: "<what the service does, and how it is known>" } } (openapi/README.md, "Departures from the description").`,
+  ].join(' ');
+}
 
 describe('paths, methods and security', () => {
   it.each(operations)('$id is POST $path with its security', ({ path, id, security }) => {
@@ -226,8 +316,25 @@ describe('enums', () => {
 });
 
 describe('limits', () => {
-  it.each(limits)('%s: %s %s = %i', (_what, pointer, keyword, value) => {
-    expect((resolvePointer(pointer) as Obj)[keyword]).toBe(value);
+  it.each(limits)('$fact: $keyword $value at $pointer', (f) => {
+    const failure = factFailure(f);
+    if (failure) throw new Error(failure);
+  });
+
+  it('a fact the document departs from fails naming the fact, the words and where to record a departure; a recorded one passes, a stale one fails', () => {
+    const comment = limits[0]!;
+    const changed = structuredClone(doc);
+    const node = resolvePointer(comment.pointer, changed) as Obj;
+    node.maxLength = (comment.value as number) - 100;
+    expect(factFailure(comment, changed)).toBe(
+      `comment length: the description says §4.1 and §8: "at most 300 characters", that is maxLength 300; the document has 200 at ${comment.pointer}. Put the described value back, or record a deliberate departure at that node: x-departures: { maxLength: { described: 300, why: "<what the service does, and how it is known>" } } (openapi/README.md, "Departures from the description").`,
+    );
+    node['x-departures'] = { maxLength: { described: 300, why: 'the service refuses a comment over 200 characters' } };
+    expect(factFailure(comment, changed)).toBeUndefined();
+    node['x-departures'].maxLength.why = ' ';
+    expect(factFailure(comment, changed)).toMatch(/^comment length: the description says/);
+    node.maxLength = 300;
+    expect(factFailure(comment, changed)).toMatch(/x-departures\.maxLength at .* is stale/);
   });
 
   it('the URL and PHONE button limits count buttons of that type', () => {

@@ -6,7 +6,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Change, compareDocuments } from './compare.ts';
-import { correctionsBetween, type Doc, readRelease, releaseBefore, repositoryRoot } from './releases.ts';
+import {
+  correctionsBetween,
+  currentDocument,
+  type Doc,
+  readRelease,
+  releaseBefore,
+  repositoryRoot,
+} from './releases.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,7 +24,7 @@ export function previousRelease(version: string, repo = root): { version: string
 }
 
 export const changeLine = (c: Change) =>
-  `- **${c.class}**: ${c.sentence}${c.why ? ` (breaking, accepted: ${c.why})` : ''}`;
+  `- **${c.class}**: ${c.sentence}${c.breaks ? `; breaks ${c.breaks}` : ''}${c.why ? ` (breaking, accepted: ${c.why})` : ''}`;
 
 /** The changes a version's section must list: against the previous release, or none for the first. */
 export function expectedLines(current: Doc, repo = root): string[] {
@@ -67,7 +74,7 @@ export function writeSection(changelog: string, current: Doc, repo = root): { te
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const repo = repositoryRoot();
-  const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
+  const current = currentDocument(repo).doc;
   const path = join(repo, 'CHANGELOG.md');
   const { text, changes } = writeSection(readFileSync(path, 'utf8'), current, repo);
   writeFileSync(path, text);

@@ -1,13 +1,14 @@
-// npm run diff -- [--base <git ref | file.json | package.tgz>]: the changes of generated/openapi.json
-// against a base, each classified, and the gate: exit 1 when a change is breaking and the major
+// npm run diff -- [--base <git ref | file.json | package.tgz>]: the changes of openapi/, bundled now
+// (never a generated/openapi.json older than an edit), against a base, each classified, and the gate: exit 1 when a change is breaking and the major
 // version of info.version was not bumped. The repository compared is the one npm was started in.
 // diffMain is the command on any streams and environment (bin.ts runs it on the process's; tests on their own).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { type CliIo, command, parse, UsageError } from '../core/cli.ts';
 import { judge, report } from './gate.ts';
 import {
+  currentDocument,
   type Doc,
   readRelease,
   releaseBefore,
@@ -19,7 +20,8 @@ import {
 
 export const usage = `usage: npm run diff -- [--base <git ref | file.json | package.tgz>]
 
-  Compares generated/openapi.json with a base and prints every change as breaking,
+  Compares openapi/, bundled now (generated/openapi.json in a repository without
+  openapi/), with a base and prints every change as breaking,
   correction, non-breaking, deprecation or annotation, judged by who reads the place it
   changes (requests and webhook answers by the service, responses by clients, webhook
   payloads by receivers), with witness instances as a second opinion. Exit 1 when a change
@@ -79,12 +81,11 @@ export const diffMain = command('diff', usage, gate);
 function gate(args: string[], io: CliIo): number {
   const o = parse(args, { base: { type: 'string' } });
   const repo = repositoryRoot(io.env);
-  const current = JSON.parse(readFileSync(join(repo, 'generated/openapi.json'), 'utf8')) as Doc;
+  const { doc: current, label: currentLabel, stale } = currentDocument(repo);
   const { label, doc: base } = loadBase(repo, current.info.version, o.base);
   const verdict = judge(repo, base, current);
-  io.stdout(
-    `base ${label} (version ${base.info.version}) -> generated/openapi.json (version ${current.info.version})\n`,
-  );
+  io.stdout(`base ${label} (version ${base.info.version}) -> ${currentLabel} (version ${current.info.version})\n`);
+  if (stale) io.stdout('note: generated/openapi.json is older than openapi/ (run npm run build); judged: openapi/\n');
   io.stdout(`${report(verdict)}\n`);
   const failures = [...verdict.failures];
   // The release of this version, once recorded, is the base: the release before it still judges it,
@@ -94,8 +95,10 @@ function gate(args: string[], io: CliIo): number {
   if (before) {
     const recorded = judge(repo, readRelease(repo, before), current);
     const breaking = recorded.changes.filter((c) => c.class === 'breaking').length;
-    io.stdout(`the release of ${current.info.version} against ${before}: ${breaking} breaking\n`);
-    failures.push(...recorded.failures.map((f) => `the release of ${current.info.version} against ${before}: ${f}`));
+    // Said of the working copy, which is what was compared: the recorded release is the base above.
+    const said = `the working copy (version ${current.info.version}) against the release before it, ${before}`;
+    io.stdout(`${said}: ${breaking} breaking\n`);
+    failures.push(...recorded.failures.map((f) => `${said}: ${f}`));
   }
   for (const failure of failures) io.stderr(`diff: ${failure}\n`);
   return failures.length ? 1 : 0;

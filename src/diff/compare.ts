@@ -31,7 +31,20 @@ export interface Change {
   why?: string;
   /** What saw it: the structural diff, a witness instance, or both. */
   found: 'structure' | 'witness' | 'both';
+  /**
+   * Who a breaking change (or a correction) breaks: the callers who send a request, the clients who read a response, the
+   * receivers who read a webhook's payload and write its answer.
+   */
+  breaks?: Reader;
+  /** The instance that shows it: valid under the writer's document, refused under the reader's. */
+  witness?: string;
 }
+
+export type Reader = 'callers' | 'clients' | 'receivers';
+
+/** Who a change at a place breaks, from the place's name ("request body of ...", "callback ...", "answer 200 to ..."). */
+const breaksAt = (where: string): Reader =>
+  /^(callback|answer) /.test(where) ? 'receivers' : /^(response|header) /.test(where) ? 'clients' : 'callers';
 
 type Doc = Record<string, any>;
 type Path = Array<string | number>;
@@ -174,6 +187,8 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
   const whole = new Set(diffs.filter((d) => d.path.length <= 3 && d.path[0] === 'paths').map((d) => d.path[1]));
   const classed = diffs.flatMap((d) => {
     const path = d.path as Path;
+    // A release's version is no change of the contract: every release has one.
+    if (path.length === 2 && path[0] === 'info' && path[1] === 'version') return [];
     const doc = d.action === 'remove' ? wire.before : wire.after;
     // api-smart-diff's own names: unclassified is an annotation, deprecated a deprecation.
     let type =
@@ -229,6 +244,7 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
       sentence: wheres.length > 1 ? `${described} (also ${wheres.slice(1).join(', ')})` : described,
       places,
       found: 'structure' as Change['found'],
+      witness: undefined as string | undefined,
     };
   });
   // The witnesses: a flip the structural diff already calls breaking at that place and field confirms it.
@@ -245,26 +261,31 @@ export function compareDocuments(before: Doc, after: Doc, corrections: Correctio
             (flip.field === p.field || flip.field.startsWith(`${p.field}.`) || flip.field.startsWith(`${p.field}[`)),
         ),
     );
+    const more = flip.count > 1 ? ` (and ${flip.count - 1} more instance${flip.count > 2 ? 's' : ''})` : '';
+    const witness = `${flip.instance}, valid under ${version[flip.writer]}, is refused by ${version[flip.writer === 'before' ? 'after' : 'before']} (${flip.error})${more}`;
     if (same) {
       same.found = 'both';
+      same.witness ??= witness;
       return [];
     }
-    const more = flip.count > 1 ? ` (and ${flip.count - 1} more instance${flip.count > 2 ? 's' : ''})` : '';
     return [
       {
         class: 'breaking' as ChangeClass,
         pointer: flip.pointer,
         sentence: `${flip.where}: \`${flip.field || '(body)'}\`: ${flip.keyword} of ${version[flip.writer === 'before' ? 'after' : 'before']} refuses the witness ${flip.instance} of ${version[flip.writer]} (${flip.error})${more}`,
-        places: [],
+        places: [{ where: flip.where, field: flip.field, rest: [] as Path }],
         found: 'witness' as Change['found'],
+        witness: undefined as string | undefined,
       },
     ];
   });
   const order: ChangeClass[] = ['breaking', 'correction', 'deprecation', 'non-breaking', 'annotation'];
   return [...structural, ...witnessed]
-    .map(({ places: _places, ...c }): Change => {
+    .map(({ places, witness, ...c }): Change => {
       const correction = c.class === 'breaking' ? corrections.find((k) => k.at === c.pointer) : undefined;
-      return correction ? { ...c, class: 'correction', why: correction.why } : c;
+      const who =
+        c.class === 'breaking' ? { breaks: breaksAt(places[0]?.where ?? ''), ...(witness ? { witness } : {}) } : {};
+      return correction ? { ...c, ...who, class: 'correction', why: correction.why } : { ...c, ...who };
     })
     .sort((a, b) => order.indexOf(a.class) - order.indexOf(b.class));
 }

@@ -35,9 +35,10 @@ export function judge(repo: string, base: Doc, current: Doc): Verdict {
 /** The verdict as the gate prints it: one block per change, then the count of each class. */
 export function report(verdict: Verdict): string {
   const { changes } = verdict;
+  const indent = '\n             ';
   const lines = changes.map(
     (c) =>
-      `${c.class.padEnd(12)} ${c.sentence}\n             at ${c.pointer}${c.found === 'both' ? ' (a witness instance shows it too)' : ''}${c.why ? `\n             accepted: ${c.why}` : ''}`,
+      `${c.class.padEnd(12)} ${c.sentence}${indent}at ${c.pointer}${c.breaks ? `${indent}breaks ${c.breaks}${c.witness ? `: the witness ${c.witness}` : ''}` : ''}${c.why ? `${indent}accepted: ${c.why}` : ''}`,
   );
   const count = (k: ChangeClass) => changes.filter((c) => c.class === k).length;
   return [...lines, `${changes.length} changes: ${classes.map((k) => `${count(k)} ${k}`).join(', ')}`].join('\n');

@@ -1,8 +1,11 @@
 // What releases/ holds: the bundled document of each released version (openapi-<version>.json)
 // and the corrections accepted for a version (corrections.json). One reader for both scripts.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/cli.ts';
+import { projectRoot } from '../paths.ts';
 import type { Correction } from './compare.ts';
 
 export type Doc = { info: { version: string } } & Record<string, unknown>;
@@ -16,6 +19,53 @@ export function repositoryRoot(env: Record<string, string | undefined> = process
   for (let dir = start; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'generated', 'openapi.json'))) return dir;
     if (dirname(dir) === dir) return start;
+  }
+}
+
+/** The document a script judges, where it comes from, and whether generated/openapi.json lags behind it. */
+export interface Current {
+  doc: Doc;
+  /** "openapi/ (bundled now)", or "generated/openapi.json" in a repository without the sources. */
+  label: string;
+  /** generated/openapi.json differs from the sources bundled now: `npm run build` was not run after an edit. */
+  stale: boolean;
+}
+
+/**
+ * The document as the repository's sources say it now. A bundle in generated/ may be older than an edit of openapi/,
+ * and a gate that judged it would report a breaking change as no change: openapi/openapi.yaml, where it exists, is
+ * bundled afresh (Redocly, with the repository's redocly.yaml) into a temporary file, and generated/ is only compared.
+ */
+export function currentDocument(repo: string): Current {
+  const bundled = join(repo, 'generated', 'openapi.json');
+  const sources = join(repo, 'openapi', 'openapi.yaml');
+  if (!existsSync(sources))
+    return { doc: JSON.parse(readFileSync(bundled, 'utf8')), label: 'generated/openapi.json', stale: false };
+  const dir = mkdtempSync(join(tmpdir(), 'mc-current-'));
+  try {
+    const out = join(dir, 'openapi.json');
+    try {
+      execFileSync(
+        join(projectRoot, 'node_modules', '.bin', 'redocly'),
+        ['bundle', 'openapi/openapi.yaml', '-o', out],
+        {
+          cwd: repo,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          maxBuffer: 64 << 20,
+        },
+      );
+    } catch (error) {
+      const said = String((error as { stderr?: Buffer }).stderr ?? '')
+        .split('\n')
+        .find((line) => /error|cannot|failed/i.test(line));
+      throw new UsageError(`openapi/openapi.yaml: Redocly could not bundle it${said ? ` (${said.trim()})` : ''}`);
+    }
+    const text = readFileSync(out, 'utf8');
+    const stale = !existsSync(bundled) || readFileSync(bundled, 'utf8') !== text;
+    return { doc: JSON.parse(text), label: 'openapi/ (bundled now)', stale };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

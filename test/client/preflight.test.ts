@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createValidatingClient, RequestValidationError, validateRequest } from '../../src/client/preflight.ts';
+import { commentLimit } from '../helpers/contract.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';
 
 let stub: Stub | undefined;
@@ -17,10 +18,12 @@ const cascade = (whatsappContent: object) => ({
 
 describe('preflight', () => {
   it('names each field that breaks the contract, with limits read from the document', () => {
-    const errors = validateRequest('closeThreads', { threadIds: ['1'], comment: 'x'.repeat(301) });
+    const errors = validateRequest('closeThreads', { threadIds: ['1'], comment: 'x'.repeat(commentLimit + 1) });
     expect(errors).toHaveLength(2);
     expect(errors[0]).toBe('threadIds[0]: got "1"; expected it to be of type integer');
-    expect(errors[1]).toMatch(/^comment: got "x+\.\.\.; expected it to have at most 300 characters$/);
+    expect(errors[1]).toMatch(
+      new RegExp(`^comment: got "x+\\.\\.\\.; expected it to have at most ${commentLimit} characters$`),
+    );
   });
 
   it("checks a request as the client's method takes it: scheduleCascade needs no requestId, the client fills one in", () => {

@@ -1,12 +1,12 @@
-// Each class of change this document can undergo, as a pair of documents (the current bundle and
-// a copy with one change), with the classification and the sentence a person reads.
+// Each class of change this document can undergo, as a pair of documents (the frozen copy in
+// test/fixtures and a copy of it with one change), with the classification and the sentence a person reads.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.ts';
 import { compareDocuments, type ChangeClass } from '../../src/diff/compare.ts';
 
-const doc = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8'));
+const doc = JSON.parse(readFileSync(join(projectRoot, 'test/fixtures/frozen-openapi.json'), 'utf8'));
 const schemas = (d: any) => d.components.schemas;
 
 const fixtures: Array<[name: string, change: (d: any) => void, expected: Array<[ChangeClass, string]>]> = [
@@ -146,7 +146,7 @@ describe('classification of each kind of change', () => {
     expect(compareDocuments(before, after).map((c) => c.class)).toEqual(['breaking']);
   });
 
-  it('the current document against itself: no change', () => {
+  it('the document against itself: no change', () => {
     expect(compareDocuments(doc, structuredClone(doc))).toEqual([]);
   });
 });

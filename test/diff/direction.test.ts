@@ -1,5 +1,5 @@
 // The gate judges each change by who reads the place it changes, with a pair of documents per
-// direction: the current bundle and a copy with one change. `found` says which opinion saw it: the
+// direction: the frozen copy in test/fixtures and a copy of it with one change. `found` says which opinion saw it: the
 // structural diff (api-smart-diff on the wire view, directions in src/diff/direction.ts), a witness
 // instance (src/diff/witnesses.ts), or both.
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/paths.ts';
 import { type Change, compareDocuments } from '../../src/diff/compare.ts';
 
-const doc = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8'));
+const doc = JSON.parse(readFileSync(join(projectRoot, 'test/fixtures/frozen-openapi.json'), 'utf8'));
 const schemas = (d: any) => d.components.schemas;
 const payload = '#/webhooks/messageStatus/post/requestBody/content/application~1json/schema';
 const closeRequest = '#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema';

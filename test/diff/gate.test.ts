@@ -34,7 +34,7 @@ const git = (...args: string[]) =>
 beforeAll(async () => {
   repo = await mkdtemp(join(tmpdir(), 'mc-gate-'));
   await mkdir(join(repo, 'generated'));
-  base = JSON.parse(await readFile(join(projectRoot, 'generated/openapi.json'), 'utf8'));
+  base = JSON.parse(await readFile(join(projectRoot, 'test/fixtures/frozen-openapi.json'), 'utf8'));
   await git('init', '-q');
   await write(base);
   await git('add', '.');
@@ -60,6 +60,7 @@ describe('npm run diff as a gate', () => {
         delete d.components.schemas.ThreadsCloseResult.properties.resolved_threads;
       },
       'response 200 of closeThreads: property `resolved_threads` removed',
+      'clients',
     ],
     [
       "lowering comment's maxLength",
@@ -67,10 +68,11 @@ describe('npm run diff as a gate', () => {
         d.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
       },
       'request body of closeThreads: `comment`: maxLength 300 -> 200',
+      'callers: the witness example resolved with comment: 300 code points (Latin), valid under the base, is refused by the document (comment: got',
     ],
   ])(
     '%s fails without a major bump, naming the change, and passes with the next major',
-    async (_name, change, sentence) => {
+    async (_name, change, sentence, who) => {
       const next = structuredClone(base);
       change(next);
       await write(next);
@@ -78,6 +80,7 @@ describe('npm run diff as a gate', () => {
       expect(blocked.code, blocked.out).toBe(1);
       expect(blocked.out).toContain(`breaking     ${sentence}`);
       expect(blocked.out).toMatch(/\n {13}at #\/paths\/~1api~1v1~1threads~1close\/post\//);
+      expect(blocked.out).toContain(`\n             breaks ${who}`);
       const major = Number(base.info.version.split('.')[0]);
       expect(blocked.out).toContain(
         `need a new major version: info.version ${base.info.version} must become ${major + 1}.0.0 or later`,
@@ -119,7 +122,7 @@ describe('npm run diff as a gate', () => {
       expect(recorded.out).toContain(`base releases/openapi-${next.info.version}.json`);
       expect(recorded.out).toContain('0 changes');
       expect(recorded.out).toContain(
-        `diff: the release of ${next.info.version} against ${base.info.version}: 1 breaking change(s) need a new major version`,
+        `diff: the working copy (version ${next.info.version}) against the release before it, ${base.info.version}: 1 breaking change(s) need a new major version`,
       );
     } finally {
       await rm(join(repo, 'releases'), { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // Versions that mean something: info.version is semver, the three packages carry it, and the
 // changelog's section for it lists every change since the previous release.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { missingLines } from '../../src/diff/changelog.ts';
@@ -53,15 +54,26 @@ describe('versions', () => {
   });
 
   it('the drift check fails a section that lacks a change', () => {
-    const next = structuredClone(doc);
-    next.info.version = '2.0.0';
-    next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
-    const changelog = '# Changelog\n\n## 2.0.0\n\nHand-written words, no change lines.\n\n## 1.0.0\n\nFirst.\n';
-    const missing = missingLines(changelog, next);
-    expect(missing).toContain('- **breaking**: request body of closeThreads: `comment`: maxLength 300 -> 200');
-    expect(
-      missingLines(changelog.replace('no change lines.', `no change lines.\n${missing.join('\n')}`), next),
-    ).toEqual([]);
-    expect(missingLines('# Changelog\n', next)).toEqual(['a section "## 2.0.0"']);
+    // A repository whose one release is the frozen copy (test/fixtures): the live contract may change.
+    const repo = mkdtempSync(join(tmpdir(), 'mc-drift-'));
+    try {
+      const frozen = JSON.parse(read('test/fixtures/frozen-openapi.json'));
+      mkdirSync(join(repo, 'releases'));
+      writeFileSync(join(repo, `releases/openapi-${frozen.info.version}.json`), JSON.stringify(frozen));
+      const next = structuredClone(frozen);
+      next.info.version = '2.0.0';
+      next.components.schemas.CloseThreadsRequest.properties.comment.maxLength = 200;
+      const changelog = '# Changelog\n\n## 2.0.0\n\nHand-written words, no change lines.\n\n## 1.0.0\n\nFirst.\n';
+      const missing = missingLines(changelog, next, repo);
+      expect(missing).toEqual([
+        '- **breaking**: request body of closeThreads: `comment`: maxLength 300 -> 200; breaks callers',
+      ]);
+      expect(
+        missingLines(changelog.replace('no change lines.', `no change lines.\n${missing.join('\n')}`), next, repo),
+      ).toEqual([]);
+      expect(missingLines('# Changelog\n', next, repo)).toEqual(['a section "## 2.0.0"']);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });

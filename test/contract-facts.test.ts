@@ -316,7 +316,7 @@ describe('enums', () => {
 });
 
 describe('limits', () => {
-  it.each(limits)('$fact: $keyword $value at $pointer', (f) => {
+  it.each(limits.map((f) => [`${f.fact}: ${f.keyword} ${String(f.value)}`, f] as const))('%s', (_title, f) => {
     const failure = factFailure(f);
     if (failure) throw new Error(failure);
   });

@@ -5,6 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type ApiBreak, compareApi } from './api.ts';
 import { type Change, compareDocuments } from './compare.ts';
 import {
   correctionsBetween,
@@ -26,14 +27,21 @@ export function previousRelease(version: string, repo = root): { version: string
 export const changeLine = (c: Change) =>
   `- **${c.class}**: ${c.sentence}${c.breaks ? `; breaks ${c.breaks}` : ''}${c.why ? ` (breaking, accepted: ${c.why})` : ''}`;
 
-/** The changes a version's section must list: against the previous release, or none for the first. */
+/** A breaking change of a package's types, as the changelog names it. */
+export const apiLine = (b: ApiBreak) => `- **breaking** (types): ${b.what}: ${b.sentence}`;
+
+/**
+ * The changes a version's section must list: against the previous release, or none for the first. With the document's
+ * changes, the breaking changes of the packages' types, where both releases recorded them (releases/api/).
+ */
 export function expectedLines(current: Doc, repo = root): string[] {
   const previous = previousRelease(current.info.version, repo);
-  return previous
-    ? compareDocuments(previous.doc, current, correctionsBetween(repo, previous.version, current.info.version)).map(
-        changeLine,
-      )
-    : [];
+  if (!previous) return [];
+  const { version } = current.info;
+  return [
+    ...compareDocuments(previous.doc, current, correctionsBetween(repo, previous.version, version)).map(changeLine),
+    ...(compareApi(repo, previous.version, version) ?? []).map(apiLine),
+  ];
 }
 
 /** The section of `version` in a changelog's text. */

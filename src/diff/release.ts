@@ -7,7 +7,8 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, UsageError } from '../core/cli.ts';
+import { CannotRunError, runCli, UsageError } from '../core/cli.ts';
+import { apiDir, compareApi, recordApi } from './api.ts';
 import { writeSection } from './changelog.ts';
 import { judge, report } from './gate.ts';
 import {
@@ -18,11 +19,13 @@ import {
   releasePath,
   releasedVersions,
   repositoryRoot,
+  semver,
 } from './releases.ts';
 
-const usage = `usage: npm run release -- <version>
+const usage = `usage: npm run release -- <version | patch | minor | major>
 
-  Releases the contract as <version> (MAJOR.MINOR.PATCH, newer than every recorded release):
+  Releases the contract as <version> (MAJOR.MINOR.PATCH, newer than every recorded release), or
+  as the next patch, minor or major version after the last recorded release:
   sets info.version in openapi/openapi.yaml, builds generated/, writes the version's section of
   CHANGELOG.md from the diff against the last release, records releases/openapi-<version>.json,
   and sets the version of the three packages, package-lock.json and the tarball names in the
@@ -42,23 +45,40 @@ const tarball = /(messaging-contract-(?:client|sandbox|conformance)-)\d+\.\d+\.\
 /** The `version:` of the `info:` block of the root document, replaced. */
 function withVersion(yaml: string, version: string): string {
   const info = /^info:[ \t]*\r?\n((?:[ \t]+.*\r?\n|[ \t]*\r?\n)*?)([ \t]+)version:[ \t]*\S.*$/m.exec(yaml);
-  if (!info) throw new UsageError('openapi/openapi.yaml: no `version:` in its `info:` block');
+  if (!info) throw new CannotRunError('openapi/openapi.yaml: no `version:` in its `info:` block');
   const start = info.index + info[0].length - info[0].split('\n').at(-1)!.length;
   const line = `${info[2]}version: ${version}`;
   return `${yaml.slice(0, start)}${line}${yaml.slice(info.index + info[0].length)}`;
 }
 
+const bumps = ['major', 'minor', 'patch'] as const;
+
+/** The version asked for: MAJOR.MINOR.PATCH as written, or the next major, minor or patch after the last release. */
+function nextVersion(asked: string, newest: string | undefined): string {
+  const bump = bumps.indexOf(asked as (typeof bumps)[number]);
+  if (bump < 0) {
+    if (!isVersion(asked))
+      throw new UsageError(`version: expected MAJOR.MINOR.PATCH, or patch, minor or major, got "${asked}"`);
+    return asked;
+  }
+  if (!newest) throw new CannotRunError(`${asked}: no release is recorded in releases/ yet; name the version`);
+  const parts = semver(newest).map((n, i) => (i < bump ? n : i === bump ? n + 1 : 0));
+  return parts.join('.');
+}
+
 runCli('release', usage, async (args) => {
   const flag = args.find((a) => a.startsWith('-'));
   if (flag) throw new UsageError(`unknown option ${flag}`);
-  const [version, ...more] = args;
-  if (version === undefined || more.length) throw new UsageError('expected one version, e.g. npm run release -- 1.0.2');
-  if (!isVersion(version)) throw new UsageError(`version: expected MAJOR.MINOR.PATCH, got "${version}"`);
+  const [asked, ...more] = args;
+  if (asked === undefined || more.length)
+    throw new UsageError('expected one version or patch, minor or major, e.g. npm run release -- minor');
   const repo = repositoryRoot();
   const at = (file: string) => join(repo, file);
   const newest = releasedVersions(repo).at(-1);
+  const version = nextVersion(asked, newest);
+  // A refusal says why and no more: the usage is for a command written wrong.
   if (newest && compareVersions(version, newest) <= 0)
-    throw new UsageError(`version: ${version} is not newer than the last release, ${newest}`);
+    throw new CannotRunError(`version: ${version} is not newer than the last release, ${newest}`);
 
   const npm = (script: string) =>
     execFileSync('npm', ['run', '--silent', script], { cwd: repo, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -87,10 +107,26 @@ runCli('release', usage, async (args) => {
       const verdict = judge(repo, readRelease(repo, newest), current);
       console.log(`release ${version}: the changes since ${newest}\n${report(verdict)}`);
       if (verdict.failures.length)
-        throw new UsageError(`refused, nothing changed:\n  ${verdict.failures.join('\n  ')}`);
+        throw new CannotRunError(`refused, nothing changed:\n  ${verdict.failures.join('\n  ')}`);
     }
     npm('build:types');
     npm('build:generated');
+    // The packages' own API: their declarations against the last release's, as code written for it meets them.
+    npm('build:packages');
+    if (newest) {
+      const breaks = compareApi(repo, newest);
+      if (breaks === undefined)
+        console.log(`release ${version}: ${newest} recorded no package types; recorded from now on`);
+      else {
+        console.log(`release ${version}: the packages' types since ${newest}: ${breaks.length} breaking`);
+        for (const b of breaks) console.log(`breaking     ${b.what}\n             ${b.sentence}`);
+        if (breaks.length && semver(version)[0] <= semver(newest)[0])
+          throw new CannotRunError(
+            `refused, nothing changed:\n  ${breaks.length} breaking change(s) of the packages' types need a new major version: ${version} must become ${semver(newest)[0] + 1}.0.0 or later (npm run release -- major)`,
+          );
+      }
+    }
+    recordApi(repo, version);
     edit('CHANGELOG.md', (text) => {
       const written = writeSection(text, current, repo);
       changes = written.changes;
@@ -111,6 +147,7 @@ runCli('release', usage, async (args) => {
     writeFileSync(releasePath(repo, version), readFileSync(bundle));
   } catch (error) {
     for (const [file, bytes] of kept) writeFileSync(file, bytes);
+    rmSync(apiDir(repo, version), { recursive: true, force: true });
     for (const file of readdirSync(at('generated'), { recursive: true, withFileTypes: true }))
       if (file.isFile() && !kept.has(join(file.parentPath, file.name))) rmSync(join(file.parentPath, file.name));
     throw error;
@@ -121,7 +158,7 @@ runCli('release', usage, async (args) => {
       `released ${version}:`,
       `  openapi/openapi.yaml info.version, generated/ rebuilt`,
       `  CHANGELOG.md section ${version} (${changes} changes since ${newest ?? 'nothing'}): reword it where it helps, keep every change line`,
-      `  releases/openapi-${version}.json recorded: the gate's base from now on`,
+      `  releases/openapi-${version}.json and releases/api/${version}/ (the packages' types) recorded: the gate's base from now on`,
       `  ${manifests.join(', ')}, package-lock.json and the READMEs' tarball names say ${version}`,
       `next: npm test, commit, and tag v${version} if you tag releases`,
     ].join('\n'),

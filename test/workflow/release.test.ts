@@ -2,14 +2,14 @@
 // git lists, node_modules linked): a patch, a minor and a major release one after the other, each
 // followed by the gate `npm test` runs, and a release the gate refuses, which changes nothing.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingLines } from '../../src/diff/changelog.ts';
-import { projectRoot } from '../../src/paths.ts';
+import { commentLimit } from '../helpers/contract.ts';
 import { outcome } from '../helpers/outcome.ts';
+import { copyEnv, copyRepository } from '../helpers/repository-copy.ts';
 
 const run = promisify(execFile);
 let repo: string;
@@ -18,7 +18,7 @@ const npm = (...args: string[]) =>
   outcome(
     run('npm', ['run', '--silent', ...args], {
       cwd: repo,
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', INIT_CWD: repo },
+      env: copyEnv(repo),
       maxBuffer: 16 << 20,
     }),
   );
@@ -64,25 +64,7 @@ async function releasedAs(version: string, since: string) {
 }
 
 beforeAll(async () => {
-  repo = await mkdtemp(join(tmpdir(), 'mc-release-'));
-  const { stdout } = await run('git', [
-    '-C',
-    projectRoot,
-    'ls-files',
-    '-z',
-    '--cached',
-    '--others',
-    '--exclude-standard',
-  ]);
-  const files = stdout.split('\0').filter(Boolean);
-  await Promise.all(
-    files.map((file) =>
-      cp(join(projectRoot, file), join(repo, file), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error; // a file git lists as deleted in the work tree
-      }),
-    ),
-  );
-  await symlink(join(projectRoot, 'node_modules'), join(repo, 'node_modules'), 'dir');
+  repo = await copyRepository('mc-release-');
 }, 60_000);
 afterAll(async () => {
   if (repo) await rm(repo, { recursive: true, force: true });
@@ -102,7 +84,8 @@ describe('npm run release', () => {
     const patched = await npm('release', '--', versions.patch);
     expect(patched.code, patched.out).toBe(0);
     let changelog = await releasedAs(versions.patch, first);
-    expect(changelog).toContain('- **annotation**: info/version: changed');
+    // A new version alone is no change line.
+    expect(changelog).toContain(`## ${versions.patch}\n\nChanges since ${first}:\n\n- none\n`);
 
     // Words written above the change lines stay when the lines are written again (npm run changelog).
     const words = 'Hand-written words about this patch: they stay.';
@@ -115,34 +98,44 @@ describe('npm run release', () => {
     expect(missingLines(changelog, await json('generated/openapi.json'), repo)).toEqual([]);
 
     // A minor: a limit raised, which breaks nobody.
-    await setCommentLimit(300, 400);
+    const [limit, raisedTo, loweredTo] = [commentLimit, commentLimit + 100, commentLimit - 100];
+    await setCommentLimit(limit, raisedTo);
     const raised = await npm('release', '--', versions.minor);
     expect(raised.code, raised.out).toBe(0);
     changelog = await releasedAs(versions.minor, versions.patch);
-    expect(changelog).toContain('- **non-breaking**: request body of closeThreads: `comment`: maxLength 300 -> 400');
+    expect(changelog).toContain(
+      `- **non-breaking**: request body of closeThreads: \`comment\`: maxLength ${limit} -> ${raisedTo}`,
+    );
 
     // A breaking change with a minor version: refused, and nothing is changed.
-    await setCommentLimit(400, 200);
+    await setCommentLimit(raisedTo, loweredTo);
     const kept = await Promise.all(['openapi/openapi.yaml', 'generated/openapi.json', 'CHANGELOG.md'].map(read));
     const refused = await npm('release', '--', `${major}.${minor + 2}.0`);
     expect(refused.code, refused.out).toBe(2);
-    expect(refused.out).toContain('breaking     request body of closeThreads: `comment`: maxLength 400 -> 200');
+    // A refusal prints its reason, not the usage.
+    expect(refused.out).toContain('release: refused, nothing changed:');
+    expect(refused.out).not.toContain('usage:');
+    expect(refused.out).toContain(
+      `breaking     request body of closeThreads: \`comment\`: maxLength ${raisedTo} -> ${loweredTo}`,
+    );
     expect(refused.out).toContain(`info.version ${major}.${minor + 2}.0 must become ${major + 1}.0.0 or later`);
     expect(await Promise.all(['openapi/openapi.yaml', 'generated/openapi.json', 'CHANGELOG.md'].map(read))).toEqual(
       kept,
     );
     expect(refused.out).not.toMatch(/\n\s+at .*\.ts:\d+/);
 
-    // The same change as a major release.
-    const broke = await npm('release', '--', versions.major);
+    // The same change as a major release, asked for by name.
+    const broke = await npm('release', '--', 'major');
     expect(broke.code, broke.out).toBe(0);
     changelog = await releasedAs(versions.major, versions.minor);
-    expect(changelog).toContain('- **breaking**: request body of closeThreads: `comment`: maxLength 400 -> 200');
+    expect(changelog).toContain(
+      `- **breaking**: request body of closeThreads: \`comment\`: maxLength ${raisedTo} -> ${loweredTo}; breaks callers`,
+    );
     // Each release keeps its own section, newest first, and the words written above the change lines stay.
     const order = [versions.major, versions.minor, versions.patch, first].map((v) => changelog.indexOf(`\n## ${v}\n`));
     expect(order.every((at, i) => at > 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
     expect(changelog).toContain('Corrections, and what the conformance suite needs to hold on any deployment:');
-  }, 180_000);
+  }, 300_000);
 
   it('refuses a version that is not newer than the last release, or not a version', async () => {
     const last = (await json('generated/openapi.json')).info.version as string;
@@ -151,6 +144,6 @@ describe('npm run release', () => {
     expect(same.out).toContain(`version: ${last} is not newer than the last release, ${last}`);
     const junk = await npm('release', '--', 'v-next');
     expect(junk.code).toBe(2);
-    expect(junk.out).toContain('version: expected MAJOR.MINOR.PATCH, got "v-next"');
+    expect(junk.out).toContain('version: expected MAJOR.MINOR.PATCH, or patch, minor or major, got "v-next"');
   }, 60_000);
 });

@@ -1,0 +1,209 @@
+// The packages' own API, gated as the document is. A release records each package's declaration
+// files (releases/api/<version>/<package>/); the next release compares the packages' exports with
+// them through the TypeScript compiler, as code written against the last release would meet them:
+// - an export removed breaks whoever imported it;
+// - a function, class or constant is held as its users hold it: the new one must fit where the old
+//   one's type is written (a parameter narrowed or a result widened does not);
+// - a type or interface both ways: users build values of it (a request, a mock of a result) and
+//   keep values of it (a result in a variable typed with the old type). `number | bigint` where a
+//   result said `number` does not fit the old type, so `const id: number = result.ids[0]` breaks.
+// Declarations only: the packages' code is their tests' business.
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+/** A package of the workspace: its name, its folder, and its typed entries (export subpath -> dist file). */
+export interface PackageApi {
+  name: string;
+  /** The folder under releases/api/<version>/: the name without its scope. */
+  short: string;
+  dist: string;
+  entries: Record<string, string>;
+}
+
+/** An incompatibility of a package's types with the last release's. */
+export interface ApiBreak {
+  package: string;
+  /** "@messaging-contract/client: CloseThreadsResult (a type)". */
+  what: string;
+  /** Who it breaks and how, with the compiler's first line. */
+  sentence: string;
+}
+
+/** The workspace packages and the declaration file of each typed export. */
+export function packageApis(repo: string): PackageApi[] {
+  const root = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { workspaces?: string[] };
+  return (root.workspaces ?? []).map((folder) => {
+    const manifest = JSON.parse(readFileSync(join(repo, folder, 'package.json'), 'utf8')) as {
+      name: string;
+      exports?: Record<string, unknown>;
+    };
+    const entries: Record<string, string> = {};
+    for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
+      const types = (target as { types?: unknown } | null)?.types;
+      if (typeof types === 'string') entries[subpath] = types.replace(/^\.\/dist\//, '');
+    }
+    return {
+      name: manifest.name,
+      short: manifest.name.replace(/^@[^/]+\//, ''),
+      dist: join(repo, folder, 'dist'),
+      entries,
+    };
+  });
+}
+
+export const apiDir = (repo: string, version: string) => join(repo, 'releases', 'api', version);
+
+/** Copies each package's built declaration files under releases/api/<version>/. */
+export function recordApi(repo: string, version: string): void {
+  for (const pkg of packageApis(repo)) {
+    const to = join(apiDir(repo, version), pkg.short);
+    rmSync(to, { recursive: true, force: true });
+    mkdirSync(to, { recursive: true });
+    for (const file of readdirSync(pkg.dist))
+      if (file.endsWith('.d.ts')) copyFileSync(join(pkg.dist, file), join(to, file));
+    // The subpaths it exported: one the next release drops is a break, not a file that is no longer compared.
+    writeFileSync(join(to, 'entries.json'), `${JSON.stringify(pkg.entries, null, 2)}\n`);
+  }
+}
+
+const compilerOptions: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  skipLibCheck: true,
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  types: [],
+};
+
+interface Probe {
+  line: number;
+  package: string;
+  what: string;
+  sentence: string;
+}
+
+const recordedEntries = (dir: string, short: string): Record<string, string> | undefined => {
+  const listed = join(dir, short, 'entries.json');
+  return existsSync(listed) ? (JSON.parse(readFileSync(listed, 'utf8')) as Record<string, string>) : undefined;
+};
+
+/**
+ * The breaks of the packages' types against the API recorded for `base`: the types recorded for `version`, or else the
+ * packages' built ones (their dist/). A package or an entry the base did not record is new: nothing to break.
+ * `undefined` when either side recorded no API at all.
+ */
+export function compareApi(repo: string, base: string, version?: string): ApiBreak[] | undefined {
+  const recorded = apiDir(repo, base);
+  if (!existsSync(recorded) || (version !== undefined && !existsSync(apiDir(repo, version)))) return undefined;
+  const breaks: ApiBreak[] = [];
+  const pairs = packageApis(repo).flatMap((pkg) => {
+    const entries = recordedEntries(recorded, pkg.short);
+    if (!entries) return []; // a package the base did not have
+    const side = version === undefined ? pkg.dist : join(apiDir(repo, version), pkg.short);
+    const current = version === undefined ? pkg.entries : (recordedEntries(apiDir(repo, version), pkg.short) ?? {});
+    return Object.entries(entries).flatMap(([subpath, file]) => {
+      const old = join(recorded, pkg.short, file);
+      const name = subpath === '.' ? pkg.name : `${pkg.name}${subpath.slice(1)}`;
+      const kept = current[subpath];
+      if (kept === undefined) {
+        breaks.push({ package: pkg.name, what: name, sentence: 'no longer exported: every import of it breaks' });
+        return [];
+      }
+      const now = join(side, kept);
+      if (!existsSync(now)) throw new Error(`${relative(repo, now)}: missing (npm run build:packages)`);
+      return [{ pkg, name, old, now }];
+    });
+  });
+  if (pairs.length === 0) return breaks;
+  // The exports of each side, read by one program.
+  const first = ts.createProgram(
+    pairs.flatMap((p) => [p.old, p.now]),
+    compilerOptions,
+  );
+  const checker = first.getTypeChecker();
+  const exportsOf = (file: string) => {
+    const source = first.getSourceFile(file);
+    const module = source && checker.getSymbolAtLocation(source);
+    return new Map((module ? checker.getExportsOfModule(module) : []).map((s) => [s.name, s]));
+  };
+  const probes: Probe[] = [];
+  const lines: string[] = [];
+  const spec = (file: string) => JSON.stringify(file.replace(/\.d\.ts$/, '.js'));
+  for (const [i, { pkg, name: entry, old, now }] of pairs.entries()) {
+    const after = exportsOf(now);
+    lines.push(`import type * as O${i} from ${spec(old)};`, `import type * as N${i} from ${spec(now)};`);
+    for (const [name, symbol] of exportsOf(old)) {
+      if (!after.has(name)) {
+        breaks.push({ package: pkg.name, what: `${entry}: ${name}`, sentence: `removed: every import of it breaks` });
+        continue;
+      }
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      const flags = target.flags;
+      const probe = (what: string, sentence: string, text: string) => {
+        probes.push({ line: lines.length, package: pkg.name, what: `${entry}: ${name} (${what})`, sentence });
+        lines.push(text);
+      };
+      const id = `${i}_${probes.length}`;
+      if (flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Variable | ts.SymbolFlags.Class | ts.SymbolFlags.Enum)) {
+        probe(
+          'a value',
+          'code written against the last release no longer compiles where it passes or keeps it',
+          `declare const n${id}: typeof N${i}.${name}; export const o${id}: typeof O${i}.${name} = n${id};`,
+        );
+      }
+      if (flags & (ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Interface | ts.SymbolFlags.Class)) {
+        const declaration = target.declarations?.[0] as ts.DeclarationWithTypeParameterChildren | undefined;
+        const count = declaration?.typeParameters?.length ?? 0;
+        const args = count ? `<${Array(count).fill('any').join(', ')}>` : '';
+        // A class is built with `new` (its value, above): its instances are only kept.
+        if (!(flags & ts.SymbolFlags.Class))
+          probe(
+            'a type',
+            "a value of the last release's type no longer fits it: code that builds one breaks",
+            `declare const a${id}: O${i}.${name}${args}; export const b${id}: N${i}.${name}${args} = a${id};`,
+          );
+        probe(
+          'a type',
+          "what it gives no longer fits the last release's type: code that keeps one in a variable of that type breaks",
+          `declare const c${id}: N${i}.${name}${args}; export const d${id}: O${i}.${name}${args} = c${id};`,
+        );
+      }
+    }
+  }
+  if (probes.length === 0) return breaks;
+  const dir = mkdtempSync(join(tmpdir(), 'mc-api-'));
+  try {
+    const check = join(dir, 'check.ts');
+    writeFileSync(check, `${lines.join('\n')}\n`);
+    const program = ts.createProgram([check], compilerOptions, undefined, first);
+    const source = program.getSourceFile(check)!;
+    const found = new Map<number, string>();
+    for (const d of ts.getPreEmitDiagnostics(program, source)) {
+      if (d.file !== source || d.start === undefined) continue;
+      const { line } = source.getLineAndCharacterOfPosition(d.start);
+      if (!found.has(line))
+        found.set(line, ts.flattenDiagnosticMessageText(d.messageText, '\n').split('\n').slice(-1)[0]!.trim());
+    }
+    const unknown = [...found.keys()].filter((line) => !probes.some((p) => p.line === line));
+    if (unknown.length) throw new Error(`the API check could not read the declarations: ${found.get(unknown[0]!)}`);
+    for (const p of probes) {
+      const message = found.get(p.line);
+      if (message) breaks.push({ package: p.package, what: p.what, sentence: `${p.sentence} (${message})` });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return breaks;
+}

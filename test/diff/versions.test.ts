@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { missingLines } from '../../src/diff/changelog.ts';
+import { compareVersions, releasedVersions } from '../../src/diff/releases.ts';
 import { projectRoot } from '../../src/paths.ts';
 
 const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
@@ -47,6 +48,19 @@ describe('versions', () => {
         JSON.parse(released),
         `generated/openapi.json differs from releases/openapi-${doc.info.version}.json: release it as a new version`,
       ).toEqual(doc);
+  });
+
+  it("the READMEs' release commands work as written: a bump by name, or a version newer than the last release", () => {
+    const last = releasedVersions(projectRoot).at(-1)!;
+    const asked = ['README.md', 'CHANGELOG.md', 'openapi/README.md'].flatMap((file) =>
+      [...read(file).matchAll(/npm run release -- (\S+?)[`\s]/g)].map((m) => [file, m[1]!] as const),
+    );
+    expect(asked.length).toBeGreaterThanOrEqual(2);
+    for (const [file, version] of asked)
+      expect(
+        ['patch', 'minor', 'major', '<version>', '<version,'].includes(version) || compareVersions(version, last) > 0,
+        `${file}: npm run release -- ${version}`,
+      ).toBe(true);
   });
 
   it('CHANGELOG.md has the section of this version with every change line', () => {

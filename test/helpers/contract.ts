@@ -10,5 +10,20 @@ export function keywordAt<T = number>(pointer: string, keyword: string): T {
   return node[keyword] as T;
 }
 
+const schemas = '#/components/schemas';
+const listItem = `${schemas}/ListPicker/properties/sections/items/properties/items/items/properties`;
+
+/** The limits of the document's requests. */
+export const limits = {
+  comment: keywordAt(`${schemas}/CloseThreadsRequest/properties/comment`, 'maxLength'),
+  attachmentName: keywordAt(`${schemas}/WhatsAppAttachment/properties/name`, 'maxLength'),
+  listTitle: keywordAt(`${listItem}/title`, 'maxLength'),
+  listSubtitle: keywordAt(`${listItem}/subtitle`, 'maxLength'),
+  buttons: keywordAt(`${schemas}/KeyboardButtons`, 'maxItems'),
+  urlButtons: keywordAt(`${schemas}/KeyboardButtons/then`, 'maxContains'),
+  phoneButtons: keywordAt(`${schemas}/KeyboardButtons/else/then`, 'maxContains'),
+  payload: keywordAt(`${schemas}/KeyboardButton/properties/payload`, 'maxLength'),
+};
+
 /** The longest comment a close-threads request takes. */
-export const commentLimit = keywordAt('#/components/schemas/CloseThreadsRequest/properties/comment', 'maxLength');
+export const commentLimit = limits.comment;

@@ -2,7 +2,7 @@
 // request, and concurrency.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createMessagingClient } from '../../src/client/index.ts';
-import { commentLimit } from '../helpers/contract.ts';
+import { commentLimit, limits } from '../helpers/contract.ts';
 import { credentials, post, useSandbox } from '../helpers/sandbox.ts';
 
 const sandbox = useSandbox();
@@ -328,52 +328,66 @@ describe('schedule cascade', () => {
       'attachmentName-not-specified',
     ],
     [
-      'a document name of 71 characters',
-      wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(71) } }),
+      'a document name one character over the limit',
+      wa({
+        contentType: 'DOCUMENT',
+        attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(limits.attachmentName + 1) },
+      }),
       'attachmentName-is-too-long',
     ],
     ['a longitude alone', wa({ location: { longitude: 1 } }), 'latitude-not-specified'],
     ['a latitude alone', wa({ location: { latitude: 1 } }), 'longitude-not-specified'],
     [
-      'a list title of 25 characters',
-      wa({ listPicker: { sections: [{ items: [{ title: 't'.repeat(25) }] }] } }),
+      'a list title one character over the limit',
+      wa({ listPicker: { sections: [{ items: [{ title: 't'.repeat(limits.listTitle + 1) }] }] } }),
       'template-parameter-is-not-valid',
     ],
     [
-      'a list subtitle of 25 characters',
-      wa({ listPicker: { sections: [{ items: [{ title: 't', subtitle: 's'.repeat(25) }] }] } }),
+      'a list subtitle one character over the limit',
+      wa({ listPicker: { sections: [{ items: [{ title: 't', subtitle: 's'.repeat(limits.listSubtitle + 1) }] }] } }),
       'template-parameter-is-not-valid',
     ],
     [
-      '11 buttons',
-      wa({ keyboard: { rows: [{ buttons: Array.from({ length: 11 }, () => button('QUICK_REPLY')) }] } }),
+      'one button over the limit',
+      wa({
+        keyboard: { rows: [{ buttons: Array.from({ length: limits.buttons + 1 }, () => button('QUICK_REPLY')) }] },
+      }),
       'button-validation-error',
     ],
     [
-      '11 buttons over two rows',
+      'one button over the limit, over two rows',
       wa({
         keyboard: {
           rows: [
-            { buttons: Array.from({ length: 6 }, () => button('QUICK_REPLY')) },
-            { buttons: Array.from({ length: 5 }, () => button('QUICK_REPLY')) },
+            { buttons: Array.from({ length: Math.ceil((limits.buttons + 1) / 2) }, () => button('QUICK_REPLY')) },
+            { buttons: Array.from({ length: Math.floor((limits.buttons + 1) / 2) }, () => button('QUICK_REPLY')) },
           ],
         },
       }),
       'button-validation-error',
     ],
     [
-      '3 URL buttons',
-      wa({ keyboard: { rows: [{ buttons: [button('URL'), button('URL'), button('URL')] }] } }),
+      'one URL button over the limit',
+      wa({ keyboard: { rows: [{ buttons: Array.from({ length: limits.urlButtons + 1 }, () => button('URL')) }] } }),
       'button-validation-error',
     ],
     [
-      '2 PHONE buttons over two rows',
-      wa({ keyboard: { rows: [{ buttons: [button('PHONE')] }, { buttons: [button('PHONE')] }] } }),
+      'one PHONE button over the limit, over two rows',
+      wa({
+        keyboard: {
+          rows: [
+            { buttons: [button('PHONE')] },
+            { buttons: Array.from({ length: limits.phoneButtons }, () => button('PHONE')) },
+          ],
+        },
+      }),
       'button-validation-error',
     ],
     [
-      'a payload of 129 characters',
-      wa({ keyboard: { rows: [{ buttons: [button('QUICK_REPLY', { payload: 'p'.repeat(129) })] }] } }),
+      'a payload one character over the limit',
+      wa({
+        keyboard: { rows: [{ buttons: [button('QUICK_REPLY', { payload: 'p'.repeat(limits.payload + 1) })] }] },
+      }),
       'button-validation-error',
     ],
     [
@@ -405,26 +419,38 @@ describe('schedule cascade', () => {
     expect(res).toMatchObject({ status: 400, body: { title: code, status: 400 } });
   });
 
-  it('the limits themselves pass: 24-character list titles, 10 buttons, 2 URL and 1 PHONE, 128-character payload, 70-character name', async () => {
+  it('the limits themselves pass: list titles and subtitles, buttons (URL and PHONE at theirs), payload, document name', async () => {
     const ok = await Promise.all([
-      schedule(wa({ listPicker: { sections: [{ items: [{ title: 't'.repeat(24), subtitle: 's'.repeat(24) }] }] } })),
+      schedule(
+        wa({
+          listPicker: {
+            sections: [{ items: [{ title: 't'.repeat(limits.listTitle), subtitle: 's'.repeat(limits.listSubtitle) }] }],
+          },
+        }),
+      ),
       schedule(
         wa({
           keyboard: {
             rows: [
               {
                 buttons: [
-                  button('URL'),
-                  button('URL'),
-                  button('PHONE'),
-                  ...Array.from({ length: 7 }, () => button('QUICK_REPLY', { payload: 'p'.repeat(128) })),
+                  ...Array.from({ length: limits.urlButtons }, () => button('URL')),
+                  ...Array.from({ length: limits.phoneButtons }, () => button('PHONE')),
+                  ...Array.from({ length: limits.buttons - limits.urlButtons - limits.phoneButtons }, () =>
+                    button('QUICK_REPLY', { payload: 'p'.repeat(limits.payload) }),
+                  ),
                 ],
               },
             ],
           },
         }),
       ),
-      schedule(wa({ contentType: 'DOCUMENT', attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(70) } })),
+      schedule(
+        wa({
+          contentType: 'DOCUMENT',
+          attachment: { url: 'https://e.org/a.pdf', name: 'n'.repeat(limits.attachmentName) },
+        }),
+      ),
     ]);
     expect(ok.map((r) => r.status)).toEqual([200, 200, 200]);
   });

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentLimit } from '../helpers/contract.ts';
 import { outcome } from '../helpers/outcome.ts';
@@ -23,8 +23,7 @@ const npm = (...args: string[]) =>
 /** The README's test command, and the test files that failed in it. */
 async function npmTest() {
   const result = await outcome(run('npm', ['test'], { cwd: repo, env: copyEnv(repo), maxBuffer: 256 << 20 }));
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours of a terminal, if any
-  const out = result.out.replace(/\u001b\[[0-9;]*m/g, '');
+  const out = stripVTControlCharacters(result.out); // the colours of a terminal, if any
   const failed = new Set([...out.matchAll(/^ FAIL {1,2}(\S+\.test\.ts)/gm)].map((m) => m[1]));
   return { ...result, out, failed };
 }

@@ -2,11 +2,13 @@
 // empty project outside this repository, type-checked there under both module resolutions, and run
 // on every supported Node line (20 here, 22, 24 and 26 from the npm registry's `node` package).
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareApi } from '../../src/diff/api.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { bundleEntries, entryImports, installProject, packPackages, type PackageName } from '../helpers/packages.ts';
 
@@ -39,6 +41,14 @@ afterAll(async () => {
 });
 
 describe('the tarballs', () => {
+  it("keep the types recorded for this version (releases/api/): a break of a package's API is released as a major", () => {
+    // packPackages built each dist/; the gate the release runs, on the working copy.
+    const { version } = JSON.parse(readFileSync(join(projectRoot, 'generated/openapi.json'), 'utf8')).info;
+    const breaks = compareApi(projectRoot, version);
+    expect(breaks, `releases/api/${version}/ is not recorded`).toBeDefined();
+    expect(breaks?.map((b) => `${b.what}: ${b.sentence}`)).toEqual([]);
+  }, 60_000);
+
   it.each(['client', 'sandbox', 'conformance'] as const)(
     '%s: attw finds every entry typed for ESM consumers (node16 and bundler)',
     async (name) => {

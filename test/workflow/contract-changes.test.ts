@@ -93,11 +93,13 @@ describe('the contract changes, the repository stays green', () => {
       ['openapi/openapi.yaml', 'CHANGELOG.md', 'package.json'].map((f) => readFile(join(repo, f), 'utf8')),
     );
     const refused = await npm('release', '--', 'patch');
+    // Put back before judging, so that the next step starts from the released types whatever this one finds.
+    await edit('src/client/types.ts', (text) => text.replace(' | string;', ';'));
     expect(refused.code, refused.out).toBe(2);
     expect(refused.out).toContain("breaking change(s) of the packages' types need a new major version");
     // The results widened: code that keeps an identifier as `number | bigint` breaks.
     expect(refused.out).toMatch(
-      /breaking {5}@messaging-contract\/client: createMessagingClient\n {13}no longer fits where code written for the last release holds it \(.*'string'.* is not assignable to type 'number \| bigint'/,
+      /breaking {5}@messaging-contract\/client: createMessagingClient\n {13}no longer fits where code written for the last release holds it \(.*'string'.* is not assignable to type '(Int64|number \| bigint)'/,
     );
     expect(refused.out).not.toContain('usage:');
     expect(await version()).toBe(before);
@@ -108,7 +110,6 @@ describe('the contract changes, the repository stays green', () => {
     ).toEqual(kept);
     const [major, minor, patch] = before.split('.').map(Number);
     expect(existsSync(join(repo, `releases/api/${major}.${minor}.${patch! + 1}`))).toBe(false);
-    await edit('src/client/types.ts', (text) => text.replace(' | string;', ';'));
   }, 300_000);
 
   it('a limit lowered: the gate refuses a minor and names who it breaks; as a major, npm test fails in the seed facts alone', async () => {

@@ -185,6 +185,12 @@ function transportError(error: unknown, operation: string, timeoutMs: number, si
   return new NetworkError(operation, error);
 }
 
+/** The requestId a body carries, if any. */
+const sentRequestId = (body: unknown): string | undefined => {
+  const id = (body as { requestId?: unknown } | null)?.requestId;
+  return typeof id === 'string' ? id : undefined;
+};
+
 /** A call's own headers with the credentials, which they cannot replace (header names are case-insensitive). */
 function withCallHeaders(credentials: Record<string, string>, own: Record<string, string>): Record<string, string> {
   const taken = new Set(Object.keys(credentials).map((name) => name.toLowerCase()));
@@ -320,7 +326,10 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       if ('value' in outcome) return outcome.value;
       const delay =
         outcome.retryable && attempt < policy.retries ? retryDelay(policy, attempt + 1, outcome.retryAfter) : null;
-      if (delay === null || callOptions?.signal?.aborted) throw outcome.error;
+      if (delay === null || callOptions?.signal?.aborted) {
+        if (outcome.error instanceof MessagingError) outcome.error.requestId ??= sentRequestId(body);
+        throw outcome.error;
+      }
       await policy.sleep(delay);
     }
   }

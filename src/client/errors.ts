@@ -5,14 +5,32 @@ import { toJson } from '../core/json-int64.ts';
 import type { ErrorCode } from '../core/types.ts';
 import { parseCascadeViolations, type CascadeViolation } from '../core/cascade-violations.ts';
 
+/** Node's hook for `util.inspect` (and so `console.log` and an uncaught error), without importing node:util. */
+const inspectHook = Symbol.for('nodejs.util.inspect.custom');
+
 export class MessagingError extends Error {
   override name = 'MessagingError';
+  /** The `requestId` the request carried (scheduleCascade), to find it in the service's logs. */
+  requestId: string | undefined;
   constructor(
     readonly operation: string,
     message: string,
     options?: ErrorOptions,
   ) {
     super(`${operation}: ${message}`, options);
+  }
+
+  /** What a log needs of it, in one line of JSON: no response object, no body. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, operation: this.operation, message: this.message, requestId: this.requestId };
+  }
+
+  /** The stack, then the fields of toJSON but the message: a few lines, never the response object. */
+  [inspectHook](): string {
+    const { name: _name, message: _message, ...fields } = this.toJSON();
+    const shown = Object.entries(fields).filter(([, v]) => v !== undefined && v !== null);
+    const stack = this.stack ?? `${this.name}: ${this.message}`;
+    return shown.length ? `${stack}\n  ${shown.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}` : stack;
   }
 }
 
@@ -55,6 +73,12 @@ export class ApiError extends MessagingError {
     this.detail = detail;
     this.violations = code !== null && listsViolations(code) ? parseCascadeViolations(detail) : [];
     this.body = body;
+    // Reachable, but not printed with the error (an undici Response is dozens of lines).
+    Object.defineProperty(this, 'response', { enumerable: false });
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), status: this.status, code: this.code, detail: this.detail };
   }
 
   /**
@@ -72,12 +96,21 @@ export class NetworkError extends MessagingError {
   override name = 'NetworkError';
   /** True when the failure happened before the request could be sent (refused, unresolvable host). */
   readonly notSent: boolean;
+  /** The system's code of the failure (ECONNREFUSED, ENOTFOUND, ...), when it gave one. */
+  readonly code: string | undefined;
   constructor(operation: string, cause: unknown) {
-    const code = (cause as { cause?: { code?: string } })?.cause?.code;
-    super(operation, `network failure${code ? ` (${code})` : ''}: ${(cause as Error)?.message ?? String(cause)}`, {
-      cause,
-    });
+    // fetch says only "fetch failed"; what failed is its cause ("connect ECONNREFUSED 127.0.0.1:1", "bad port").
+    const inner = (cause as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+    const code = typeof inner?.code === 'string' ? inner.code : undefined;
+    const said = typeof inner?.message === 'string' && inner.message ? inner.message : undefined;
+    const outer = (cause as Error | undefined)?.message ?? String(cause);
+    super(operation, `network failure: ${said ? `${outer}: ${said}` : outer}`, { cause });
+    this.code = code;
     this.notSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), code: this.code, notSent: this.notSent };
   }
 }
 

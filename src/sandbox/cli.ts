@@ -2,6 +2,7 @@
 // messaging-sandbox: the reference implementation as a server, with the docs page at / and the
 // bundled document at /openapi.json.
 import { httpUrl, parse, port, runCli, serverOptions, stopOnSignal, UsageError } from '../core/cli.ts';
+import { defaultCredentials } from './fixtures.ts';
 import { startSandbox } from './index.ts';
 
 const usage = `usage: messaging-sandbox [--host 127.0.0.1] [--port 4020] [--fixtures <file>] [--callback-url <url>]
@@ -13,13 +14,25 @@ const usage = `usage: messaging-sandbox [--host 127.0.0.1] [--port 4020] [--fixt
 
   --host           interface to listen on (default 127.0.0.1)
   --port           port to listen on (default 4020; 0 picks a free one)
-  --fixtures       a fixtures JSON file: API keys, tokens, cascades, threads... (default: the bundled ones)
+  --fixtures       a fixtures JSON file laid over the bundled ones: its entries add to them (one
+                   with the key, id or name of a default replaces it), a section it leaves out
+                   keeps the default's; "defaults": false in it starts from nothing
   --callback-url   where simulated delivery-status callbacks are posted
   --clock          real (default): the machine's time; manual: the sandbox's time stands still
                    until POST /_sandbox/clock moves it ({"advanceMs": 86400000} or
                    {"now": "2099-01-16T09:00:00Z"}), which answers once the deliveries, callbacks
                    and retries due by then have run; GET /_sandbox/clock shows it
   --help           this text
+
+  Default credentials (the bundled fixtures):
+${defaultCredentials.apiKeys.map(({ key, balance }) => `    x-api-key: ${key}${balance > 0 ? '' : ' (no balance: out-of-balance)'}`).join('\n')}
+${defaultCredentials.integratorTokens.map((token) => `    Authorization: Bearer ${token} (close threads)`).join('\n')}
+
+  Control API (the sandbox's own, outside the contract):
+    GET  /_sandbox/state       threads (with comments), subscribers, the count of used requestIds
+    GET  /_sandbox/callbacks   the last 10,000 simulated status callbacks, with each post's result
+    GET  /_sandbox/clock       the sandbox's time; POST moves a manual clock (above)
+    POST /_sandbox/reset       back to the fixtures (the conformance suite's --reset-url)
 `;
 
 runCli('messaging-sandbox', usage, async (args) => {

@@ -45,9 +45,61 @@ export function checkFixtures(value: unknown, source = 'fixtures'): Fixtures {
   return value as Fixtures;
 }
 
-/** The default fixtures (fixtures.json, bundled in), or a fixtures file read and checked. */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** What identifies an entry of a fixtures list: a key, an id or a name; a plain value is its own key. */
+const entryKey = (entry: Json): string =>
+  JSON.stringify(
+    entry !== null && typeof entry === 'object' && !Array.isArray(entry)
+      ? (['key', 'id', 'name']
+          .map((k) => (Object.hasOwn(entry, k) ? entry[k] : undefined))
+          .find((v) => v !== undefined) ?? entry)
+      : entry,
+  );
+
+/**
+ * `over` laid on `base`: an object gains the keys `over` has (each merged the same way); a list gets the entries of
+ * `over` first (so an error names the file's own positions), then the base's that `over` does not replace by key, id
+ * or name; anything else is `over`'s. Linear in both; keys are own properties, set as data (never a prototype).
+ */
+function laidOver(base: Json | undefined, over: Json): Json {
+  if (Array.isArray(over)) {
+    if (!Array.isArray(base)) return over;
+    const taken = new Set(over.map(entryKey));
+    return [...over, ...base.filter((entry) => !taken.has(entryKey(entry)))];
+  }
+  if (over === null || typeof over !== 'object') return over;
+  if (base === null || typeof base !== 'object' || Array.isArray(base) || base === undefined) return over;
+  const keys = [...new Set([...Object.keys(base), ...Object.keys(over)])];
+  return Object.fromEntries(
+    keys.map((k) => [
+      k,
+      Object.hasOwn(over, k) ? laidOver(Object.hasOwn(base, k) ? base[k] : undefined, over[k]!) : base[k]!,
+    ]),
+  );
+}
+
+/**
+ * The default fixtures (fixtures.json, bundled in), or a fixtures file laid over them, checked: a file adds to the
+ * defaults (an entry with the key, id or name of a default one replaces it) and a section it leaves out keeps the
+ * default's. `"defaults": false` in the file starts from nothing: the file is then the whole fixtures.
+ */
 export function loadFixtures(path?: string | URL): Fixtures {
   if (path === undefined) return checkFixtures(structuredClone(defaultFixtures), 'default fixtures');
-  const value = readJsonFile(path, `fixtures ${String(path)}`);
-  return checkFixtures(value, `fixtures ${String(path)}`);
+  const source = `fixtures ${String(path)}`;
+  const value = readJsonFile(path, source) as Json;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new Error(`${source} are not valid:\n  (root): expected an object of fixture sections`);
+  const { defaults, ...own } = value;
+  if (defaults !== undefined && defaults !== false)
+    throw new Error(
+      `${source} are not valid:\n  defaults: expected false (start from nothing) or no such key, got ${JSON.stringify(defaults)}`,
+    );
+  return checkFixtures(defaults === false ? own : laidOver(structuredClone(defaultFixtures) as Json, own), source);
 }
+
+/** The default fixtures' credentials, for a help text. */
+export const defaultCredentials = {
+  apiKeys: defaultFixtures.apiKeys.map(({ key, balance }) => ({ key, balance })),
+  integratorTokens: [...defaultFixtures.integratorTokens],
+};

@@ -1,4 +1,5 @@
 // The client against a local node:http stub: headers, results, errors, timeouts and retry rules.
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ApiError,
@@ -268,7 +269,47 @@ describe('errors', () => {
     const client = createMessagingClient({ baseUrl: `http://127.0.0.1:${port}`, integratorToken: 't', retry: false });
     const error = await client.closeThreads({ threadIds: [1] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error).toMatchObject({ notSent: true, operation: 'closeThreads' });
+    expect(error).toMatchObject({ notSent: true, operation: 'closeThreads', code: 'ECONNREFUSED' });
+    // fetch's own "fetch failed" says nothing: the message names what failed, and the cause stays.
+    expect((error as Error).message).toBe(
+      `closeThreads: network failure: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+    expect((error as Error).cause).toBeInstanceOf(TypeError);
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'NetworkError',
+      operation: 'closeThreads',
+      message: (error as Error).message,
+      code: 'ECONNREFUSED',
+      notSent: true,
+    });
+  });
+
+  it('an ApiError prints in a few lines, without the Response, and its JSON is what a log needs', async () => {
+    const { client } = await setup((_q, r) =>
+      json(r, 400, { title: 'out-of-balance', status: 400, detail: 'The balance is insufficient.' }),
+    );
+    const error = (await client
+      .scheduleCascade({ cascadeId: 1, subscriberFilter: { address: 'a', type: 'PHONE' }, content: {} })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.response.status).toBe(400); // reachable
+    const printed = inspect(error);
+    expect(printed.split('\n').length).toBeLessThanOrEqual(15);
+    expect(printed).not.toMatch(/Response|Headers|undici|\[Symbol/);
+    expect(printed).toContain('ApiError: scheduleCascade: 400 out-of-balance: The balance is insufficient.');
+    expect(printed).toContain(
+      `operation: "scheduleCascade", requestId: "${error.requestId}", status: 400, code: "out-of-balance", detail: "The balance is insufficient."`,
+    );
+    expect(error.requestId).toMatch(/^[0-9a-f-]{36}$/); // the one the client filled in and sent
+    expect(JSON.parse(JSON.stringify(error))).toEqual({
+      name: 'ApiError',
+      operation: 'scheduleCascade',
+      message: 'scheduleCascade: 400 out-of-balance: The balance is insufficient.',
+      requestId: error.requestId,
+      status: 400,
+      code: 'out-of-balance',
+      detail: 'The balance is insufficient.',
+    });
   });
 
   it('a call sends its own headers (Prefer for the mock), never in place of the credentials', async () => {

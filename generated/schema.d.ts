@@ -341,8 +341,8 @@ export interface components {
          *     with `action` (what it opens): a button with no action gives 400 `action-not-specified` and
          *     an empty caption 400 `caption-not-specified`.
          */
-        ViberContent: components["schemas"]["TextContentRule"] & {
-            contentType?: components["schemas"]["KnownViberContentType"] | (string & {});
+        ViberContent: {
+            contentType: (components["schemas"]["KnownViberContentType"] | (string & {})) | undefined;
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
             /**
@@ -456,8 +456,8 @@ export interface components {
          *     `messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined
          *     (400 `mm-api-options-invalid-combination`).
          */
-        WhatsAppContent: components["schemas"]["TextContentRule"] & unknown & unknown & unknown & {
-            contentType?: components["schemas"]["KnownWhatsAppContentType"] | (string & {});
+        WhatsAppContent: {
+            contentType: (components["schemas"]["KnownWhatsAppContentType"] | (string & {})) | undefined;
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
             attachment?: components["schemas"]["WhatsAppAttachment"];
@@ -493,8 +493,8 @@ export interface components {
          * @description Content for the SMS channel [public docs]. The content types are an open set (`TEXT` is the
          *     one shown). The longest allowed text is not specified.
          */
-        SmsContent: components["schemas"]["TextContentRule"] & {
-            contentType?: components["schemas"]["KnownSmsContentType"] | (string & {});
+        SmsContent: {
+            contentType: (components["schemas"]["KnownSmsContentType"] | (string & {})) | undefined;
             /** @example Your order 1234 is ready for pickup. */
             text?: string;
         };

@@ -44,7 +44,10 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export type ScheduleCascadeInput = Omit<CascadeScheduleRequest, 'requestId'> & { requestId?: string };
+/** The scheduleCascade body as the method takes it: without a `requestId`, the client fills in a new UUID. */
+export interface ScheduleCascadeInput extends Omit<CascadeScheduleRequest, 'requestId'> {
+  requestId?: string;
+}
 
 export interface ScheduleCascadeResult extends CascadeScheduleResult {
   /**

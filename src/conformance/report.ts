@@ -35,6 +35,8 @@ export interface Cause {
   fault: string;
   /** False for a failure no check of the registry judged: it is its own cause, under its stage's name. */
   judged: boolean;
+  /** Every fault of a cause seen several ways (the first is `fault`), each once. */
+  faults?: string[];
   results: CheckResult[];
 }
 
@@ -67,8 +69,10 @@ export function causes(results: CheckResult[]): Cause[] {
   for (const cause of groups.values()) {
     const members = cause.results.map((r) => position.get(r)).join(',');
     const same = merged.get(members);
-    if (same) [same.check, same.fault] = [`${same.check}, ${cause.check}`, `${same.fault}; ${cause.fault}`];
-    else merged.set(members, cause);
+    if (same) {
+      same.check = [...new Set([...same.check.split(', '), cause.check])].join(', ');
+      same.faults = [...(same.faults ?? [same.fault]), cause.fault];
+    } else merged.set(members, cause);
   }
   return [...merged.values()].sort(
     (a, b) =>
@@ -95,13 +99,23 @@ function tally(items: string[]): string {
     .join(', ');
 }
 
+/** The longest heading of a cause: a line a terminal shows whole. */
+const headingWidth = 160;
+
 /** A cause: what is wrong, how many checks show it and where, then its first failure in full (its replay included). */
 function describeCause(cause: Cause): string {
   const [first, ...rest] = cause.results as [CheckResult, ...CheckResult[]];
   const operations = [...new Set(cause.results.map((r) => r.covers?.operationId).filter(Boolean))];
+  // A heading a screen holds: the checks once each, the first fault cut at about 160 characters; all faults below.
+  const faults = [...new Set(cause.faults ?? [cause.fault])];
+  const more = faults.length > 1 ? ` (+${faults.length - 1} more, below)` : '';
+  const title = `FAIL [${cause.check}] `;
+  const room = Math.max(40, headingWidth - title.length - more.length);
+  const shownFault = faults[0]!.length > room ? `${faults[0]!.slice(0, room - 3)}...` : faults[0]!;
   const heading = cause.judged
     ? [
-        `FAIL [${cause.check}] ${cause.fault}`,
+        `${title}${shownFault}${more}`,
+        ...(faults.length > 1 || shownFault !== faults[0] ? faults.map((f) => `  fault:    ${f}`) : []),
         `  shown by: ${cause.results.length} failed check${rest.length ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
         `  first:    ${first.stage} [${first.kind}]: ${first.name}`,
       ]
@@ -125,40 +139,38 @@ function describeCause(cause: Cause): string {
   return lines.join('\n');
 }
 
+/**
+ * What a run prints at its end (each stage printed its line as it ended): the failures by cause, the coverage, the
+ * profile and the count. A run stopped by --bail prints its failure and one line.
+ */
 export function summary(report: SuiteReport, sources: CredentialSources = {}): string {
   const rejected = stopLine(report, sources);
   if (rejected) return rejected;
-  const rows = stagesOf(report).map(([stage, ms, mine]) => {
-    const failed = mine.filter((r) => !r.ok).length;
-    const decisions = mine.filter((r) => r.kind === 'decision').length;
-    return [
-      stage,
-      ...[mine.length, mine.length - failed, failed, decisions].map(String),
-      `${(ms / 1000).toFixed(1)} s`,
-    ];
-  });
   const passed = report.results.filter((r) => r.ok).length;
+  const failed = report.results.length - passed;
   const failures = causes(report.results);
+  const count = `${passed} passed, ${failed} failed`;
+  if (report.bailedAt)
+    return [
+      ...failures.map(describeCause),
+      `stopped at the first failed check (--bail) in stage ${report.bailedAt}, the stages after it not run: ${count}`,
+    ].join('\n');
   return [
     ...failures.map(describeCause),
-    ...(failures.length > 0
-      ? ['', `${plural(report.results.length - passed, 'failed check')}, ${plural(failures.length, 'cause')}`]
-      : []),
-    '',
-    ...table(['stage', 'checks', 'passed', 'failed', 'decision', 'time'], rows),
+    ...(failures.length > 0 ? ['', `${plural(failed, 'failed check')}, ${plural(failures.length, 'cause')}`] : []),
     ...coverageTable(report),
-    '',
     `profile ${report.profile}: ${report.profile === 'strict' ? "the description's facts and this contract's decisions" : "the description's facts only (--profile strict adds the contract's decisions)"}`,
-    `${passed} passed, ${report.results.length - passed} failed`,
+    count,
   ].join('\n');
 }
 
 /** The coverage scorecard: per operation, statuses, codes and examples exercised, then what was not and why. */
 function coverageTable(report: SuiteReport): string[] {
   if (!report.coverage) return [];
+  // passed/run of documented: a status a failed check reached is run, not passed.
   const rows = report.coverage.map((c) => [
     c.operationId,
-    ...measures.map((what) => `${c[what].covered}/${c[what].of}`),
+    ...measures.map((what) => `${c[what].passed}/${c[what].covered} of ${c[what].of}`),
     ...[c.breadth.limits, c.breadth.at, c.breadth.past, c.breadth.generated].map(String),
   ]);
   // What the profile leaves out is one line; the list is in the reports. Anything else not reached is a gap, each named.
@@ -183,7 +195,19 @@ function coverageTable(report: SuiteReport): string[] {
   const overTime = `  rules over time: ${count('stateful')} checks (stateful); the service's status callbacks: ${count('callbacks') ? `${count('callbacks')} checks (callbacks)` : 'not checked (--callbacks)'}`;
   return [
     '',
-    ...table(['coverage', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'], rows),
+    ...table(
+      [
+        'passed/run of documented',
+        'statuses',
+        'codes',
+        'examples',
+        'limits',
+        'at edge',
+        'past edge',
+        'generated',
+      ],
+      rows,
+    ),
     overTime,
     ...missed,
     ...needsReset,
@@ -215,7 +239,7 @@ export function junit(report: SuiteReport): string {
     ...(report.coverage ?? []).flatMap((c) =>
       measures.map(
         (what) =>
-          `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>`,
+          `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>\n    <property name="coverage.${escapeXml(c.operationId)}.${what}.passed" value="${c[what].passed}"/>`,
       ),
     ),
     ...(report.coverage ?? []).flatMap((c) =>

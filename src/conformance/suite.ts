@@ -57,6 +57,8 @@ export interface SuiteReport {
   misdirected?: string;
   /** True only when the run finished and every check of every selected stage ran and passed. */
   ok: boolean;
+  /** The stage whose failed check stopped the run (--bail): the stages after it did not run. */
+  bailedAt?: string;
 }
 
 /** The report of a run that could not start or go on, with the reason: the reports say why on every exit. */
@@ -259,6 +261,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
   let unfinished = rejected.length
     ? `the server answered 401 to ${rejected.join(', ')} on requests that are otherwise right: the credentials were rejected, so nothing was checked`
     : misdirected;
+  let bailedAt: string | undefined;
   const results = rejected.map((credential) =>
     failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401', '401'),
   );
@@ -288,7 +291,6 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       ctx.stateKnown = true;
     }
     // After the reset: a stage's checks may depend on whether the state is known.
-    ctx.log(`stage ${stage.name}: ${stage.count(ctx)} checks: ${stage.description}`);
     const start = performance.now();
     let stageResults: CheckResult[];
     try {
@@ -311,13 +313,15 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
+    const decisions = stageResults.filter((r) => r.kind === 'decision').length;
+    // One line per stage, once it ran (--list describes each): the stage table of the summary.
     ctx.log(
-      `  ${stageResults.length - failed} passed, ${failed} failed (${(stageMs[stage.name]! / 1000).toFixed(1)} s)`,
+      `stage ${stage.name}: ${stageResults.length - failed} passed, ${failed} failed${decisions ? ` (${decisions} of them decisions)` : ''} in ${(stageMs[stage.name]! / 1000).toFixed(1)} s`,
     );
     results.push(...stageResults);
     // A stage stopped early (the server stopped answering) has failed a check too.
     if (ctx.bail && stageResults.some((r) => !r.ok)) {
-      ctx.log(`  ${new Bailed().message}: the stages after ${stage.name} did not run`);
+      bailedAt = stage.name;
       break;
     }
   }
@@ -333,15 +337,23 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     ...(rejected.length > 0 ? { rejectedCredentials: rejected } : {}),
     ...(misdirected ? { misdirected: redact(misdirected) } : {}),
     ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok),
+    ...(bailedAt ? { bailedAt } : {}),
   };
 }
 
 /** Per operation: how much of what the document states for it this run exercised. */
+/** Of the `of` items the document states, how many a check reached (`covered`), and of those how many no check failed. */
+export interface Covered {
+  covered: number;
+  passed: number;
+  of: number;
+}
+
 export interface CoverageRow {
   operationId: string;
-  statuses: { covered: number; of: number };
-  codes: { covered: number; of: number };
-  examples: { covered: number; of: number };
+  statuses: Covered;
+  codes: Covered;
+  examples: Covered;
   /** Distinct schema limits reached; checks that met one (`at`) or passed it by one (`past`); requests generated. */
   breadth: { limits: number; at: number; past: number; generated: number };
   /** What no check reached, and why. */
@@ -362,6 +374,7 @@ export function coverage(
   return documentOperations().map((op) => {
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
     const mine = results.flatMap((r) => (r.covers?.operationId === op.operationId ? [r.covers] : []));
+    const failing = results.flatMap((r) => (!r.ok && r.covers?.operationId === op.operationId ? [r.covers] : []));
     const missed: CoverageRow['missed'] = [];
     /** How many of `items` a check reached; each other is missed, with why the pairs behind it ran no check. */
     const tally = (items: Array<{ what: string; reached: (c: Coverage) => boolean; behind: ExamplePair[] }>) => {
@@ -379,7 +392,9 @@ export function coverage(
                 : 'no check reached it';
         missed.push({ what, why });
       }
-      return { covered: items.length - missing.length, of: items.length };
+      // Passed: reached, and no check that reached it failed.
+      const passed = items.filter((item) => !missing.includes(item) && !failing.some((c) => item.reached(c))).length;
+      return { covered: items.length - missing.length, passed, of: items.length };
     };
     const codes = [...new Set(pairs.map(title).filter((t): t is string => typeof t === 'string'))];
     const loose = mine.flatMap((c) =>

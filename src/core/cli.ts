@@ -69,9 +69,9 @@ export interface CliIo {
 export const asksForHelp = (args: string[]) => args.includes('--help') || args.includes('-h');
 
 /**
- * Writes an error as the command-line tools report one and returns the exit code: a usage error the message and the
- * usage (2), a CannotRunError the message alone (2), anything else the message (1); passed through `clean` (which hides
- * secrets), never a stack trace.
+ * Writes an error as the command-line tools report one and returns the exit code: a usage error its message and a
+ * hint that --help prints the usage (2), a CannotRunError the message alone (2), anything else the message (1); passed
+ * through `clean` (which hides secrets), never a stack trace.
  */
 export function reportError(
   name: string,
@@ -81,7 +81,9 @@ export function reportError(
   clean: (message: string) => string = (m) => m,
 ): number {
   if (error instanceof UsageError || error instanceof CannotRunError) {
-    stderr(`${name}: ${clean(error.message)}\n${error instanceof UsageError ? `\n${usage}` : ''}`);
+    // One line that says what is wrong; the usage is one --help away, not fifty lines above the cause.
+    const hint = error instanceof UsageError && usage ? ' (--help prints the usage)' : '';
+    stderr(`${name}: ${clean(error.message)}${hint}\n`);
     return 2;
   }
   stderr(`${name}: ${clean(String((error as Error)?.message ?? error))}\n`);

@@ -316,7 +316,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
     const decisions = stageResults.filter((r) => r.kind === 'decision').length;
     // One line per stage, once it ran (--list describes each): the stage table of the summary.
     ctx.log(
-      `stage ${stage.name}: ${stageResults.length - failed} passed, ${failed} failed${decisions ? ` (${decisions} of them decisions)` : ''} in ${(stageMs[stage.name]! / 1000).toFixed(1)} s`,
+      `stage ${stage.name}: ${stageResults.length - failed} passed, ${failed} failed in ${(stageMs[stage.name]! / 1000).toFixed(1)} s${decisions ? ` (${decisions} of the checks decisions)` : ''}`,
     );
     results.push(...stageResults);
     // A stage stopped early (the server stopped answering) has failed a check too.

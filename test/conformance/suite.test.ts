@@ -339,9 +339,16 @@ describe('bail', () => {
       expect(ran.at(-1)).toBe(failed[0]!.stage);
       expect(ran.length).toBeLessThan(stages.length);
       expect(report.results.at(-1)).toBe(failed[0]);
-      expect(lines).toContain(
-        `  stopped at the first failed check (--bail): the stages after ${failed[0]!.stage} did not run`,
+      expect(report.bailedAt).toBe(failed[0]!.stage);
+      // Its failure and one line: no coverage, no "not exercised" list.
+      const printed = summary(report).split('\n');
+      expect(printed.at(-1)).toBe(
+        `stopped at the first failed check (--bail) in stage ${failed[0]!.stage}, the stages after it not run: ${report.results.length - 1} passed, 1 failed`,
       );
+      expect(printed.filter((l) => l.startsWith('FAIL '))).toHaveLength(1);
+      expect(printed.join('\n')).not.toMatch(/not exercised|passed\/run of documented/);
+      expect(printed.length).toBeLessThanOrEqual(15);
+      expect(lines.filter((l) => l.startsWith('stage '))).toHaveLength(ran.length);
     } finally {
       await proxy.close();
     }
@@ -404,7 +411,7 @@ describe('profiles: described facts and contract decisions', () => {
         .coverage!.flatMap((c) => c.missed)
         .every((m) => m.why === 'the examples and dredd stages were not selected'),
     ).toBe(true);
-    expect(summary(described)).toMatch(/coverage\s+statuses\s+codes\s+examples/);
+    expect(summary(described)).toMatch(/passed\/run of documented\s+statuses\s+codes\s+examples/);
   }, 60_000);
 
   it("a server that differs from the sandbox only in the contract's decisions passes described and fails strict, each failure a decision", async () => {

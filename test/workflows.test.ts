@@ -32,6 +32,11 @@ describe('.github/workflows', async () => {
     expect(result.code, result.out).toBe(0);
   });
 
+  it("the CI template for a service team's own service (src/conformance/ci) is a valid workflow", async () => {
+    const result = await validate(join(projectRoot, 'src/conformance/ci/github-actions.yml'));
+    expect(result.code, result.out).toBe(0);
+  });
+
   it('the validator rejects a broken workflow', async () => {
     dir = await mkdtemp(join(tmpdir(), 'mc-workflow-'));
     const broken = join(dir, 'broken.yml');

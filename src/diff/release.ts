@@ -39,8 +39,18 @@ const manifests = [
   'src/sandbox/package.json',
   'src/conformance/package.json',
 ];
-const readmes = ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md'];
+/** The files that name a version of the packages: their tarballs and their published versions. */
+const readmes = [
+  'README.md',
+  'src/client/README.md',
+  'src/sandbox/README.md',
+  'src/conformance/README.md',
+  'src/conformance/ci/github-actions.yml',
+  'src/conformance/ci/gitlab-ci.yml',
+  'src/conformance/ci/conformance.sh',
+];
 const tarball = /(messaging-contract-(?:client|sandbox|conformance)-)\d+\.\d+\.\d+(\.tgz)/g;
+const published = /(@messaging-contract\/(?:client|sandbox|conformance)@)\d+\.\d+\.\d+/g;
 
 /** The `version:` of the `info:` block of the root document, replaced. */
 function withVersion(yaml: string, version: string): string {
@@ -142,7 +152,8 @@ runCli('release', usage, async (args) => {
         if (lock.packages?.[key]) lock.packages[key].version = version;
       return `${JSON.stringify(lock, null, 2)}\n`;
     });
-    for (const file of readmes) edit(file, (text) => text.replace(tarball, `$1${version}$2`));
+    for (const file of readmes)
+      edit(file, (text) => text.replace(tarball, `$1${version}$2`).replace(published, `$1${version}`));
     // Last: once recorded, the release is the gate's base.
     writeFileSync(releasePath(repo, version), readFileSync(bundle));
   } catch (error) {

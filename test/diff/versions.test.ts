@@ -24,12 +24,21 @@ describe('versions', () => {
     }
   });
 
-  it('the READMEs name the tarballs of this version', () => {
-    const named = ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md'].flatMap(
-      (f) =>
-        [...read(f).matchAll(/messaging-contract-(?:client|sandbox|conformance)-(\d+\.\d+\.\d+)\.tgz/g)].map(
-          (m) => `${f}: ${m[1]}`,
+  it('the READMEs and the CI templates name the tarballs and the packages of this version', () => {
+    const named = [
+      'README.md',
+      'src/client/README.md',
+      'src/sandbox/README.md',
+      'src/conformance/README.md',
+      'src/conformance/ci/github-actions.yml',
+      'src/conformance/ci/gitlab-ci.yml',
+      'src/conformance/ci/conformance.sh',
+    ].flatMap((f) =>
+      [
+        ...read(f).matchAll(
+          /messaging-contract-(?:client|sandbox|conformance)-(\d+\.\d+\.\d+)\.tgz|@messaging-contract\/(?:client|sandbox|conformance)@(\d+\.\d+\.\d+)/g,
         ),
+      ].map((m) => `${f}: ${m[1] ?? m[2]}`),
     );
     expect(named.length).toBeGreaterThanOrEqual(4);
     expect(named.filter((n) => !n.endsWith(`: ${doc.info.version}`))).toEqual([]);

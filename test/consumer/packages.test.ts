@@ -265,8 +265,12 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
       () => true,
       () => false,
     );
-    const left = await exec('pgrep', ['-f', `service.py --port ${port}`], { cwd: dir });
-    return { ...result, report, listening, left: left.out.trim() };
+    // pgrep exits 1 when it finds none.
+    const left = await run('pgrep', ['-f', `service.py --port ${port}`]).then(
+      (r) => r.stdout.trim(),
+      (e: { code: number; stdout: string }) => (e.code === 1 ? '' : `pgrep failed: ${e.code}`),
+    );
+    return { ...result, report, listening, left };
   }
 
   it('passes on the sound service: exit 0, the JUnit report written, the service stopped', async () => {

@@ -4,37 +4,39 @@
 // variables), so it follows the page's fonts, spacing and light or dark mode. Same origin only:
 // nothing leaves the machine, and no credential is written into a field: the default fixtures'
 // ones are shown as help text beside the fields, never as values or placeholders.
-import { documentOperations } from '../core/examples.ts';
-import { openapi, resolvePointer } from '../core/document.ts';
+import { documentOperations, examplePairs } from '../core/examples.ts';
+import { openapi } from '../core/document.ts';
 import { loadFixtures } from './fixtures.ts';
 
 type Obj = Record<string, unknown>;
 
-/** Each operation with its named request examples, as the console offers them. */
+/**
+ * Each operation with its named examples, as the console offers them: every request/response pair of the document,
+ * with what it takes to get that answer (the document's `x-request`: another body, method or path, the account without
+ * balance or a wrong credential, two sends), and the status the example shows.
+ */
 function consoleData() {
-  return documentOperations().map((op) => {
-    const media = ((resolvePointer(op.pointer) as Obj).requestBody as Obj | undefined)?.content as Obj | undefined;
-    const examples = ((media?.['application/json'] as Obj | undefined)?.examples ?? {}) as Record<
-      string,
-      { value?: unknown; $ref?: string }
-    >;
-    return {
-      id: op.operationId,
-      method: op.method,
-      path: op.path,
-      // Which credential field the request needs: the security scheme's kind, read from the document.
-      auth: op.security.map(
-        (name) =>
-          ((openapi.components as Obj).securitySchemes as Record<string, { type: string; name?: string }>)[name]!,
-      ),
-      examples: Object.fromEntries(
-        Object.entries(examples).map(([name, ex]) => [
-          name,
-          (ex.$ref ? (resolvePointer(ex.$ref) as { value: unknown }) : ex).value,
-        ]),
-      ),
-    };
-  });
+  const pairs = examplePairs();
+  return documentOperations().map((op) => ({
+    id: op.operationId,
+    method: op.method,
+    path: op.path,
+    // Which credential field the request needs: the security scheme's kind, read from the document.
+    auth: op.security.map(
+      (name) => ((openapi.components as Obj).securitySchemes as Record<string, { type: string; name?: string }>)[name]!,
+    ),
+    examples: pairs
+      .filter((p) => p.operation.operationId === op.operationId)
+      .map((p) => ({
+        name: p.name,
+        status: p.status,
+        body: p.trigger.rawBody ?? (p.requestBody === undefined ? '' : JSON.stringify(p.requestBody, null, 2)),
+        method: (p.trigger.method ?? op.method).toUpperCase(),
+        path: p.trigger.path ?? op.path,
+        credentials: p.trigger.credentials ?? null,
+        sendTwice: p.trigger.sendTwice === true,
+      })),
+  }));
 }
 
 /** The default fixtures' credentials, named as help beside the fields. */
@@ -57,7 +59,7 @@ const style = `
 .mc-try-it select,.mc-try-it input[type=text],.mc-try-it textarea{box-sizing:border-box;display:block;width:100%;margin-top:4px;padding:6px 8px;border:1px solid var(--input-border-color,var(--border-color-primary,#dcdde5));border-radius:var(--border-radius-md,6px);background:var(--input-bg-color,var(--bg-color,#fff));color:var(--text-color-primary,#1a1c21);font:inherit;font-weight:400}
 .mc-try-it textarea{font-family:var(--code-font-family,ui-monospace,monospace);font-size:var(--font-size-sm,12px);line-height:1.5;resize:vertical}
 .mc-try-it .mc-check{display:flex;gap:6px;align-items:center;font-weight:400}
-.mc-try-it .mc-help{margin:2px 0 0;font-size:var(--font-size-sm,12px);color:var(--text-color-description,#555761)}
+.mc-try-it .mc-help,.mc-try-it .mc-note{margin:2px 0 0;font-size:var(--font-size-sm,12px);color:var(--text-color-description,#555761)}
 .mc-try-it code{font-family:var(--code-font-family,ui-monospace,monospace);font-size:var(--font-size-sm,12px)}
 .mc-try-it button{margin-top:var(--spacing-sm,12px);padding:5px var(--spacing-sm,12px);border:0;border-radius:var(--border-radius-lg,8px);background:var(--button-bg-color-primary,#1f7cff);color:var(--button-content-color-inverse,#fff);font:inherit;font-weight:var(--font-weight-medium,500);cursor:pointer}
 .mc-try-it .mc-answer{margin-top:var(--spacing-sm,12px)}
@@ -86,46 +88,64 @@ export function tryItConsole(): string {
   const help = (...parts) => el('p', { className: 'mc-help' }, ...parts);
 
   function consoleFor(op) {
-    const names = Object.keys(op.examples);
-    const select = el('select', { name: 'example' }, ...names.map((name) => el('option', { value: name, textContent: name })));
+    const select = el('select', { name: 'example' },
+      ...op.examples.map((ex, i) => el('option', { value: String(i), textContent: ex.name + ' (' + ex.status + ')' })));
     const body = el('textarea', { name: 'body', rows: 12, spellcheck: false });
-    const show = () => { body.value = JSON.stringify(op.examples[select.value], null, 2); };
-    select.addEventListener('change', show);
-    show();
+    const note = el('p', { className: 'mc-note' });
     const form = el('form', { className: 'mc-try-it', ariaLabel: 'Try ' + op.method + ' ' + op.path + ' against this sandbox' });
     form.dataset.operation = op.id;
-    form.append(el('h3', { textContent: 'Try it against this sandbox' }), el('label', {}, 'Request example', select), el('label', {}, 'Body', body));
+    form.append(el('h3', { textContent: 'Try it against this sandbox' }), el('label', {}, 'Example', select), note, el('label', {}, 'Body', body));
     const fresh = el('input', { type: 'checkbox', checked: true, name: 'fresh' });
-    if (names.some((name) => op.examples[name] && typeof op.examples[name] === 'object' && 'requestId' in op.examples[name]))
+    if (op.examples.some((ex) => /"requestId"\\s*:/.test(ex.body)))
       form.append(el('label', { className: 'mc-check' }, fresh, 'A new requestId for each send (one is taken once)'));
     const fields = [];
     for (const scheme of op.auth) {
-      if (scheme.type === 'apiKey') {
-        const input = el('input', { type: 'text', name: 'key', autocomplete: 'off', value: typed.key });
-        input.addEventListener('input', () => { typed.key = input.value; });
-        fields.push([scheme, input]);
+      const kind = scheme.type === 'apiKey' ? 'key' : 'token';
+      const input = el('input', { type: 'text', name: kind, autocomplete: 'off', value: typed[kind] });
+      input.addEventListener('input', () => { typed[kind] = input.value; });
+      fields.push([scheme, input, kind]);
+      if (kind === 'key') {
         const withBalance = defaults.apiKeys.filter((k) => k.balance).map((k) => k.key);
         const without = defaults.apiKeys.filter((k) => !k.balance).map((k) => k.key);
         form.append(el('label', {}, scheme.name + ' header', input),
           help('With the default fixtures: ', ...withBalance.flatMap((k) => [code(k), ' ']), ...(without.length ? ['(', code(without[0]), ' has no balance)'] : [])));
       } else {
-        const input = el('input', { type: 'text', name: 'token', autocomplete: 'off', value: typed.token });
-        input.addEventListener('input', () => { typed.token = input.value; });
-        fields.push([scheme, input]);
         form.append(el('label', {}, 'Bearer token (INTEGRATOR)', input), help('With the default fixtures: ', code(defaults.token)));
       }
     }
+    const button = el('button', { type: 'submit' });
     const status = el('div', { className: 'mc-status' });
     const headers = el('pre', { className: 'mc-headers' });
     const answer = el('pre', { className: 'mc-body' });
     const shown = el('div', { className: 'mc-answer', hidden: true }, status, headers, answer);
-    form.append(el('button', { type: 'submit', textContent: 'Send ' + op.method + ' ' + op.path }), shown);
+    form.append(button, shown);
+    const picked = () => op.examples[Number(select.value)];
+    // Picking an example sets what it needs: its body, method and path, the credential it is about, a note for two sends.
+    const show = () => {
+      const ex = picked();
+      body.value = ex.body;
+      button.textContent = 'Send ' + ex.method + ' ' + ex.path;
+      const noBalance = defaults.apiKeys.find((k) => !k.balance)?.key ?? '';
+      for (const [, input, kind] of fields)
+        input.value = ex.credentials === 'invalid' ? 'not-a-valid-credential'
+          : ex.credentials === 'no-balance' && kind === 'key' ? noBalance
+          : typed[kind];
+      const notes = [];
+      if (ex.credentials === 'no-balance') notes.push('Sent with the account without balance (' + noBalance + ').');
+      if (ex.credentials === 'invalid') notes.push('Sent with a wrong credential.');
+      if (ex.sendTwice) notes.push('The answer to a second send: Send posts the request twice, with the same requestId, and shows the second answer.');
+      note.textContent = notes.join(' ') + (notes.length ? ' ' : '') + 'The example answers ' + ex.status + '.';
+    };
+    select.addEventListener('change', show);
+    show();
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
+      const ex = picked();
       let text = body.value;
       if (fresh.checked) {
         // The text is edited, not parsed and written again: JSON.parse would round an int64 id past 2^53.
         text = text.replace(/("requestId"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"/, (_, key) => key + JSON.stringify(crypto.randomUUID()));
+        body.value = text; // the body shown is the body sent
       }
       const sent = { 'content-type': 'application/json' };
       for (const [scheme, input] of fields) {
@@ -137,11 +157,17 @@ export function tryItConsole(): string {
       status.removeAttribute('data-ok');
       headers.textContent = answer.textContent = '';
       const started = performance.now();
+      const send = () => fetch(ex.path, {
+        method: ex.method,
+        headers: sent,
+        body: ex.method === 'GET' || ex.method === 'HEAD' ? undefined : text,
+      });
       try {
-        const response = await fetch(op.path, { method: op.method, headers: sent, body: text });
+        if (ex.sendTwice) await (await send()).arrayBuffer();
+        const response = await send();
         const raw = await response.text();
         status.dataset.ok = String(response.ok);
-        status.textContent = response.status + ' ' + response.statusText + ' \\u00b7 ' + Math.round(performance.now() - started) + ' ms';
+        status.textContent = response.status + ' ' + response.statusText + (ex.sendTwice ? ' (second send)' : '') + ' \\u00b7 ' + Math.round(performance.now() - started) + ' ms';
         headers.textContent = [...response.headers].map(([name, value]) => name + ': ' + value).join('\\n');
         // Shown as it came when it may hold an integer past 2^53, which JSON.parse would round.
         if (/\\d{16}/.test(raw)) answer.textContent = raw;

@@ -8,6 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { projectRoot } from '../../src/paths.ts';
+import { resolvePointer } from '../../src/core/document.ts';
+import { documentOperations, examplePairs } from '../../src/core/examples.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 
 let browser: Browser;
@@ -74,7 +76,7 @@ describe('try it on the docs page the sandbox serves', () => {
     expect(await key.inputValue()).toBe('');
     expect(await key.getAttribute('placeholder')).toBeNull();
     expect(await form.locator('.mc-help').first().innerText()).toContain('With the default fixtures: sandbox-api-key');
-    await form.locator('select[name=example]').selectOption('scheduled');
+    await form.locator('select[name=example]').selectOption({ label: 'scheduled (200)' });
     await key.fill('sandbox-api-key');
     for (const send of [1, 2]) {
       // A new requestId each time: the same example twice is accepted twice.
@@ -93,7 +95,7 @@ describe('try it on the docs page the sandbox serves', () => {
     const close = await consoleOf(page, 'Threads', 'Close threads', 'closeThreads');
     expect(await close.locator('input[name=key]').count()).toBe(0);
     expect(await close.locator('.mc-help').innerText()).toContain('sandbox-integrator-token');
-    await close.locator('select[name=example]').selectOption('resolved');
+    await close.locator('select[name=example]').selectOption({ label: 'resolved (200)' });
     await close.locator('input[name=token]').fill('not-the-token');
     await close.getByRole('button', { name: /^Send POST/ }).click();
     await close.locator('.mc-status').filter({ hasText: /^401 / }).waitFor({ timeout: 10_000 });
@@ -102,6 +104,50 @@ describe('try it on the docs page the sandbox serves', () => {
     expect(sandbox.state.usedRequestIds).toBeGreaterThanOrEqual(3); // the fixture's one and the two sends
     await context.close();
   });
+
+  it("picking each named example on each operation sends what it needs and shows the example's status", async () => {
+    const { context, page } = await openPage('light');
+    const mismatches: string[] = [];
+    let pairs = 0;
+    for (const op of documentOperations()) {
+      const item = resolvePointer(op.pointer) as { tags: string[]; summary: string };
+      const form = await consoleOf(page, item.tags[0]!, item.summary, op.operationId);
+      // A reader types the default credentials once, as the help says.
+      for (const [field, value] of [
+        ['key', 'sandbox-api-key'],
+        ['token', 'sandbox-integrator-token'],
+      ] as const)
+        if (await form.locator(`input[name=${field}]`).count()) await form.locator(`input[name=${field}]`).fill(value);
+      const select = form.locator('select[name=example]');
+      const examples = examplePairs().filter((p) => p.operation.operationId === op.operationId);
+      expect(await select.locator('option').count()).toBe(examples.length);
+      for (const [i, example] of examples.entries()) {
+        sandbox.reset(); // each example from the fixtures' state, as the conformance suite's reset hook does
+        await select.selectOption(String(i));
+        const status = form.locator('.mc-status');
+        await status.evaluate((el) => {
+          el.textContent = '';
+        });
+        await form.locator('button[type=submit]').click();
+        await status.filter({ hasText: /^(\d{3} |no answer)/ }).waitFor({ timeout: 10_000 });
+        const shown = await status.innerText();
+        pairs++;
+        if (!shown.startsWith(`${example.status} `))
+          mismatches.push(`${op.operationId} ${example.name}: expected ${example.status}, shown ${shown}`);
+        // The body shown is the body sent: a fresh requestId is written into it.
+        if (
+          typeof (example.requestBody as { requestId?: unknown } | undefined)?.requestId === 'string' &&
+          !example.trigger.rawBody
+        )
+          expect(await form.locator('textarea[name=body]').inputValue()).not.toContain(
+            `"requestId": "${(example.requestBody as { requestId: string }).requestId}"`,
+          );
+      }
+    }
+    expect(mismatches).toEqual([]);
+    expect(pairs).toBe(examplePairs().length);
+    await context.close();
+  }, 180_000);
 
   it("follows the page's dark mode", async () => {
     const colors: Record<string, string> = {};

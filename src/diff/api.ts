@@ -37,7 +37,7 @@ export interface PackageApi {
 /** An incompatibility of a package's types with the last release's. */
 export interface ApiBreak {
   package: string;
-  /** "@messaging-contract/client: CloseThreadsResult (a type)". */
+  /** The export: "@messaging-contract/client: createMessagingClient", or a subpath. */
   what: string;
   /** Who it breaks and how, with the compiler's first line. */
   sentence: string;

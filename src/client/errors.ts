@@ -5,9 +5,6 @@ import { toJson } from '../core/json-int64.ts';
 import type { ErrorCode } from '../core/types.ts';
 import { parseCascadeViolations, type CascadeViolation } from '../core/cascade-violations.ts';
 
-/** Node's hook for `util.inspect` (and so `console.log` and an uncaught error), without importing node:util. */
-const inspectHook = Symbol.for('nodejs.util.inspect.custom');
-
 export class MessagingError extends Error {
   override name = 'MessagingError';
   /** The `requestId` the request carried (scheduleCascade), to find it in the service's logs. */
@@ -24,15 +21,20 @@ export class MessagingError extends Error {
   toJSON(): Record<string, unknown> {
     return { name: this.name, operation: this.operation, message: this.message, requestId: this.requestId };
   }
+}
 
-  /** The stack, then the fields of toJSON but the message: a few lines, never the response object. */
-  [inspectHook](): string {
+// Node's hook for `util.inspect` (and so `console.log` and an uncaught error), set on the prototype
+// rather than declared: a member keyed by a unique symbol would be a new symbol in every build of
+// the declarations, which the packages' types gate cannot match. The stack, then the fields of
+// toJSON but the message: a few lines, never the response object.
+Object.defineProperty(MessagingError.prototype, Symbol.for('nodejs.util.inspect.custom'), {
+  value(this: MessagingError): string {
     const { name: _name, message: _message, ...fields } = this.toJSON();
     const shown = Object.entries(fields).filter(([, v]) => v !== undefined && v !== null);
     const stack = this.stack ?? `${this.name}: ${this.message}`;
     return shown.length ? `${stack}\n  ${shown.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}` : stack;
-  }
-}
+  },
+});
 
 /** The server answered with an error status (or a success body that could not be read). */
 export class ApiError extends MessagingError {

@@ -1,4 +1,4 @@
-import { c as MessagingError, b as MessagingClientOptions, M as MessagingClient } from './errors-Co6Yntq7.js';
+import { c as MessagingError, b as MessagingClientOptions, M as MessagingClient } from './errors-Bw9c2V3_.js';
 import 'openapi-fetch';
 import './types-CsMzeSO_.js';
 

@@ -168,8 +168,6 @@ type CascadeViolation = {
 };
 declare function parseCascadeViolations(detail: string | null | undefined): CascadeViolation[];
 
-/** Node's hook for `util.inspect` (and so `console.log` and an uncaught error), without importing node:util. */
-declare const inspectHook: unique symbol;
 declare class MessagingError extends Error {
     readonly operation: string;
     name: string;
@@ -178,8 +176,6 @@ declare class MessagingError extends Error {
     constructor(operation: string, message: string, options?: ErrorOptions);
     /** What a log needs of it, in one line of JSON: no response object, no body. */
     toJSON(): Record<string, unknown>;
-    /** The stack, then the fields of toJSON but the message: a few lines, never the response object. */
-    [inspectHook](): string;
 }
 /** The server answered with an error status (or a success body that could not be read). */
 declare class ApiError extends MessagingError {

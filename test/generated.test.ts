@@ -1,31 +1,14 @@
 // generated/ is committed and never edited by hand: it must equal a fresh build of openapi/.
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { currentDocument } from '../src/diff/releases.ts';
 import { projectRoot } from '../src/paths.ts';
 
-const run = promisify(execFile);
-const bin = (name: string) => join(projectRoot, 'node_modules', '.bin', name);
-const env = { ...process.env, REDOCLY_TELEMETRY: 'off' };
-
 describe('generated/ has no drift', () => {
-  let dir: string | undefined;
-  afterAll(async () => {
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  it('generated/openapi.json equals a fresh bundle of openapi/', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'mc-bundle-'));
-    const fresh = join(dir, 'openapi.json');
-    await run(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '-o', fresh], { cwd: projectRoot, env });
-    const [expected, actual] = await Promise.all([
-      readFile(fresh, 'utf8'),
-      readFile(join(projectRoot, 'generated/openapi.json'), 'utf8'),
-    ]);
-    expect(actual === expected, 'generated/openapi.json is stale: run "npm run build"').toBe(true);
+  it('generated/openapi.json equals a fresh bundle of openapi/', () => {
+    // The gate's own reading of the sources (src/diff/releases.ts): bundled now, byte for byte against generated/.
+    expect(currentDocument(projectRoot).stale, 'generated/openapi.json is stale: run "npm run build"').toBe(false);
   });
 
   it('generated/schema.d.ts equals a fresh openapi-typescript run (open sets as Known | (string & {}))', async () => {

@@ -25,11 +25,25 @@ export function judge(repo: string, base: Doc, current: Doc): Verdict {
     if (c.version === now && !changes.some((change) => change.class === 'correction' && change.pointer === c.at))
       failures.push(`releases/corrections.json names ${c.at} for ${now}, but no breaking change is there`);
   const breaking = changes.filter((c) => c.class === 'breaking').length;
-  if (breaking > 0 && semver(now)[0] <= semver(was)[0])
-    failures.push(
-      `${breaking} breaking change(s) need a new major version: info.version ${now} must become ${semver(was)[0] + 1}.0.0 or later (or, where the service always behaved so, a correction in releases/corrections.json)`,
-    );
+  const major = withoutMajor(
+    breaking,
+    '',
+    was,
+    now,
+    ' (or, where the service always behaved so, a correction in releases/corrections.json)',
+  );
+  if (major) failures.push(major);
   return { changes, failures };
+}
+
+/**
+ * The one rule of both gates (the document's, the packages' types'): breaking changes need a new major version. The
+ * failure for `count` of them (`of` what) from `was` to `now`, or undefined when none or the major is new.
+ */
+export function withoutMajor(count: number, of: string, was: string, now: string, hint: string): string | undefined {
+  return count > 0 && semver(now)[0] <= semver(was)[0]
+    ? `${count} breaking change(s)${of} need a new major version: info.version ${now} must become ${semver(was)[0] + 1}.0.0 or later${hint}`
+    : undefined;
 }
 
 /** The verdict as the gate prints it: one block per change, then the count of each class. */

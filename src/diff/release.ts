@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CannotRunError, runCli, UsageError } from '../core/cli.ts';
 import { apiDir, compareApi, recordApi } from './api.ts';
 import { writeSection } from './changelog.ts';
-import { judge, report } from './gate.ts';
+import { judge, report, withoutMajor } from './gate.ts';
 import {
   compareVersions,
   type Doc,
@@ -19,7 +19,9 @@ import {
   releasePath,
   releasedVersions,
   repositoryRoot,
+  namedVersion,
   semver,
+  versionedFiles,
 } from './releases.ts';
 
 const usage = `usage: npm run release -- <version | patch | minor | major>
@@ -39,18 +41,6 @@ const manifests = [
   'src/sandbox/package.json',
   'src/conformance/package.json',
 ];
-/** The files that name a version of the packages: their tarballs and their published versions. */
-const readmes = [
-  'README.md',
-  'src/client/README.md',
-  'src/sandbox/README.md',
-  'src/conformance/README.md',
-  'src/conformance/ci/github-actions.yml',
-  'src/conformance/ci/gitlab-ci.yml',
-  'src/conformance/ci/conformance.sh',
-];
-const tarball = /(messaging-contract-(?:client|sandbox|conformance)-)\d+\.\d+\.\d+(\.tgz)/g;
-const published = /(@messaging-contract\/(?:client|sandbox|conformance)@)\d+\.\d+\.\d+/g;
 
 /** The `version:` of the `info:` block of the root document, replaced. */
 function withVersion(yaml: string, version: string): string {
@@ -102,7 +92,7 @@ runCli('release', usage, async (args) => {
     at('CHANGELOG.md'),
     at('package-lock.json'),
     ...generated,
-    ...[...manifests, ...readmes].map(at),
+    ...[...manifests, ...versionedFiles].map(at),
   ];
   const kept = new Map(touched.map((file) => [file, readFileSync(file)]));
   const edit = (file: string, change: (text: string) => string) =>
@@ -130,10 +120,14 @@ runCli('release', usage, async (args) => {
       else {
         console.log(`release ${version}: the packages' types since ${newest}: ${breaks.length} breaking`);
         for (const b of breaks) console.log(`breaking     ${b.what}\n             ${b.sentence}`);
-        if (breaks.length && semver(version)[0] <= semver(newest)[0])
-          throw new CannotRunError(
-            `refused, nothing changed:\n  ${breaks.length} breaking change(s) of the packages' types need a new major version: ${version} must become ${semver(newest)[0] + 1}.0.0 or later (npm run release -- major)`,
-          );
+        const major = withoutMajor(
+          breaks.length,
+          " of the packages' types",
+          newest,
+          version,
+          ' (npm run release -- major)',
+        );
+        if (major) throw new CannotRunError(`refused, nothing changed:\n  ${major}`);
       }
     }
     recordApi(repo, version);
@@ -152,8 +146,7 @@ runCli('release', usage, async (args) => {
         if (lock.packages?.[key]) lock.packages[key].version = version;
       return `${JSON.stringify(lock, null, 2)}\n`;
     });
-    for (const file of readmes)
-      edit(file, (text) => text.replace(tarball, `$1${version}$2`).replace(published, `$1${version}`));
+    for (const file of versionedFiles) edit(file, (text) => text.replace(namedVersion, `$1${version}`));
     // Last: once recorded, the release is the gate's base.
     writeFileSync(releasePath(repo, version), readFileSync(bundle));
   } catch (error) {

@@ -69,6 +69,21 @@ export function currentDocument(repo: string): Current {
   }
 }
 
+/** The files that name a version of the packages: their tarballs and their published versions. */
+export const versionedFiles = [
+  'README.md',
+  'src/client/README.md',
+  'src/sandbox/README.md',
+  'src/conformance/README.md',
+  'src/conformance/ci/github-actions.yml',
+  'src/conformance/ci/gitlab-ci.yml',
+  'src/conformance/ci/conformance.sh',
+];
+
+/** A package's version as those files name it (the tarball's name or the published package), the version last. */
+export const namedVersion =
+  /(messaging-contract-(?:client|sandbox|conformance)-(?=\d+\.\d+\.\d+\.tgz)|@messaging-contract\/(?:client|sandbox|conformance)@)\d+\.\d+\.\d+/g;
+
 export const semver = (v: string) => {
   const m = /^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$/.exec(v);
   if (!m) throw new UsageError(`info.version must be semver (MAJOR.MINOR.PATCH), got "${v}"`);

@@ -69,7 +69,7 @@ function laidOver(base: Json | undefined, over: Json): Json {
     return [...over, ...base.filter((entry) => !taken.has(entryKey(entry)))];
   }
   if (over === null || typeof over !== 'object') return over;
-  if (base === null || typeof base !== 'object' || Array.isArray(base) || base === undefined) return over;
+  if (base === null || typeof base !== 'object' || Array.isArray(base)) return over;
   const keys = [...new Set([...Object.keys(base), ...Object.keys(over)])];
   return Object.fromEntries(
     keys.map((k) => [

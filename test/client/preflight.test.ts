@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createValidatingClient, RequestValidationError, validateRequest } from '../../src/client/preflight.ts';
-import { commentLimit } from '../helpers/contract.ts';
+import { limits } from '../helpers/contract.ts';
 import { json, startStub, type Stub } from '../helpers/stub.ts';
 
 let stub: Stub | undefined;
@@ -18,11 +18,11 @@ const cascade = (whatsappContent: object) => ({
 
 describe('preflight', () => {
   it('names each field that breaks the contract, with limits read from the document', () => {
-    const errors = validateRequest('closeThreads', { threadIds: ['1'], comment: 'x'.repeat(commentLimit + 1) });
+    const errors = validateRequest('closeThreads', { threadIds: ['1'], comment: 'x'.repeat(limits.comment + 1) });
     expect(errors).toHaveLength(2);
     expect(errors[0]).toBe('threadIds[0]: got "1"; expected it to be of type integer');
     expect(errors[1]).toMatch(
-      new RegExp(`^comment: got "x+\\.\\.\\.; expected it to have at most ${commentLimit} characters$`),
+      new RegExp(`^comment: got "x+\\.\\.\\.; expected it to have at most ${limits.comment} characters$`),
     );
   });
 

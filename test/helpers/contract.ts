@@ -24,6 +24,3 @@ export const limits = {
   phoneButtons: keywordAt(`${schemas}/KeyboardButtons/else/then`, 'maxContains'),
   payload: keywordAt(`${schemas}/KeyboardButton/properties/payload`, 'maxLength'),
 };
-
-/** The longest comment a close-threads request takes. */
-export const commentLimit = limits.comment;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { exchange } from '../../src/conformance/transport.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecentKeys } from '../../src/sandbox/recent-keys.ts';
-import { commentLimit } from '../helpers/contract.ts';
+import { limits } from '../helpers/contract.ts';
 import { credentials, jsonHeaders, post, listenSandbox, useSandbox } from '../helpers/sandbox.ts';
 
 const run = promisify(execFile);
@@ -156,8 +156,8 @@ describe('int64 identifiers beyond 2^53', () => {
 describe('one length rule: code points, as JSON Schema counts', () => {
   const astral = '\u{1F600}'; // one code point, two UTF-16 units
   it('a comment of as many astral characters as the limit is accepted, one more is too long', async () => {
-    expect((await close({ threadIds: [101], comment: astral.repeat(commentLimit) })).status).toBe(200);
-    expect((await close({ threadIds: [102], comment: astral.repeat(commentLimit + 1) })).body.title).toBe(
+    expect((await close({ threadIds: [101], comment: astral.repeat(limits.comment) })).status).toBe(200);
+    expect((await close({ threadIds: [102], comment: astral.repeat(limits.comment + 1) })).body.title).toBe(
       'comment-is-too-long',
     );
   });

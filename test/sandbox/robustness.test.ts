@@ -1,7 +1,7 @@
 // Bad input never crashes the sandbox, never corrupts its state, and always gets a problem body.
 import { connect } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { commentLimit } from '../helpers/contract.ts';
+import { limits } from '../helpers/contract.ts';
 import { credentials, post, useSandbox } from '../helpers/sandbox.ts';
 
 const sandbox = useSandbox({ bodyLimitBytes: 1_000_000, headersTimeoutMs: 300, requestTimeoutMs: 600 });
@@ -71,7 +71,7 @@ describe('robustness', () => {
     sandbox.state.reset();
     const before = JSON.stringify([...sandbox.state.threads.values()]);
     for (const body of [
-      `{"threadIds":[101],"comment":${JSON.stringify('x'.repeat(commentLimit + 1))}}`,
+      `{"threadIds":[101],"comment":${JSON.stringify('x'.repeat(limits.comment + 1))}}`,
       '{"threadIds":[101,"x"]}',
       '{"threadIds":[101]',
       '{"threadIds":{"0":101}}',

@@ -2,7 +2,7 @@
 // request, and concurrency.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, createMessagingClient } from '../../src/client/index.ts';
-import { commentLimit, limits } from '../helpers/contract.ts';
+import { limits } from '../helpers/contract.ts';
 import { credentials, post, useSandbox } from '../helpers/sandbox.ts';
 
 const sandbox = useSandbox();
@@ -65,11 +65,13 @@ describe('close threads', () => {
   });
 
   it('rejects a comment over the limit with comment-is-too-long and closes nothing', async () => {
-    const res = await close({ threadIds: [104], comment: 'x'.repeat(commentLimit + 1) });
+    const res = await close({ threadIds: [104], comment: 'x'.repeat(limits.comment + 1) });
     expect(res.status).toBe(400);
     expect(res.body.title).toBe('comment-is-too-long');
     expect((await state()).threads.find((t) => t.id === 104)?.state).toBe('open');
-    expect((await close({ threadIds: [104], comment: 'x'.repeat(commentLimit) })).body.resolved_threads).toEqual([104]);
+    expect((await close({ threadIds: [104], comment: 'x'.repeat(limits.comment) })).body.resolved_threads).toEqual([
+      104,
+    ]);
   });
 
   it('100 concurrent closes of one thread give exactly one resolved_threads', async () => {

@@ -11,7 +11,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify, stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commentLimit } from '../helpers/contract.ts';
+import { limits } from '../helpers/contract.ts';
 import { outcome } from '../helpers/outcome.ts';
 import { copyEnv, copyRepository } from '../helpers/repository-copy.ts';
 
@@ -114,12 +114,12 @@ describe('the contract changes, the repository stays green', () => {
 
   it('a limit lowered: the gate refuses a minor and names who it breaks; as a major, npm test fails in the seed facts alone', async () => {
     await edit('openapi/components/schemas/CloseThreadsRequest.yaml', (text) =>
-      text.replace(`maxLength: ${commentLimit}`, `maxLength: ${commentLimit - 100}`),
+      text.replace(`maxLength: ${limits.comment}`, `maxLength: ${limits.comment - 100}`),
     );
     const diff = await npm('diff');
     expect(diff.code, diff.out).toBe(1);
     expect(diff.out).toContain(
-      `breaking     request body of closeThreads: \`comment\`: maxLength ${commentLimit} -> ${commentLimit - 100}`,
+      `breaking     request body of closeThreads: \`comment\`: maxLength ${limits.comment} -> ${limits.comment - 100}`,
     );
     expect(diff.out).toContain('breaks callers: the witness example');
     expect((await npm('release', '--', 'minor')).code).toBe(2);
@@ -127,14 +127,14 @@ describe('the contract changes, the repository stays green', () => {
     expect(released.code, released.out).toBe(0);
     const changelog = await readFile(join(repo, 'CHANGELOG.md'), 'utf8');
     expect(changelog).toContain(
-      `- **breaking**: request body of closeThreads: \`comment\`: maxLength ${commentLimit} -> ${commentLimit - 100}; breaks callers`,
+      `- **breaking**: request body of closeThreads: \`comment\`: maxLength ${limits.comment} -> ${limits.comment - 100}; breaks callers`,
     );
     const test = await npmTest();
     expect(test.code).toBe(1);
     expect([...test.failed], test.out.slice(-3000)).toEqual(['test/contract-facts.test.ts']);
     expect(test.out).toContain('npm test failed: vitest run (exit 1)');
     expect(test.out).toContain(
-      `comment length: the description says §4.1 and §8: "at most 300 characters", that is maxLength 300; the document has ${commentLimit - 100}`,
+      `comment length: the description says §4.1 and §8: "at most 300 characters", that is maxLength 300; the document has ${limits.comment - 100}`,
     );
     expect(test.out).toContain('x-departures');
   }, 600_000);

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { missingLines } from '../../src/diff/changelog.ts';
-import { commentLimit } from '../helpers/contract.ts';
+import { namedVersion, versionedFiles } from '../../src/diff/releases.ts';
+import { limits } from '../helpers/contract.ts';
 import { outcome } from '../helpers/outcome.ts';
 import { copyEnv, copyRepository } from '../helpers/repository-copy.ts';
 
@@ -53,9 +54,9 @@ async function releasedAs(version: string, since: string) {
     version,
     version,
   ]);
-  for (const readme of ['README.md', 'src/client/README.md', 'src/sandbox/README.md', 'src/conformance/README.md']) {
-    const names = [...(await read(readme)).matchAll(/messaging-contract-\w+-(\d+\.\d+\.\d+)\.tgz/g)].map((m) => m[1]);
-    expect(new Set(names), readme).toEqual(new Set([version]));
+  for (const file of versionedFiles) {
+    const names = [...(await read(file)).matchAll(namedVersion)].map((m) => m[0].slice(m[1]!.length));
+    expect(new Set(names), file).toEqual(new Set([version]));
   }
   const changelog = await read('CHANGELOG.md');
   expect(changelog).toContain(`## ${version}\n\nChanges since ${since}:`);
@@ -98,7 +99,7 @@ describe('npm run release', () => {
     expect(missingLines(changelog, await json('generated/openapi.json'), repo)).toEqual([]);
 
     // A minor: a limit raised, which breaks nobody.
-    const [limit, raisedTo, loweredTo] = [commentLimit, commentLimit + 100, commentLimit - 100];
+    const [limit, raisedTo, loweredTo] = [limits.comment, limits.comment + 100, limits.comment - 100];
     await setCommentLimit(limit, raisedTo);
     const raised = await npm('release', '--', versions.minor);
     expect(raised.code, raised.out).toBe(0);

@@ -7,6 +7,7 @@ import { conformanceBenchmark } from './conformance.ts';
 import { hostileBenchmark } from './hostile.ts';
 import { packagesBenchmark } from './packages.ts';
 import { sandboxBenchmark } from './sandbox.ts';
+import { trafficBenchmark } from './traffic.ts';
 import { line, loadPrevious, runs, save, seconds, toSaved, type Figure, type Results } from './stats.ts';
 
 const sections: Record<string, () => Promise<Figure[]>> = {
@@ -15,6 +16,7 @@ const sections: Record<string, () => Promise<Figure[]>> = {
   sandbox: sandboxBenchmark,
   conformance: conformanceBenchmark,
   'hostile input': hostileBenchmark,
+  traffic: trafficBenchmark,
 };
 
 const chosen = process.argv.slice(2);

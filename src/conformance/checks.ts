@@ -11,6 +11,7 @@ import { errorParts } from '../core/validation.ts';
 import { rawErrors } from '../core/validators/all.ts';
 import type { Allowed, Case, Fault } from './case.ts';
 import type { Answer } from './transport.ts';
+import { documentedStatuses } from './expectations.ts';
 import { listedOnce, responsePointer } from './policy.ts';
 import { openPoint, pointAt } from '../core/open-points.ts';
 
@@ -42,7 +43,11 @@ const inOtherLetters = (title: string, code: string) =>
 /** The allowed answer this one is: the status's, the one whose code the title names when several share it. */
 function matchOf(c: Case, answer: Answer): Allowed | undefined {
   const sameStatus = c.expectation.allowed.filter((a) => a.status === answer.status);
-  const any = c.expectation.otherErrors && answer.status >= 400 ? { status: answer.status } : undefined;
+  // `otherErrors`: a status the operation does not list (its `default`); one it lists is judged by its codes.
+  const any =
+    c.expectation.otherErrors && answer.status >= 400 && !documentedStatuses(c.operation).includes(answer.status)
+      ? { status: answer.status }
+      : undefined;
   return sameStatus.find((a) => a.code === undefined || sameCode(titleOf(answer.body), a.code)) ?? sameStatus[0] ?? any;
 }
 
@@ -57,7 +62,7 @@ export function answerOf(status: number, body: unknown): string {
  * the document it breaks (`#/components/schemas/ThreadId/type`), so the same broken rule in four
  * lists, or in every problem body, is one cause; list positions read as `[]`.
  */
-function schemaFaults(pointer: string, value: unknown, what: string): Found[] {
+export function schemaFaults(pointer: string, value: unknown, what: string): Found[] {
   const found = new Map<string, Found>();
   for (const e of rawErrors(pointer, value)) {
     const parts = errorParts(e, value);

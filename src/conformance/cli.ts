@@ -1,23 +1,22 @@
 // messaging-conformance: checks a live implementation against the contract; exit 0 only when every check passes, 1 when
 // one fails, 2 for bad arguments or a server that does not answer. A function of its arguments, streams and
 // environment, so tests call it without starting a process; bin.ts is the command.
-import { accessSync, constants, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../core/cli.ts';
 import {
   checkWebhookReceiver,
   conformanceStages,
-  formatJson,
-  formatJUnit,
   formatSummary,
-  type ConformanceReport,
   loadVars,
   runConformance,
   UnreachableError,
   type Vars,
 } from './index.ts';
-import type { CallbackOptions, Profile } from './stage-runtime.ts';
+import type { CallbackOptions } from './stage-runtime.ts';
 import { stopLine } from './report.ts';
+import { newRunState, profileOption, reporter, seconds, type RunState, type WriteReport } from './cli-shared.ts';
+import { proxyCommand, trafficCommand, trafficUsage } from './traffic/cli.ts';
+
+export { newRunState, type RunState } from './cli-shared.ts';
 import { failedRun, redactor, selectStages } from './suite.ts';
 
 const name = 'messaging-conformance';
@@ -73,21 +72,8 @@ usage: messaging-conformance webhook --url <receiver> [--profile described|stric
   events must get 200 (the service retries anything else). With --profile strict, also this
   contract's expectation that malformed JSON, a wrong content type and an oversized body get
   anything but a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
-`;
 
-/** --profile: described or strict; undefined when not given (described applies). */
-function profileOption(value: string | undefined): Profile | undefined {
-  if (value === undefined || value === 'described' || value === 'strict') return value;
-  throw new UsageError(`--profile must be described or strict, got "${value}"`);
-}
-
-/** Seconds given on the command line, in milliseconds; undefined when not given (the suite's default applies). */
-function seconds(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
-    throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
-  return Number(value) * 1000;
-}
+${trafficUsage}`;
 
 /** --callbacks with --callback-listen HOST:PORT, [--callback-url URL] and [--callback-window S]. */
 function callbackOptions(o: Options): CallbackOptions | undefined {
@@ -109,42 +95,8 @@ function callbackOptions(o: Options): CallbackOptions | undefined {
   };
 }
 
-/**
- * One call's state, which the bin's process-level guards read too: whether the run has reported (until then the
- * process must not end quietly with exit 0), and how to hide the credentials it was given.
- */
-export interface RunState {
-  finished: boolean;
-  redact: (text: string) => string;
-}
-
-export const newRunState = (): RunState => ({ finished: false, redact: (text) => text });
-
 export const reportFailure = (error: unknown, stderr: (text: string) => void, run: RunState): number =>
   reportError(name, usage, error, stderr, run.redact);
-
-type WriteReport = (report: ConformanceReport, say?: (line: string) => void) => void;
-
-/**
- * --reporter junit|json with --output F, checked before the run (a report that cannot be written is found now): what
- * writes the report, credentials hidden, and with `say` says where (not when the run ends with one line).
- */
-function reporter(o: { reporter?: string; output?: string }, run: RunState): WriteReport {
-  if (o.reporter === undefined) return () => {};
-  if (o.reporter !== 'junit' && o.reporter !== 'json')
-    throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
-  if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
-  try {
-    accessSync(dirname(resolve(o.output)), constants.W_OK);
-  } catch {
-    throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
-  }
-  const { reporter: kind, output } = o;
-  return (report, say) => {
-    writeFileSync(output, run.redact(kind === 'json' ? formatJson(report) : formatJUnit(report)));
-    say?.(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
-  };
-}
 
 async function webhook(args: string[], say: (line: string) => void, run: RunState): Promise<number> {
   const o = parse(args, {
@@ -203,6 +155,8 @@ export async function conformanceMain(args: string[], io: CliIo, run: RunState =
   const say = (line: string) => io.stdout(`${line}\n`);
   try {
     if (args[0] === 'webhook') return await webhook(args.slice(1), say, run);
+    if (args[0] === 'traffic') return await trafficCommand(args.slice(1), io, say, run);
+    if (args[0] === 'proxy') return await proxyCommand(args.slice(1), io, say, run);
     const o = parse(args, suiteOptions);
     const write = reporter(o, run);
     try {

@@ -4,7 +4,13 @@
 // business answer the description gives for a value the suite changed (`x-business-answers`).
 import { normalizeErrorCode } from '../core/error-codes.ts';
 import { resolvePointer } from '../core/document.ts';
-import { responseKind, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
+import {
+  examplePairs,
+  responseKind,
+  type ExamplePair,
+  type ExpectationKind,
+  type Operation,
+} from '../core/examples.ts';
 import { escapePointer } from '../core/pointers.ts';
 import { documentViolation, schemaViolation } from '../core/schema-violations.ts';
 import type { Allowed, Expectation, Profile } from './case.ts';
@@ -190,4 +196,59 @@ export function acceptedExpectation(
     kind: under.some((b) => b.kind === 'decision') ? 'decision' : kind,
     basis: [basis, ...under.map((b) => b.basis)].join('; '),
   };
+}
+
+/**
+ * The business answers a request the document accepts may get whatever state the service is in: each documented error
+ * whose named example is sent with a valid body, the operation's own path and method (a value taken before, a cascade
+ * not found, an account without balance, a credential the service does not know), and a server error (500
+ * `system-error`: "Server error").
+ */
+function stateAnswers(op: Operation): Allowed[] {
+  const answers = examplePairs()
+    .filter(
+      (p) =>
+        p.operation === op &&
+        p.status >= 400 &&
+        p.trigger.rawBody === undefined &&
+        p.trigger.method === undefined &&
+        p.trigger.path === undefined &&
+        documentViolation(op.operationId, p.requestBody) === null,
+    )
+    .map((p) => ({ status: p.status, code: (p.response as { title?: string } | undefined)?.title }));
+  const serverError = documentedStatuses(op).includes(500) ? [{ status: 500, code: 'system-error' }] : [];
+  return [...answers, ...serverError];
+}
+
+const unique = (allowed: Allowed[]) =>
+  allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i);
+
+/**
+ * What a recorded request may get when the state it met is unknown (traffic, a proxy): a body the document refuses,
+ * the refusal its rules give; one it accepts, a success or any answer of the state (`stateAnswers`) or of another
+ * reading the description allows. A credential present may be one the service does not know (401); one missing gets
+ * 401 whatever the body, or the body's refusal where the document orders neither first.
+ */
+export function recordedExpectation(
+  op: Operation,
+  body: unknown,
+  credentialGiven: boolean,
+  profile: Profile,
+): Expectation {
+  const unauthorized: Allowed = { status: 401, code: 'auth-error' };
+  const basis = `${op.pointer}/responses`;
+  const refused = invalidBodyExpectation(op, body, profile);
+  if (refused) return { ...refused, allowed: unique([...refused.allowed, unauthorized]) };
+  if (!credentialGiven)
+    return { allowed: [unauthorized], kind: responseKind(op, 401), basis: `${op.pointer}/security; ${basis}/401` };
+  const successes = documentedStatuses(op)
+    .filter((s) => s < 300)
+    .map((status) => ({ status }));
+  const accepted: Expectation = {
+    allowed: unique([...successes, ...stateAnswers(op), unauthorized]),
+    otherErrors: documentsDefault(op),
+    kind: 'described',
+    basis: `${basis}: a success, or an answer the state gives (the named examples of a valid request)`,
+  };
+  return readingsExpectation(op, body, profile, accepted);
 }

@@ -38,6 +38,8 @@ export interface Cause {
   /** Every fault of a cause seen several ways (the first is `fault`), each once. */
   faults?: string[];
   results: CheckResult[];
+  /** How many failures show it, where more than `results` holds (recorded traffic keeps the first few of each cause). */
+  count?: number;
 }
 
 /**
@@ -103,7 +105,7 @@ function tally(items: string[]): string {
 const headingWidth = 160;
 
 /** A cause: what is wrong, how many checks show it and where, then its first failure in full (its replay included). */
-function describeCause(cause: Cause): string {
+export function describeCause(cause: Cause): string {
   const [first, ...rest] = cause.results as [CheckResult, ...CheckResult[]];
   const operations = [...new Set(cause.results.map((r) => r.covers?.operationId).filter(Boolean))];
   // A heading a screen holds: the checks once each, the first fault cut at about 160 characters; all faults below.
@@ -116,7 +118,7 @@ function describeCause(cause: Cause): string {
     ? [
         `${title}${shownFault}${more}`,
         ...(faults.length > 1 || shownFault !== faults[0] ? faults.map((f) => `  fault:    ${f}`) : []),
-        `  shown by: ${cause.results.length} failed check${rest.length ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
+        `  shown by: ${cause.count ?? cause.results.length} failed check${(cause.count ?? cause.results.length) > 1 ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
         `  first:    ${first.stage} [${first.kind}]: ${first.name}`,
       ]
     : [
@@ -124,6 +126,7 @@ function describeCause(cause: Cause): string {
       ];
   const lines = [
     ...heading,
+    ...(first.recorded ? [`  recorded: ${first.recorded}`] : []),
     `  request:  ${first.request ?? '-'}`,
     ...(first.replay ? [`  replay:   ${first.replay}`] : []),
     `  expected: ${first.expected ?? '-'}`,
@@ -133,7 +136,7 @@ function describeCause(cause: Cause): string {
   if (rest.length) {
     const shown = rest.slice(0, 3).map((r) => `${r.stage}: ${r.name}`);
     lines.push(
-      `  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${cause.results.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`,
+      `  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${cause.count ?? cause.results.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`,
     );
   }
   return lines.join('\n');

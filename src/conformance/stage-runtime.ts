@@ -4,7 +4,10 @@ import type { ExamplePair, ExpectationKind } from '../core/examples.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { describeAllowed, type Case, type Credentials, type Fault, type Profile } from './case.ts';
 import { answerOf, judge } from './checks.ts';
-import { AnswerTooLarge, exchange, type Answer, type HttpRequest as PairRequest } from './transport.ts';
+import { AnswerTooLarge, clientHeaders, exchange, type Answer, type HttpRequest as PairRequest } from './transport.ts';
+import type { RecordedExchange } from './traffic/exchange.ts';
+import { route } from './request-checks.ts';
+import { callerOf, type SequenceRun } from './sequence-checks.ts';
 
 export type { Profile } from './case.ts';
 
@@ -37,7 +40,15 @@ export interface SuiteContext {
   deadline: AbortSignal;
   deadlineAt: number;
   /** The current stage's traffic, for failing fast, and its checks as they end (runSuite resets it per stage). */
-  stage: { answered: number; networkFailures: number; checks: CheckResult[] };
+  stage: {
+    name?: string;
+    answered: number;
+    networkFailures: number;
+    sent: number;
+    checks: CheckResult[];
+    /** What the rules over time found in the current check's exchanges: `check` adds them to its verdict. */
+    sequenceFaults: Fault[];
+  };
   /**
    * True when a reset hook put the service in the examples' state before this stage: only then can
    * a check know that a thread is open. Without it every check must hold whatever state it finds.
@@ -47,6 +58,13 @@ export interface SuiteContext {
   sentExamples: Map<ExamplePair, { request: PairRequest; expected: unknown; answer: Answer }>;
   /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
   bail?: boolean;
+  /** Hears every exchange the run sends, answered or not, as it ends (--record). */
+  observe?: (x: RecordedExchange) => void;
+  /**
+   * The rules over time (sequence-checks.ts) over every exchange the run sends; started again after each reset (the
+   * state is the examples' again), none against a mock (it keeps no state).
+   */
+  sequence?: SequenceRun;
 }
 
 /** Longest wait for one answer, body included, unless the run says otherwise. */
@@ -99,6 +117,8 @@ export interface CheckResult extends CheckSpec, Omit<CheckOutcome, 'request'> {
   request?: string;
   /** The request as a ready curl command, credentials as environment references. */
   replay?: string;
+  /** Where a recorded exchange is (`traffic.ndjson line 17`), when it was sent, and the answer it got. */
+  recorded?: string;
 }
 
 export interface Stage {
@@ -154,12 +174,15 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * The request as a curl command to replay it: each credential is written as the environment
  * variable that holds it (`"$MESSAGING_API_KEY"`), never as its value.
  */
-export function replay(ctx: SuiteContext, r: PairRequest): string {
-  const refs: Array<[string | undefined, string]> = [
+export const replay = (ctx: SuiteContext, r: PairRequest): string =>
+  curl(r, [
     [ctx.credentials.apiKeyNoBalance, '$MESSAGING_API_KEY_NO_BALANCE'],
     [ctx.credentials.apiKey, '$MESSAGING_API_KEY'],
     [ctx.credentials.integratorToken, '$MESSAGING_INTEGRATOR_TOKEN'],
-  ];
+  ]);
+
+/** The request as a curl command, each of `refs`' values written as the environment variable it names. */
+export function curl(r: PairRequest, refs: Array<[string | undefined, string]>): string {
   const header = ([name, value]: [string, string]) => {
     const secret = refs.find(([v]) => v && value.includes(v));
     return secret
@@ -205,6 +228,26 @@ export type Sent = { answer: Answer; error?: undefined } | { answer: null; error
  * status line is none either, but the stage counts the server as answering.
  */
 export async function send(ctx: SuiteContext, r: PairRequest): Promise<Sent> {
+  const sent = await sendOnce(ctx, r);
+  const x: RecordedExchange = {
+    at: sent.at,
+    request: { ...r, headers: { ...clientHeaders, ...r.headers } },
+    response: sent.answer
+      ? { status: sent.answer.status, headers: sent.answer.headers, body: sent.answer.text }
+      : undefined,
+    source: `${ctx.stage.name ?? 'run'} request ${++ctx.stage.sent}`,
+  };
+  ctx.observe?.(x);
+  if (ctx.sequence) {
+    const routed = route(r, new URL(ctx.server).pathname);
+    const seen = { exchange: x, routed, caller: callerOf(r.headers), ...(sent.answer ? { answer: sent.answer } : {}) };
+    ctx.stage.sequenceFaults.push(...ctx.sequence.see(seen).filter((f) => runs(ctx, f.kind ?? 'described')));
+  }
+  return sent;
+}
+
+async function sendOnce(ctx: SuiteContext, r: PairRequest): Promise<Sent & { at: number }> {
+  const at = Date.now();
   const signal = requestSignal(ctx);
   let began = false;
   try {
@@ -216,17 +259,17 @@ export async function send(ctx: SuiteContext, r: PairRequest): Promise<Sent> {
         ctx.stage.answered++;
       },
     });
-    return { answer };
+    return { answer, at };
   } catch (error) {
-    if (error instanceof AnswerTooLarge) return { answer: null, error: error.message };
+    if (error instanceof AnswerTooLarge) return { answer: null, error: error.message, at };
     const reason = deadlinePassed(ctx)
       ? "the run's deadline passed"
       : signal.aborted
         ? `no answer within ${ctx.timeoutMs} ms`
         : (error as Error).message;
-    if (began) return { answer: null, error: `the answer broke off: ${reason}` };
+    if (began) return { answer: null, error: `the answer broke off: ${reason}`, at };
     ctx.stage.networkFailures++;
-    return { answer: null, error: reason };
+    return { answer: null, error: reason, at };
   }
 }
 
@@ -310,11 +353,23 @@ export async function check(ctx: SuiteContext, spec: CheckSpec, fn: () => Promis
   }
   const start = performance.now();
   let outcome: CheckOutcome;
+  ctx.stage.sequenceFaults = [];
   try {
     outcome = await fn();
   } catch (error) {
     outcome = { ok: false, expected: 'the check to run', actual: (error as Error).message };
   }
+  // A rule over time the check's exchanges broke fails the check too: the same answer's cause, seen over time.
+  const overTime = ctx.stage.sequenceFaults.splice(0);
+  if (overTime.length)
+    outcome = {
+      ...outcome,
+      ok: false,
+      actual: [outcome.ok ? outcome.answer : outcome.actual, ...overTime.map((f) => f.detail)]
+        .filter(Boolean)
+        .join('; '),
+      faults: [...(outcome.faults ?? []), ...overTime],
+    };
   const { request, ...verdict } = outcome;
   // A failure only in parts this contract decides (Case.decided) is a decision's failure.
   const decided = verdict.faults?.length && verdict.faults.every((f) => f.kind === 'decision');

@@ -29,6 +29,8 @@ import {
 import { documentedStatuses } from './expectations.ts';
 import { missingFixtures, preparedRequest } from './vars.ts';
 import { exchange, type Answer } from './transport.ts';
+import { sequenceRun } from './sequence-checks.ts';
+import { recorder, redactExchange } from './traffic/write.ts';
 
 export const stages: Stage[] = [
   dreddStage,
@@ -188,7 +190,15 @@ function misdirection(ctx: SuiteContext, answers: Answer[]): string | undefined 
 
 export type SuiteOptions = Omit<
   SuiteContext,
-  'timeoutMs' | 'deadline' | 'deadlineAt' | 'stage' | 'profile' | 'stateKnown' | 'generated' | 'sentExamples'
+  | 'timeoutMs'
+  | 'deadline'
+  | 'deadlineAt'
+  | 'stage'
+  | 'profile'
+  | 'stateKnown'
+  | 'generated'
+  | 'sentExamples'
+  | 'sequence'
 > &
   Partial<Pick<SuiteContext, 'generated' | 'profile' | 'timeoutMs'>> & {
     /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
@@ -200,6 +210,8 @@ export type SuiteOptions = Omit<
      * /_sandbox/reset) and/or a shell command. The checks that need that state run exactly only after it.
      */
     reset?: { url?: string; command?: string };
+    /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
+    record?: string;
   };
 
 /**
@@ -234,11 +246,36 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     deadline: AbortSignal.timeout(deadlineMs),
     deadlineAt: Date.now() + deadlineMs,
-    stage: { answered: 0, networkFailures: 0, checks: [] },
+    stage: { answered: 0, networkFailures: 0, sent: 0, checks: [], sequenceFaults: [] },
+    ...(options.mock ? {} : { sequence: sequenceRun() }),
   };
 }
 
+/** Runs the stages; with `record`, writes every exchange they send (credentials as ***) to that file. */
 export async function runSuite(options: SuiteOptions, selected: Stage[] = stages): Promise<SuiteReport> {
+  if (!options.record) return runStages(options, selected);
+  const file = recorder(options.record);
+  const secrets = [...(options.secrets ?? []), ...Object.values(options.credentials)].filter(
+    (s): s is string => typeof s === 'string',
+  );
+  const observe = options.observe;
+  try {
+    return await runStages(
+      {
+        ...options,
+        observe: (x) => {
+          observe?.(x);
+          file.write(redactExchange(x, secrets));
+        },
+      },
+      selected,
+    );
+  } finally {
+    await file.close();
+  }
+}
+
+async function runStages(options: SuiteOptions, selected: Stage[]): Promise<SuiteReport> {
   const ctx = suiteContext(options);
   const redact = redactor([...(options.secrets ?? []), ...Object.values(options.credentials)]);
   const log = ctx.log;
@@ -280,7 +317,7 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
       results.push(failedCheck(stage.name, 'stage ran', 'the stage to run', reason));
       continue;
     }
-    ctx.stage = { answered: 0, networkFailures: 0, checks: [] };
+    ctx.stage = { name: stage.name, answered: 0, networkFailures: 0, sent: 0, checks: [], sequenceFaults: [] };
     if (options.reset?.url || options.reset?.command) {
       const failed = await reset(ctx, options.reset);
       if (failed) {
@@ -289,6 +326,8 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
         break;
       }
       ctx.stateKnown = true;
+      // The examples' state again: what the rules over time remember is no longer so.
+      if (ctx.sequence) ctx.sequence = sequenceRun();
     }
     // After the reset: a stage's checks may depend on whether the state is known.
     const start = performance.now();

@@ -124,6 +124,10 @@ function* places(body: unknown, selector: string): Generator<[Fields, string]> {
   for (const item of items) yield* places(item, rest.join('.'));
 }
 
+/** The values `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`). */
+export const valuesAt = (body: unknown, selector: string): unknown[] =>
+  [...places(body, selector)].map(([container, key]) => container[key]);
+
 /**
  * The body with a new value wherever the operation's document says a deployment takes a value
  * once (`x-taken-once`), unless the answer expected is the one a second use gets. Only a value an

@@ -1,0 +1,106 @@
+// The registry's checks of a callback: a status callback the service posted (its payload is the service's side) and
+// the receiver's answer to it (the receiver's side: the app that registered the URL). A callback in recorded traffic is
+// a POST to --callback-path, or, without one, a POST to no operation's path whose body has every property the
+// webhook's schema requires.
+import { openapi, resolvePointer } from '../core/document.ts';
+import { marked } from '../core/examples.ts';
+import type { ExpectationKind } from '../core/examples.ts';
+import type { Fault } from './case.ts';
+import { schemaFaults } from './checks.ts';
+import type { Answer } from './transport.ts';
+
+type Found = Omit<Fault, 'check'>;
+
+export interface Callback {
+  webhook: string;
+  body: unknown;
+  answer: Answer | undefined;
+}
+
+export interface CallbackCheck {
+  id: string;
+  holds: string;
+  /** Whose break a fault is: the service's (it posts the callback) or the receiver's (it answers it). */
+  side: 'service' | 'caller';
+  after?: string[];
+  faults(c: Callback): Found[];
+}
+
+/** Each webhook of the document: its name and the pointer of its payload's schema (a `$ref` is followed). */
+const webhooks = Object.entries((openapi.webhooks ?? {}) as Record<string, { post?: any }>).flatMap(([name, item]) => {
+  const schema = item.post?.requestBody?.content?.['application/json']?.schema as { $ref?: string } | undefined;
+  if (!schema) return [];
+  const pointer = schema.$ref ?? `#/webhooks/${name}/post/requestBody/content/application~1json/schema`;
+  const required = (resolvePointer(pointer) as { required?: string[] }).required ?? [];
+  return [{ name, pointer, required }];
+});
+
+/** The callback a request is, or undefined: a JSON object POSTed to `callbackPath`, or shaped as a webhook's payload. */
+export function callbackOf(method: string, path: string, body: string | undefined, callbackPath?: string) {
+  if (method.toUpperCase() !== 'POST') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(body ?? '');
+  } catch {
+    value = undefined;
+  }
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (callbackPath !== undefined) {
+    if (path !== callbackPath) return undefined;
+    const shaped = webhooks.find((w) => isObject && w.required.every((p) => Object.hasOwn(value as object, p)));
+    return { webhook: (shaped ?? webhooks[0])?.name ?? 'callback', body: value };
+  }
+  const shaped = isObject && webhooks.find((w) => w.required.every((p) => Object.hasOwn(value as object, p)));
+  return shaped ? { webhook: shaped.name, body: value } : undefined;
+}
+
+const schemaOf = (webhook: string) => webhooks.find((w) => w.name === webhook)?.pointer;
+
+export const callbackChecks: CallbackCheck[] = [
+  {
+    id: 'callback-schema',
+    holds: "a callback's payload is valid against its webhook's schema",
+    side: 'service',
+    faults(c) {
+      const pointer = schemaOf(c.webhook);
+      if (!pointer) return [];
+      // A property this contract requires where the description shows none is its decision (the schema says so).
+      const decided: ExpectationKind = marked(resolvePointer(pointer) as Record<string, unknown>)
+        ? 'decision'
+        : 'described';
+      return schemaFaults(pointer, c.body, `a ${c.webhook} callback`).map((f) =>
+        f.key?.endsWith('/required') || /\/required\/[^/]+$/.test(f.key ?? '') ? { ...f, kind: decided } : f,
+      );
+    },
+  },
+  {
+    id: 'receiver-answer',
+    holds: 'a receiver answers a valid callback with 200 (otherwise the service posts it again)',
+    side: 'caller',
+    after: ['callback-schema'],
+    faults: (c) =>
+      c.answer === undefined || c.answer.status === 200
+        ? []
+        : [
+            {
+              fault: `a receiver answered a valid ${c.webhook} callback with ${c.answer.status}`,
+              key: `receiver ${c.answer.status}`,
+              detail: `answered ${c.answer.status} ${c.answer.text.slice(0, 120)}`,
+            },
+          ],
+  },
+];
+
+/** Every fault of the callback and its answer, root causes only, each with its side. */
+export function judgeCallback(c: Callback): Array<Fault & { side: 'service' | 'caller' }> {
+  const out: Array<Fault & { side: 'service' | 'caller' }> = [];
+  const failed = new Set<string>();
+  for (const check of callbackChecks) {
+    if (check.after?.some((id) => failed.has(id))) continue;
+    const found = check.faults(c);
+    if (found.length === 0) continue;
+    failed.add(check.id);
+    out.push(...found.map((f) => ({ check: check.id, side: check.side, ...f })));
+  }
+  return out;
+}

@@ -1,0 +1,215 @@
+// The registry's checks of a request: the caller's side of an exchange nobody in this suite sent (recorded traffic, a
+// proxy). Each says what the document refuses in the request; the answer the service owes it is the case's
+// expectation (expectations.ts `recordedExpectation`), judged by the checks of an answer (checks.ts). A request is
+// routed to its operation first: by its path, past the servers' base path or --base-path, and its method.
+import { openapi } from '../core/document.ts';
+import { documentOperations, type Operation } from '../core/examples.ts';
+import { securitySchemes } from '../core/meta.ts';
+import { documentViolation } from '../core/schema-violations.ts';
+import type { Case, Fault, Profile } from './case.ts';
+import { anyError, documentsDefault, recordedExpectation } from './expectations.ts';
+import type { HttpRequest } from './transport.ts';
+import { echoes } from './policy.ts';
+import { responseKind } from '../core/examples.ts';
+
+/** A request as the checks read it: its operation (by path and method), and its body as JSON. */
+export interface Routed {
+  request: HttpRequest;
+  /** The path past the base path, without the query. */
+  path: string;
+  /** The operation of the path and method; undefined for a path or method the document does not describe. */
+  operation: Operation | undefined;
+  /** The operation of the path, whatever the method. */
+  atPath: Operation | undefined;
+  /** The body as JSON, when it is JSON. */
+  body: unknown;
+  json: boolean;
+  credentialGiven: boolean;
+}
+
+type Found = Omit<Fault, 'check'>;
+
+export interface RequestCheck {
+  id: string;
+  holds: string;
+  after?: string[];
+  concerns?(r: Routed): boolean;
+  faults(r: Routed): Found[];
+}
+
+/** The base paths of the document's servers (`/v2` of `https://host/v2`), longest first. */
+const serverPaths = ((openapi.servers as Array<{ url: string }> | undefined) ?? [])
+  .map((s) => new URL(s.url, 'http://x').pathname.replace(/\/+$/, ''))
+  .filter(Boolean)
+  .sort((a, b) => b.length - a.length);
+
+/** The path of a request's URL past its base path: `--base-path`, else the first server base path it starts with. */
+export function pathOf(url: string, basePath?: string): string {
+  const path = new URL(url).pathname;
+  const bases = basePath === undefined ? serverPaths : [basePath.replace(/\/+$/, '')];
+  const base = bases.find((b) => path === b || path.startsWith(`${b}/`));
+  return base ? path.slice(base.length) || '/' : path;
+}
+
+const operations = documentOperations();
+
+/** Whether the request carries the credential each of the operation's security schemes names. */
+function credentialGiven(op: Operation, headers: Record<string, string>): boolean {
+  return op.security.every((name) => {
+    const scheme = (securitySchemes as Record<string, { type: string; name?: string; in?: string }>)[name];
+    if (scheme?.type === 'apiKey' && scheme.in === 'header') return Boolean(headers[scheme.name!.toLowerCase()]);
+    return /^bearer\s+\S/i.test(headers.authorization ?? '');
+  });
+}
+
+export function route(request: HttpRequest, basePath?: string): Routed {
+  const path = pathOf(request.url, basePath);
+  const atPath = operations.find((op) => op.path === path);
+  const operation = atPath && atPath.method.toUpperCase() === request.method.toUpperCase() ? atPath : undefined;
+  let body: unknown;
+  let json = true;
+  try {
+    body = request.body === undefined || request.body === '' ? undefined : JSON.parse(request.body);
+  } catch {
+    json = false;
+  }
+  const given = operation ? credentialGiven(operation, request.headers) : true;
+  return { request, path, operation, atPath, body, json, credentialGiven: given };
+}
+
+const mediaType = (r: Routed) => (r.request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+export const requestChecks: RequestCheck[] = [
+  {
+    id: 'request-operation',
+    holds: 'the method and path are an operation of the document',
+    faults: (r) =>
+      r.operation
+        ? []
+        : r.atPath
+          ? [
+              {
+                fault: `a method the document does not give the path: ${r.request.method} ${r.path}`,
+                key: `method ${r.request.method} ${r.path}`,
+                detail: `${r.path} takes ${r.atPath.method.toUpperCase()}`,
+              },
+            ]
+          : [
+              {
+                fault: `a path the document does not describe: ${r.path}`,
+                key: `path ${r.path}`,
+                detail: `the document's paths are ${operations.map((o) => o.path).join(', ')}`,
+              },
+            ],
+  },
+  {
+    id: 'request-credentials',
+    holds: "the request carries the credential its operation's security names",
+    after: ['request-operation'],
+    faults: (r) =>
+      r.credentialGiven
+        ? []
+        : [
+            {
+              fault: `${r.operation!.operationId} without the credential its security names (${r.operation!.security.join(', ')})`,
+              detail: 'no credential',
+            },
+          ],
+  },
+  {
+    id: 'request-content-type',
+    holds: 'a body is sent as application/json',
+    after: ['request-operation'],
+    concerns: (r) => r.request.body !== undefined && r.request.body !== '',
+    faults: (r) =>
+      mediaType(r) === 'application/json'
+        ? []
+        : [
+            {
+              fault: `a body sent as ${JSON.stringify(mediaType(r) || 'no content type')}, where the document takes application/json`,
+              detail: `content-type ${JSON.stringify(r.request.headers['content-type'] ?? null)}`,
+            },
+          ],
+  },
+  {
+    id: 'request-json',
+    holds: 'the body is JSON',
+    after: ['request-operation', 'request-content-type'],
+    faults: (r) =>
+      r.json && r.body !== undefined
+        ? []
+        : [
+            {
+              fault: r.json ? 'a request without the body its operation needs' : 'a request body that is not JSON',
+              detail: JSON.stringify((r.request.body ?? '').slice(0, 120)),
+            },
+          ],
+  },
+  {
+    id: 'request-schema',
+    holds: "the body is valid against the operation's request schema, the limits across rows included",
+    after: ['request-operation', 'request-content-type', 'request-json'],
+    faults(r) {
+      const refused = documentViolation(r.operation!.operationId, r.body);
+      if (!refused) return [];
+      return [
+        {
+          fault: `${r.operation!.operationId}: a request the document refuses (${refused.code})`,
+          key: `${r.operation!.operationId} ${refused.code}`,
+          detail: refused.detail.slice(0, 300),
+        },
+      ];
+    },
+  },
+];
+
+/** Every fault of the request, root causes only (as `judge` does for answers). */
+export function judgeRequest(r: Routed): Fault[] {
+  const faults: Fault[] = [];
+  const failed = new Set<string>();
+  for (const check of requestChecks) {
+    if (check.after?.some((id) => failed.has(id)) || check.concerns?.(r) === false) continue;
+    const found = check.faults(r);
+    if (found.length === 0) continue;
+    failed.add(check.id);
+    faults.push(...found.map((f) => ({ check: check.id, ...f })));
+  }
+  return faults;
+}
+
+/** The nearest operation for an answer to a request of no operation: the one of its path, or whose path it extends. */
+const nearest = (r: Routed) => r.atPath ?? operations.find((op) => r.path.startsWith(op.path)) ?? operations[0]!;
+
+/** The case of a recorded request: what the document allows as its answer, whatever state the service was in. */
+export function recordedCase(r: Routed, profile: Profile): Case {
+  const op = r.operation ?? nearest(r);
+  const only = (status: number, code: string) => ({
+    allowed: [{ status, code }],
+    kind: responseKind(op, status),
+    basis: `${op.pointer}/responses/${status}`,
+  });
+  const base = { operation: op, request: r.request };
+  if (!r.operation)
+    return { ...base, expectation: r.atPath ? only(405, 'method-not-allowed') : only(404, 'not-found') };
+  if (r.request.body !== undefined && r.request.body !== '' && mediaType(r) !== 'application/json')
+    return {
+      ...base,
+      expectation: {
+        ...anyError(op, `${op.pointer}/requestBody/content (a body of another media type gets an error)`, 'decision'),
+        otherErrors: documentsDefault(op),
+      },
+    };
+  if (!r.json || r.body === undefined)
+    return {
+      ...base,
+      expectation: anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`),
+    };
+  // A success gives back the fields the document says it echoes, as sent (`x-echoes`).
+  const sent = r.body !== null && typeof r.body === 'object' ? (r.body as Record<string, unknown>) : {};
+  const echoed = echoes(op, 200).filter((f) => Object.hasOwn(sent, f));
+  return {
+    ...base,
+    expectation: recordedExpectation(op, r.body, r.credentialGiven, profile),
+    ...(echoed.length ? { fields: Object.fromEntries(echoed.map((f) => [f, sent[f]])) } : {}),
+  };
+}

@@ -1,0 +1,241 @@
+// The traffic judge on exchanges written here: each side's breaks, the rules over time where the exchanges show
+// enough, callbacks, --judge, and redaction. Requests and limits are read from the document's examples.
+import { describe, expect, it } from 'vitest';
+import { examplePairs } from '../../src/core/examples.ts';
+import type { RecordedExchange } from '../../src/conformance/traffic/exchange.ts';
+import { TrafficJudge, type TrafficOptions } from '../../src/conformance/traffic/judge.ts';
+import { trafficSummary } from '../../src/conformance/traffic/run.ts';
+import { json } from '../../src/conformance/report.ts';
+import { resolvePointer } from '../../src/core/document.ts';
+import { limits } from '../helpers/contract.ts';
+
+const host = 'https://service.example';
+const key = 'a-secret-api-key-0001';
+const token = 'a-secret-token-0002';
+const pair = (operationId: string, name: string) =>
+  examplePairs().find((p) => p.operation.operationId === operationId && p.name === name)!;
+const scheduled = pair(
+  'scheduleCascade',
+  examplePairs().find((p) => p.operation.operationId === 'scheduleCascade' && p.status === 200)!.name,
+);
+const closing = examplePairs().find((p) => p.operation.operationId === 'closeThreads' && p.status === 200)!;
+
+let clock = Date.parse('2026-11-20T10:00:00Z');
+let line = 0;
+function exchange(
+  path: string,
+  body: unknown,
+  response: { status: number; body?: unknown } | undefined,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): RecordedExchange {
+  clock += 1000;
+  return {
+    at: clock,
+    request: {
+      method,
+      url: `${host}${path}`,
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    },
+    response: response && {
+      status: response.status,
+      headers: { 'content-type': response.status < 300 ? 'application/json' : 'application/problem+json' },
+      body: response.body === undefined ? '' : JSON.stringify(response.body),
+    },
+    source: `test line ${++line}`,
+  };
+}
+const withKey = { 'x-api-key': key };
+const withToken = { authorization: `Bearer ${token}` };
+const problem = (status: number, title: string) => ({ status, title, detail: 'x' });
+
+function judged(xs: RecordedExchange[], options: TrafficOptions = {}) {
+  const judge = new TrafficJudge(options);
+  for (const x of xs) judge.see(x);
+  judge.end();
+  const report = judge.report();
+  return { report, checks: report.results.flatMap((r) => r.faults?.map((f) => f.check) ?? []), judge };
+}
+
+const closeAnswer = (lists: Partial<Record<string, number[]>>) => ({
+  resolved_threads: [],
+  not_existing_threads: [],
+  already_resolved_threads: [],
+  not_resolved_due_to_system_error: [],
+  ...lists,
+});
+
+describe('the traffic judge', () => {
+  it('passes what the document allows: a success, and an answer of the state it cannot see', () => {
+    const { report } = judged([
+      exchange(scheduled.operation.path, scheduled.requestBody, { status: 200, body: scheduled.response }, withKey),
+      exchange(
+        scheduled.operation.path,
+        { ...(scheduled.requestBody as object), requestId: 'f-1' },
+        { status: 400, body: problem(400, 'out-of-balance') },
+        withKey,
+      ),
+      exchange(
+        closing.operation.path,
+        { threadIds: [5] },
+        { status: 200, body: closeAnswer({ not_existing_threads: [5] }) },
+        withToken,
+      ),
+    ]);
+    expect(report.ok, JSON.stringify(report.results, null, 1)).toBe(true);
+    expect(report.traffic).toMatchObject({
+      exchanges: 3,
+      service: { judged: 3, failed: 0 },
+      caller: { judged: 3, failed: 0 },
+    });
+  });
+
+  it("a request the document refuses is the caller's break; the service's refusal of it passes; --judge picks who fails", () => {
+    const long = { threadIds: [5], comment: 'x'.repeat(limits.comment + 1) };
+    const xs = () => [
+      exchange(closing.operation.path, long, { status: 400, body: problem(400, 'comment-is-too-long') }, withToken),
+      exchange(closing.operation.path, {}, { status: 500, body: problem(500, 'system-error') }, withToken),
+    ];
+    expect(judged(xs()).report.ok).toBe(true); // the service answered both as the document allows
+    const caller = judged(xs(), { judge: 'caller' });
+    expect(caller.report.ok).toBe(false);
+    expect(caller.checks).toEqual(['request-schema', 'request-schema']);
+    expect(trafficSummary(caller.report, caller.judge)).toMatch(
+      /FAIL \[request-schema\] closeThreads: a request the document refuses \(comment-is-too-long\)/,
+    );
+    expect(trafficSummary(judged(xs()).report)).toMatch(/not judged: 2 requests/);
+  });
+
+  it("a refused request accepted, and a valid one refused with a rule it keeps, are the service's breaks", () => {
+    const long = { threadIds: [5], comment: 'x'.repeat(limits.comment + 1) };
+    const atLimit = { threadIds: [5], comment: 'x'.repeat(limits.comment) };
+    const { report, checks } = judged(
+      [
+        exchange(
+          closing.operation.path,
+          long,
+          { status: 200, body: closeAnswer({ resolved_threads: [5] }) },
+          withToken,
+        ),
+        exchange(
+          closing.operation.path,
+          atLimit,
+          { status: 400, body: problem(400, 'comment-is-too-long') },
+          withToken,
+        ),
+      ],
+      { judge: 'both' },
+    );
+    expect(report.ok).toBe(false);
+    expect(checks.filter((c) => c === 'status')).toHaveLength(2);
+    expect(report.traffic.caller.failed).toBe(1);
+  });
+
+  it('a requestId accepted twice by one account is a break; refused the second time it is not; another account is not the same', () => {
+    const body = { ...(scheduled.requestBody as object), requestId: 'once-only-1' };
+    const ok = { status: 200, body: { ...(scheduled.response as object), requestId: 'once-only-1' } };
+    expect(
+      judged([
+        exchange(scheduled.operation.path, body, ok, withKey),
+        exchange(scheduled.operation.path, body, ok, withKey),
+      ]).checks,
+    ).toEqual(['taken-once']);
+    expect(
+      judged([
+        exchange(scheduled.operation.path, body, ok, withKey),
+        exchange(
+          scheduled.operation.path,
+          body,
+          { status: 400, body: problem(400, 'requestId-is-not-unique') },
+          withKey,
+        ),
+      ]).report.ok,
+    ).toBe(true);
+    expect(
+      judged([
+        exchange(scheduled.operation.path, body, ok, withKey),
+        exchange(scheduled.operation.path, body, ok, { 'x-api-key': 'another-key-0003' }),
+      ]).report.ok,
+    ).toBe(true);
+  });
+
+  it('a thread resolved by two calls is a break; already resolved the second time, or listed twice in one answer, is not', () => {
+    const close = (lists: Partial<Record<string, number[]>>, ids = [7]) =>
+      exchange(closing.operation.path, { threadIds: ids }, { status: 200, body: closeAnswer(lists) }, withToken);
+    expect(judged([close({ resolved_threads: [7] }), close({ resolved_threads: [7] })]).checks).toEqual(['sent-again']);
+    expect(judged([close({ resolved_threads: [7] }), close({ already_resolved_threads: [7] })]).report.ok).toBe(true);
+    // Once or for each time it was sent: an open point, either passes (no earlier answer to compare with).
+    expect(judged([close({ resolved_threads: [7, 7] }, [7, 7])]).report.ok).toBe(true);
+    // A rule that needs the state before the log never guesses: a first answer of "already resolved" passes.
+    expect(judged([close({ already_resolved_threads: [7] })]).report.ok).toBe(true);
+  });
+
+  describe('callbacks', () => {
+    const webhook = resolvePointer('#/webhooks/messageStatus/post') as any;
+    const delivered = webhook.requestBody.content['application/json'].examples.delivered.value;
+    const firstRetry: number = webhook['x-retry-delays-seconds'][0];
+    const post = (body: unknown, status: number) => exchange('/hooks/status', body, { status, body: {} });
+    const later = (seconds: number) => {
+      clock += seconds * 1000;
+      return exchange(
+        closing.operation.path,
+        { threadIds: [1] },
+        { status: 200, body: closeAnswer({ not_existing_threads: [1] }) },
+        withToken,
+      );
+    };
+
+    it("a payload the webhook's schema refuses is the service's break; a receiver's refusal of a valid one the caller's", () => {
+      const bad = judged([post({ ...delivered, messageId: 'not a number' }, 200)]);
+      expect(bad.checks).toEqual(['callback-schema']);
+      const refused = judged([post(delivered, 500), post(delivered, 200)], { judge: 'caller' });
+      expect(refused.checks).toEqual(['receiver-answer']);
+      expect(refused.report.traffic.callbacks).toBe(2);
+    });
+
+    it('a callback answered 500 and never posted again while the log goes on past the first retry is a break', () => {
+      expect(judged([post(delivered, 500), later(firstRetry + 30)]).checks).toEqual(['callback-retried']);
+      expect(judged([post(delivered, 500), post(delivered, 200), later(firstRetry + 30)]).report.ok).toBe(true);
+      // The log ends before the retry is due: no verdict.
+      expect(judged([post(delivered, 500), later(1)]).report.ok).toBe(true);
+    });
+
+    it('--callback-path tells a callback by where it goes', () => {
+      const { report } = judged([post({ messageId: 1 }, 200)], { callbackPath: '/hooks/status', profile: 'strict' });
+      expect(report.traffic.callbacks).toBe(1);
+      expect(report.ok).toBe(false);
+    });
+  });
+
+  it("paths and methods the document does not describe: the caller's break; the answer must be its 404 or 405", () => {
+    const { report, checks } = judged(
+      [
+        exchange('/api/nothing-here', {}, { status: 404, body: problem(404, 'not-found') }, withKey),
+        exchange(closing.operation.path, undefined, { status: 200, body: {} }, withToken, 'GET'),
+      ],
+      { judge: 'both' },
+    );
+    expect(checks.sort()).toEqual(['request-operation', 'request-operation', 'status'].sort());
+    expect(report.ok).toBe(false);
+  });
+
+  it('writes every credential as ***: headers, echoed in a body, in the replay', () => {
+    const { report, judge } = judged(
+      [
+        exchange(
+          closing.operation.path,
+          { threadIds: [1], comment: key },
+          { status: 200, body: { echoed: token } },
+          { ...withToken, 'x-api-key': key },
+        ),
+      ],
+      { judge: 'both' },
+    );
+    const text = json(report) + trafficSummary(report, judge);
+    expect(report.ok).toBe(false);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(token);
+    expect(text).toContain('$MESSAGING_INTEGRATOR_TOKEN');
+  });
+});

@@ -98,3 +98,25 @@ export const reportedBy = (op: Operation) =>
 
 /** The named examples whose request changes nothing (`x-request: {probe: true}`): each operation's first request of a run. */
 export const probeExamples = (): ExamplePair[] => examplePairs().filter((p) => p.trigger.probe === true);
+
+type Fields = Record<string, unknown>;
+
+/** The places `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`): each container and key. */
+export function* places(body: unknown, selector: string): Generator<[Fields, string]> {
+  const [head, ...rest] = selector.split('.');
+  const step = /^([^[]+)(?:\[(\w+)=([^\]]+)\])?$/.exec(head!);
+  if (!step || body === null || typeof body !== 'object' || Array.isArray(body)) return;
+  const [, key, field, value] = step as unknown as [string, string, string | undefined, string | undefined];
+  if (!Object.hasOwn(body, key)) return;
+  if (rest.length === 0 && field === undefined) {
+    yield [body as Fields, key];
+    return;
+  }
+  const child = (body as Fields)[key];
+  const items = field === undefined ? [child] : Array.isArray(child) ? child.filter((i) => i?.[field] === value) : [];
+  for (const item of items) yield* places(item, rest.join('.'));
+}
+
+/** The values `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`). */
+export const valuesAt = (body: unknown, selector: string): unknown[] =>
+  [...places(body, selector)].map(([container, key]) => container[key]);

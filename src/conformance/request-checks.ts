@@ -25,6 +25,11 @@ export interface Routed {
   body: unknown;
   json: boolean;
   credentialGiven: boolean;
+  /**
+   * The path is outside the document's paths: its first segment is no operation's (a docs page at `/`, a health
+   * check). Such an exchange is not the API's: nothing judges it.
+   */
+  outside: boolean;
 }
 
 type Found = Omit<Fault, 'check'>;
@@ -74,7 +79,8 @@ export function route(request: HttpRequest, basePath?: string): Routed {
     json = false;
   }
   const given = operation ? credentialGiven(operation, request.headers) : true;
-  return { request, path, operation, atPath, body, json, credentialGiven: given };
+  const outside = nearest(path) === undefined;
+  return { request, path, operation, atPath, body, json, credentialGiven: given, outside };
 }
 
 const mediaType = (r: Routed) => (r.request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
@@ -177,12 +183,27 @@ export function judgeRequest(r: Routed): Fault[] {
   return faults;
 }
 
-/** The nearest operation for an answer to a request of no operation: the one of its path, or whose path it extends. */
-const nearest = (r: Routed) => r.atPath ?? operations.find((op) => r.path.startsWith(op.path)) ?? operations[0]!;
+const segments = (path: string) => path.split('/').filter(Boolean);
+/**
+ * The operation an answer to a path of no operation is judged by (its 404 and 405): the one whose path shares the
+ * most leading segments with it (of several, one whose 404 is described); none when not even the first is shared.
+ */
+function nearest(path: string): Operation | undefined {
+  const shared = (op: Operation) => {
+    const [a, b] = [segments(path), segments(op.path)];
+    let n = 0;
+    while (n < a.length && n < b.length && a[n] === b[n]) n++;
+    return n;
+  };
+  const most = Math.max(...operations.map(shared));
+  const near = operations.filter((op) => shared(op) === most);
+  // Of those as near, one whose 404 the description states: its answer is described there.
+  return most > 0 ? (near.find((op) => responseKind(op, 404) === 'described') ?? near[0]) : undefined;
+}
 
 /** The case of a recorded request: what the document allows as its answer, whatever state the service was in. */
 export function recordedCase(r: Routed, profile: Profile): Case {
-  const op = r.operation ?? nearest(r);
+  const op = r.operation ?? r.atPath ?? nearest(r.path)!;
   const only = (status: number, code: string) => ({
     allowed: [{ status, code }],
     kind: responseKind(op, status),

@@ -8,11 +8,10 @@ import { resolvePointer } from '../core/document.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import type { ExpectationKind } from '../core/examples.ts';
 import type { Fault } from './case.ts';
-import { listedOnce, sentAgain, takenOnce } from './policy.ts';
+import { listedOnce, sentAgain, takenOnce, valuesAt } from './policy.ts';
 import type { Routed } from './request-checks.ts';
 import type { RecordedExchange } from './traffic/exchange.ts';
 import type { Answer } from './transport.ts';
-import { valuesAt } from './vars.ts';
 
 /** An exchange as the rules over time see it: the request routed to its operation, or the callback it carries. */
 export interface Seen {

@@ -10,7 +10,7 @@ import { documentOperations, examplePairs, type ExamplePair, type Operation } fr
 import type { Credentials } from './case.ts';
 import { pairRequest } from './pairs.ts';
 import type { SuiteContext } from './stage-runtime.ts';
-import { echoes, takenOnce } from './policy.ts';
+import { echoes, places, takenOnce } from './policy.ts';
 import { uuidShaped } from '../core/edges.ts';
 import { copyJson } from '../core/digits.ts';
 import { openapi } from '../core/document.ts';
@@ -107,26 +107,6 @@ export function preparedRequest(run: Pick<SuiteContext, 'server' | 'credentials'
 }
 
 type Fields = Record<string, unknown>;
-
-/** The places `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`): each container and key. */
-function* places(body: unknown, selector: string): Generator<[Fields, string]> {
-  const [head, ...rest] = selector.split('.');
-  const step = /^([^[]+)(?:\[(\w+)=([^\]]+)\])?$/.exec(head!);
-  if (!step || body === null || typeof body !== 'object' || Array.isArray(body)) return;
-  const [, key, field, value] = step as unknown as [string, string, string | undefined, string | undefined];
-  if (!Object.hasOwn(body, key)) return;
-  if (rest.length === 0 && field === undefined) {
-    yield [body as Fields, key];
-    return;
-  }
-  const child = (body as Fields)[key];
-  const items = field === undefined ? [child] : Array.isArray(child) ? child.filter((i) => i?.[field] === value) : [];
-  for (const item of items) yield* places(item, rest.join('.'));
-}
-
-/** The values `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`). */
-export const valuesAt = (body: unknown, selector: string): unknown[] =>
-  [...places(body, selector)].map(([container, key]) => container[key]);
 
 /**
  * The body with a new value wherever the operation's document says a deployment takes a value

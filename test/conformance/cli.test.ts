@@ -83,12 +83,13 @@ describe('command line', () => {
     try {
       const result = await cli('--server', proxy.url, ...keys, '--only', 'stateful');
       expect(result.code, result.out).toBe(1);
-      // One cause (the same wrong answer in both rules that reuse a requestId), then its first failure in full.
+      // One cause (the same wrong answer in both rules that reuse a requestId), seen two ways: the answer's status, and the
+      // rule over time that judges every exchange of the run; then its first failure in full.
       expect(result.out).toMatch(
-        /^FAIL \[status\] accepts a request the document refuses: answered 200\n {2}shown by: \d failed checks \(stateful \d\) of scheduleCascade\n {2}first: {4}stateful \[described\]: scheduleCascade: the same requestId sent twice is refused the second time with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/m,
+        /^FAIL \[status, taken-once\] accepts a request the document refuses: answered 200 \(\+1 more, below\)\n {2}fault: {4}accepts a request the document refuses: answered 200\n {2}fault: {4}scheduleCascade accepted a `requestId` it had accepted before \(the document gives requestId-is-not-unique\)\n {2}shown by: \d failed checks \(stateful \d\) of scheduleCascade\n {2}first: {4}stateful \[described\]: scheduleCascade: the same requestId sent twice is refused the second time with requestId-is-not-unique\n {2}request: {2}POST .*\/api\/cascade\/schedule \[content-type: application\/json, x-api-key: <redacted>\].*\n {2}replay: {3}curl -sS -X POST .* -H "x-api-key: \$MESSAGING_API_KEY"/m,
       );
       expect(result.out).toMatch(
-        /expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}step 2 of 2: 200 .*: status 200\n {2}basis: {4}#\/paths\/~1api~1cascade~1schedule\/post\/responses\/400\/content\/application~1json\/examples\/requestIdNotUnique/,
+        /expected: first 200, then 400 requestId-is-not-unique\n {2}actual: {3}step 2 of 2: 200 .*: status 200; requestId \S+ accepted at stateful request \d+ and again at stateful request \d+\n {2}basis: {4}#\/paths\/~1api~1cascade~1schedule\/post\/responses\/400\/content\/application~1json\/examples\/requestIdNotUnique/,
       );
       expect(result.out).toMatch(/^3 failed checks, 1 cause$/m);
     } finally {

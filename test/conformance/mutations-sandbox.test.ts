@@ -2,4 +2,5 @@
 import { mutationTest } from './mutations.ts';
 import { credentials, listenSandbox } from '../helpers/sandbox.ts';
 
-mutationTest({ name: 'the sandbox', start: () => listenSandbox(), credentials, values: {} });
+// The sandbox's runs also go through the checking proxy, recorded and judged again by `traffic`.
+mutationTest({ name: 'the sandbox', start: () => listenSandbox(), credentials, values: {} }, { traffic: true });

@@ -11,6 +11,11 @@ import type { Credentials } from '../../src/conformance/pairs.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { apiKeyHeader } from '../../src/core/meta.ts';
 import { startMutatingProxy, type Exchange, type Mutation } from '../helpers/mutating-proxy.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProxy } from '../../src/conformance/traffic/proxy.ts';
+import { judgeTraffic, trafficSummary } from '../../src/conformance/traffic/run.ts';
 
 /** An implementation under test: a fresh one per start, and what the suite needs to reach it. */
 export interface Implementation {
@@ -477,9 +482,60 @@ const startingWith = (name: StageName | undefined) => [
   ...quickestFirst.filter((stage) => stage.name !== name),
 ];
 
-/** The mutation test against one implementation: unbroken it passes twice, each break fails the run. */
-export function mutationTest(impl: Implementation): void {
+/**
+ * The breaks recorded traffic cannot show, each with why: an answer the document allows some request in some state, so
+ * only the suite, which knows the state it made, sees it is wrong for this one. Every other break the recording of
+ * the suite's run shows must fail `traffic` and the checking proxy.
+ */
+const cascadeUnseen = "the cascade's stages, which decide it, are not in the log";
+const balanceUnseen = "an account's balance is not in the log (it may be topped up between two requests)";
+const notInRecordings: Record<string, string> = {
+  'a wrong status':
+    "a 403 is an error the operation's `default` allows any request; only a credential known to be wrong shows it must be 401",
+  'a violation missing from detail': `which violations of its cascade a request has: ${cascadeUnseen}`,
+  'a schedule whose content is missing for a cascade stage accepted': `whether content is missing for a stage: ${cascadeUnseen}`,
+  'a startTime with a numeric offset refused': `refused with cascade-scheduling-request-not-valid, a valid request's answer when its content does not fit the cascade: ${cascadeUnseen}`,
+  'an upper-case UUID requestId refused': `refused with cascade-scheduling-request-not-valid, a valid request's answer when its content does not fit the cascade: ${cascadeUnseen}`,
+  'the balance checked only on the first message of a key': balanceUnseen,
+  'an out-of-balance account accepted': balanceUnseen,
+};
+
+/**
+ * The suite's traffic through a checking proxy (judging the service's side, as it records a HAR file): what the proxy
+ * judged, and what `traffic` judges of the recording.
+ */
+async function recorded(target: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'mutation-traffic-'));
+  const har = join(dir, 'run.har');
+  const proxy = await startProxy({ target, judge: 'service', record: har });
+  return {
+    url: proxy.url,
+    async verdicts() {
+      try {
+        await proxy.close();
+        const proxied = proxy.judge.report();
+        const { report, judge } = await judgeTraffic([har]);
+        return {
+          proxy: proxied.ok,
+          traffic: report.ok,
+          summary: trafficSummary(report, judge),
+          exchanges: report.traffic.exchanges,
+        };
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/**
+ * The mutation test against one implementation: unbroken it passes twice, each break fails the run. With `traffic`,
+ * the runs go through a checking proxy that records them, and the proxy and `traffic` on the recording must judge
+ * alike: the unbroken runs pass, and each break a recording can show fails.
+ */
+export function mutationTest(impl: Implementation, options: { traffic?: boolean } = {}): void {
   const killed: string[] = [];
+  const recordedToo: string[] = [];
   const runThrough = async (mutation: Mutation, runs: number, only?: typeof generatedStage) => {
     const server = await impl.start();
     const proxy = await startMutatingProxy(server.url, mutation);
@@ -509,9 +565,10 @@ export function mutationTest(impl: Implementation): void {
   const firstFailingStage = async (mutation: Mutation, shownBy: StageName | undefined) => {
     const server = await impl.start();
     const proxy = await startMutatingProxy(server.url, mutation);
+    const checking = options.traffic ? await recorded(proxy.url) : undefined;
     try {
       const ctx = suiteContext({
-        server: proxy.url,
+        server: checking?.url ?? proxy.url,
         credentials: impl.credentials,
         values: impl.values,
         seed: 1,
@@ -519,11 +576,15 @@ export function mutationTest(impl: Implementation): void {
         bail: true,
         log: () => {},
       });
+      let failing: { stage: string; check: string } | undefined;
       for (const stage of startingWith(shownBy)) {
         const failed = (await runSuite(ctx, [stage])).results.find((r) => !r.ok);
-        if (failed) return { stage: stage.name, check: failed.name };
+        if (failed) {
+          failing = { stage: stage.name, check: failed.name };
+          break;
+        }
       }
-      return undefined;
+      return { failing, recorded: await checking?.verdicts() };
     } finally {
       await proxy.close();
       await server.close();
@@ -535,6 +596,31 @@ export function mutationTest(impl: Implementation): void {
       for (const report of await runThrough(() => undefined, 2)) expect(report.ok, summary(report)).toBe(true);
     }, 60_000);
 
+    if (options.traffic)
+      it('unbroken, the recording of a whole run passes traffic and the checking proxy (the service side)', async () => {
+        const server = await impl.start();
+        const checking = await recorded(server.url);
+        try {
+          const report = await runSuite(
+            suiteContext({
+              server: checking.url,
+              credentials: impl.credentials,
+              values: impl.values,
+              seed: 1,
+              mock: false,
+              log: () => {},
+            }),
+          );
+          expect(report.ok, summary(report)).toBe(true);
+        } finally {
+          const verdicts = await checking.verdicts();
+          await server.close();
+          expect(verdicts.exchanges).toBeGreaterThan(200);
+          expect(verdicts.traffic, verdicts.summary).toBe(true);
+          expect(verdicts.proxy, verdicts.summary).toBe(true);
+        }
+      }, 60_000);
+
     // The suite fails when one of its stages fails (no stage depends on another's leftovers): the
     // stages run one by one, the one the list names for the break first, then the quickest first,
     // each stopping at its first failed check (bail), until one fails; a break no stage finds runs
@@ -542,9 +628,20 @@ export function mutationTest(impl: Implementation): void {
     it.each(mutations)(
       'fails on: %s',
       async (name, make, shownBy) => {
-        const failing = await firstFailingStage(make(), shownBy);
+        const { failing, recorded } = await firstFailingStage(make(), shownBy);
         if (failing) killed.push(`${name} (caught by ${failing.stage}: ${failing.check})`);
         expect(failing, `${name}: no check of any stage failed`).toBeDefined();
+        if (!recorded) return;
+        // The proxy and `traffic` judge the same exchanges with the same registry: the same verdict.
+        expect(recorded.proxy, recorded.summary).toBe(recorded.traffic);
+        const why = notInRecordings[name];
+        if (!recorded.traffic) recordedToo.push(name);
+        expect(
+          recorded.traffic,
+          why
+            ? `${name}: listed as not shown by a recording (${why}), but traffic caught it: take it off the list\n${recorded.summary}`
+            : `${name}: the suite caught it; the recording of its ${recorded.exchanges} exchanges, judged by traffic and the proxy, did not\n${recorded.summary}`,
+        ).toBe(why !== undefined);
       },
       60_000,
     );
@@ -586,6 +683,10 @@ export function mutationTest(impl: Implementation): void {
       console.log(
         `mutation score against ${impl.name}: ${killed.length}/${mutations.length} breaks of the contract caught\n  ${killed.join('\n  ')}`,
       );
+      if (options.traffic)
+        console.log(
+          `recorded as traffic: ${recordedToo.length}/${mutations.length} caught by traffic and the proxy; not shown by a recording: ${Object.keys(notInRecordings).length}`,
+        );
     });
   });
 }

@@ -108,16 +108,15 @@ describe('the traffic judge', () => {
   });
 
   it("a refused request accepted, and a valid one refused with a rule it keeps, are the service's breaks", () => {
-    const long = { threadIds: [5], comment: 'x'.repeat(limits.comment + 1) };
+    const noContent = examplePairs().find(
+      (p) =>
+        p.operation.operationId === 'scheduleCascade' &&
+        (p.response as { title?: string } | undefined)?.title === 'content-not-specified',
+    )!;
     const atLimit = { threadIds: [5], comment: 'x'.repeat(limits.comment) };
     const { report, checks } = judged(
       [
-        exchange(
-          closing.operation.path,
-          long,
-          { status: 200, body: closeAnswer({ resolved_threads: [5] }) },
-          withToken,
-        ),
+        exchange(noContent.operation.path, noContent.requestBody, { status: 200, body: scheduled.response }, withKey),
         exchange(
           closing.operation.path,
           atLimit,
@@ -129,7 +128,19 @@ describe('the traffic judge', () => {
     );
     expect(report.ok).toBe(false);
     expect(checks.filter((c) => c === 'status')).toHaveLength(2);
+    expect(checks).toContain('request-schema');
     expect(report.traffic.caller.failed).toBe(1);
+  });
+
+  it('an answer only this contract decides is judged under --profile strict only', () => {
+    const long = { threadIds: [5], comment: 'x'.repeat(limits.comment + 1) };
+    const xs = () => [
+      exchange(closing.operation.path, long, { status: 200, body: closeAnswer({ resolved_threads: [5] }) }, withToken),
+    ];
+    const described = judged(xs());
+    expect(described.report.ok).toBe(true);
+    expect(described.report.traffic.decisions).toBe(1);
+    expect(judged(xs(), { profile: 'strict' }).checks).toEqual(['status']);
   });
 
   it('a requestId accepted twice by one account is a break; refused the second time it is not; another account is not the same', () => {
@@ -208,15 +219,18 @@ describe('the traffic judge', () => {
     });
   });
 
-  it("paths and methods the document does not describe: the caller's break; the answer must be its 404 or 405", () => {
+  it("paths and methods the document does not describe are the caller's break; the answer must be the 404 or 405", () => {
     const { report, checks } = judged(
       [
-        exchange('/api/nothing-here', {}, { status: 404, body: problem(404, 'not-found') }, withKey),
-        exchange(closing.operation.path, undefined, { status: 200, body: {} }, withToken, 'GET'),
+        exchange('/api/cascade/nothing-here', {}, { status: 404, body: problem(404, 'not-found') }, withKey),
+        exchange(scheduled.operation.path, undefined, { status: 200, body: {} }, withKey, 'GET'),
+        // Outside the document's paths (a docs page, a health check): not the API's, not judged.
+        exchange('/health', undefined, { status: 200, body: 'ok' }, {}, 'GET'),
       ],
       { judge: 'both' },
     );
     expect(checks.sort()).toEqual(['request-operation', 'request-operation', 'status'].sort());
+    expect(report.traffic.outside).toBe(1);
     expect(report.ok).toBe(false);
   });
 

@@ -17,6 +17,11 @@ export interface RecordedExchange {
   request: HttpRequest;
   /** Undefined when the log holds no answer (the connection failed, or the recorder saw none). */
   response: RecordedAnswer | undefined;
+  /**
+   * Why no answer came, where the recorder knows (`socket hang up`; a browser's `net::ERR_EMPTY_RESPONSE`): the
+   * service's fault, unless it says the caller gave up (aborted, cancelled, blocked).
+   */
+  error?: string;
   /** Where it came from, as a person finds it again: `traffic.ndjson line 17`, `run.har entry 4`, `proxy #12`. */
   source: string;
 }

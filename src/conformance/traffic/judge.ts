@@ -9,7 +9,7 @@ import { answerOf } from '../checks.ts';
 import { causes } from '../report.ts';
 import { judgeRequest, recordedCase, route } from '../request-checks.ts';
 import { callerOf, sequenceChecks, type Seen } from '../sequence-checks.ts';
-import { curl, describeRequest, verdict, type CheckResult } from '../stage-runtime.ts';
+import { curl, describeRequest, noAnswer, verdict, type CheckResult } from '../stage-runtime.ts';
 import type { SuiteReport } from '../suite.ts';
 import { parseAnswer, type Answer, type HttpRequest } from '../transport.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
@@ -36,6 +36,10 @@ export interface TrafficCounts {
   exchanges: number;
   unanswered: number;
   callbacks: number;
+  /** Exchanges at paths outside the document's (a docs page, a health check): not the API's, not judged. */
+  outside: number;
+  /** Answers whose every allowed answer is a decision of this contract: judged under --profile strict only. */
+  decisions: number;
   service: { judged: number; failed: number };
   caller: { judged: number; failed: number };
   /** Failures past the first few of their cause, and of causes past the most the report holds: counted, not kept. */
@@ -75,6 +79,8 @@ export class TrafficJudge {
     exchanges: 0,
     unanswered: 0,
     callbacks: 0,
+    outside: 0,
+    decisions: 0,
     service: { judged: 0, failed: 0 },
     caller: { judged: 0, failed: 0 },
     notKept: 0,
@@ -123,7 +129,7 @@ export class TrafficJudge {
     if (!x.response) this.counts.unanswered++;
     const answer = answerOfRecorded(x);
     const at = new Date(x.at).toISOString();
-    const recordedAs = `${x.source}, sent ${at}, answered ${answer ? answerOf(answer.status, answer.body) : 'nothing (none recorded)'}`;
+    const recordedAs = `${x.source}, sent ${at}, answered ${answer ? answerOf(answer.status, answer.body) : x.error ? `nothing (${x.error})` : 'nothing (none recorded)'}`;
     const base = {
       request: describeRequest(x.request),
       replay: recordedCurl(x.request),
@@ -156,6 +162,8 @@ export class TrafficJudge {
             }),
           );
       }
+    } else if (routed?.outside) {
+      this.counts.outside++;
     } else if (routed) {
       const name = `${x.source}: ${x.request.method} ${routed.path}`;
       const covers = routed.operation ? { operationId: routed.operation.operationId } : undefined;
@@ -174,9 +182,30 @@ export class TrafficJudge {
             ...(covers ? { covers } : {}),
           }),
         );
-      if (answer) {
+      const c = recordedCase(routed, this.profile);
+      // No answer, and the recorder says why: the service's fault, unless the caller gave up.
+      if (!answer && x.error && !/abort|cancel|blocked/i.test(x.error)) {
         this.counts.service.judged++;
-        const c = recordedCase(routed, this.profile);
+        const outcome = noAnswer(x.request, describeAllowed(c.expectation.allowed, c.expectation.otherErrors), x.error);
+        found.push(
+          ...this.fail('service', {
+            ...base,
+            stage: 'answers',
+            name,
+            kind: c.expectation.kind,
+            basis: c.expectation.basis,
+            expected: outcome.expected,
+            actual: outcome.actual,
+            answer: outcome.answer,
+            faults: outcome.faults,
+            ...(covers ? { covers } : {}),
+          }),
+        );
+      }
+      // What only this contract decides (a 404 it gives where the description shows none) is held under strict only.
+      if (answer && c.expectation.kind === 'decision' && this.profile !== 'strict') this.counts.decisions++;
+      else if (answer) {
+        this.counts.service.judged++;
         const outcome = verdict(c, answer, this.profile);
         if (!outcome.ok)
           found.push(

@@ -135,7 +135,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const url = new URL(prefix + (req.url ?? '/'), target);
     const sent = new Tee();
     const got = new Tee();
-    const exchange = (response: RecordedExchange['response']): RecordedExchange => ({
+    const exchange = (response: RecordedExchange['response'], error?: string): RecordedExchange => ({
       at,
       request: {
         method: req.method ?? 'GET',
@@ -144,6 +144,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         body: sent.whole ? (sent.bytes().length ? sent.bytes().toString('utf8') : undefined) : undefined,
       },
       response,
+      ...(error ? { error } : {}),
       source: `proxy exchange ${number}`,
     });
     const upstream = send(url, {
@@ -169,9 +170,9 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         );
         finish(x);
       });
-      up.on('error', () => {
+      up.on('error', (error) => {
         res.destroy();
-        finish(exchange(undefined));
+        finish(exchange(undefined, `the answer broke off: ${error.message}`));
       });
     });
     upstream.on('error', (error) => {
@@ -179,7 +180,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`messaging-conformance proxy: the target ${target.origin} did not answer: ${error.message}\n`);
       } else res.destroy();
-      finish(exchange(undefined));
+      finish(exchange(undefined, error.message));
     });
     if (options.judging !== false) req.on('data', (chunk: Buffer) => sent.add(chunk));
     req.pipe(upstream);

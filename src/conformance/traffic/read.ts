@@ -112,9 +112,13 @@ function fromLine(v: unknown, where: string): RecordedExchange {
       body: (body ?? undefined) as string | undefined,
     },
     response: answer,
+    ...errorOf(own(o, 'error')),
     source: where,
   };
 }
+
+/** Why no answer came, when the recording says (a string). */
+const errorOf = (v: unknown) => (typeof v === 'string' && v !== '' ? { error: v.slice(0, 500) } : {});
 
 /** An exchange from one HAR entry. */
 function fromEntry(v: unknown, where: string): RecordedExchange {
@@ -190,6 +194,7 @@ function fromEntry(v: unknown, where: string): RecordedExchange {
       body: body as string | undefined,
     },
     response: answer,
+    ...(answer ? {} : errorOf(own(a, '_error'))),
     source: where,
   };
 }

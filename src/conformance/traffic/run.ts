@@ -52,8 +52,8 @@ export function trafficSummary(report: TrafficReport, judge?: TrafficJudge): str
   return [
     ...found.map(describeCause),
     ...(found.length ? [''] : []),
-    `traffic: ${n(t.exchanges)} exchanges in ${(t.ms / 1000).toFixed(1)} s (${n(Math.round(t.exchanges / Math.max(t.ms / 1000, 0.001)))}/s), ${n(t.callbacks)} of them callbacks, ${n(t.unanswered)} without a recorded answer`,
-    `  the service's side: ${n(t.service.judged)} answers judged, ${n(t.service.failed)} not allowed by the document`,
+    `traffic: ${n(t.exchanges)} exchanges in ${(t.ms / 1000).toFixed(1)} s (${n(Math.round(t.exchanges / Math.max(t.ms / 1000, 0.001)))}/s): ${n(t.callbacks)} callbacks, ${n(t.unanswered)} without a recorded answer, ${n(t.outside)} outside the document's paths (not judged)`,
+    `  the service's side: ${n(t.service.judged)} answers judged, ${n(t.service.failed)} not allowed by the document${t.decisions ? `; ${n(t.decisions)} only this contract's decisions judge (--profile strict)` : ''}`,
     `  the callers' side: ${n(t.caller.judged)} requests judged, ${n(t.caller.failed)} refused by the document`,
     ...notJudged,
     ...(t.notKept ? [`  kept: the first failures of each cause; ${n(t.notKept)} more are counted, not kept`] : []),

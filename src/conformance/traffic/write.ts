@@ -56,6 +56,7 @@ export const ndjsonLine = (x: RecordedExchange) =>
     startedAt: new Date(x.at).toISOString(),
     request: x.request,
     response: x.response ?? null,
+    ...(x.error ? { error: x.error } : {}),
   })}\n`;
 
 const nameValues = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
@@ -103,6 +104,8 @@ function harEntry(x: RecordedExchange) {
           redirectURL: '',
           headersSize: -1,
           bodySize: -1,
+          // Chrome's field for why no answer came.
+          ...(x.error ? { _error: x.error } : {}),
         },
     cache: {},
     timings: { send: 0, wait: -1, receive: 0 },

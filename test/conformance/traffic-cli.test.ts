@@ -207,7 +207,6 @@ describe('one registry', () => {
           seed: 1,
           mock: false,
           log: () => {},
-          ...{},
         },
         stages.filter((s) => s.name === 'examples'),
       );

@@ -32,6 +32,16 @@ export interface RunState {
 
 export const newRunState = (): RunState => ({ finished: false, redact: (text) => text });
 
+/** A file a command will write: its folder is checked now, before any work, so a wrong path is found at once. */
+export function writable(flag: string, path: string): string {
+  try {
+    accessSync(dirname(resolve(path)), constants.W_OK);
+  } catch {
+    throw new UsageError(`--${flag} ${path}: its folder does not exist or cannot be written`);
+  }
+  return path;
+}
+
 export type WriteReport = (report: ConformanceReport, say?: (line: string) => void) => void;
 
 /**
@@ -43,11 +53,7 @@ export function reporter(o: { reporter?: string; output?: string }, run: RunStat
   if (o.reporter !== 'junit' && o.reporter !== 'json')
     throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
   if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
-  try {
-    accessSync(dirname(resolve(o.output)), constants.W_OK);
-  } catch {
-    throw new UsageError(`--output ${o.output}: its folder does not exist or cannot be written`);
-  }
+  writable('output', o.output);
   const { reporter: kind, output } = o;
   return (report, say) => {
     writeFileSync(output, run.redact(kind === 'json' ? formatJson(report) : formatJUnit(report)));

@@ -13,7 +13,15 @@ import {
 } from './index.ts';
 import type { CallbackOptions } from './stage-runtime.ts';
 import { stopLine } from './report.ts';
-import { newRunState, profileOption, reporter, seconds, type RunState, type WriteReport } from './cli-shared.ts';
+import {
+  newRunState,
+  profileOption,
+  reporter,
+  seconds,
+  writable,
+  type RunState,
+  type WriteReport,
+} from './cli-shared.ts';
 import { proxyCommand, trafficCommand, trafficUsage } from './traffic/cli.ts';
 
 export { newRunState, type RunState } from './cli-shared.ts';
@@ -24,7 +32,7 @@ const name = 'messaging-conformance';
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
          [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--bail] [--mock] [--list]
-         [--reporter junit|json --output <file>]
+         [--reporter junit|json --output <file>] [--record <file>]
          [--callbacks --callback-listen HOST:PORT [--callback-url URL] [--callback-window S]]
 
   Checks a live implementation of the messaging service against the contract.
@@ -60,6 +68,8 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --list                print the stages and exit
   --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output (on every
                         exit once the options are read, with the reason when the run could not finish)
+  --record              write every exchange the run sends (credentials as ***) to this file:
+                        NDJSON, or HAR for a .har name; \`traffic\` judges it again
   --help                this text
 
   stages: ${conformanceStages.map((s) => (s.needsCallbacks ? `${s.name} (with --callbacks)` : s.name)).join(', ')}
@@ -144,6 +154,7 @@ const suiteOptions = {
   'callback-listen': { type: 'string' },
   'callback-url': { type: 'string' },
   'callback-window': { type: 'string' },
+  record: { type: 'string' },
 } as const;
 
 /** Writes what the command prints to `io`, returns its exit code; `run`: the bin passes its own, for its guards. */
@@ -263,6 +274,7 @@ async function conformance(o: Options, write: WriteReport, io: CliIo, say: (line
     bail: o.bail,
     resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
     resetCommand: o['reset-command'],
+    ...(o.record === undefined ? {} : { record: writable('record', o.record) }),
     log: (line) => say(redact(line)),
   }).catch((error) => {
     throw error instanceof UnreachableError ? new CannotRunError(error.message) : error;

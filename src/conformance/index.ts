@@ -52,6 +52,8 @@ export interface ConformanceOptions extends Credentials {
   resetUrl?: string;
   /** A shell command run before each stage, for the same purpose; it must exit 0. */
   resetCommand?: string;
+  /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
+  record?: string;
 }
 
 /** The names and descriptions of the stages, in the order they run; `callbacks` runs only with the callbacks option. */
@@ -93,6 +95,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
       timeoutMs: options.timeoutMs,
       deadlineMs: options.deadlineMs,
       reset: { url: resetUrl, command: resetCommand },
+      ...(options.record === undefined ? {} : { record: options.record }),
     },
     selectStages(options.only, options.skip, options.callbacks !== undefined),
   );

@@ -41,22 +41,24 @@ export const serverOptions = { host: { type: 'string', default: '127.0.0.1' }, p
 const startedBy = process.ppid;
 
 /**
- * Runs `stop` on Ctrl-C or SIGTERM, then exits 0. Under npm (`npx`, `npm run`) it also stops when
- * npm does: npm ends on SIGTERM without passing it on, and the server would go on behind it,
- * adopted by init (so `cmd & ... kill $!` in a CI script left it running). The parent process
- * changing is the sign.
+ * Resolves on Ctrl-C or SIGTERM. Under npm (`npx`, `npm run`) also when npm ends: npm ends on SIGTERM without passing
+ * it on, and the process would go on behind it, adopted by init (so `cmd & ... kill $!` in a CI script left it
+ * running). The parent process changing is the sign.
  */
+export function signalled(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+    if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return;
+    setInterval(() => process.ppid !== startedBy && resolve(), 250).unref();
+  });
+}
+
+/** Runs `stop` once `signalled` resolves, then exits 0. */
 export function stopOnSignal(stop: () => Promise<void>): void {
-  let stopping = false;
-  const handler = () => {
-    if (stopping) return;
-    stopping = true;
-    void stop().then(() => process.exit(0));
-  };
-  process.once('SIGINT', handler);
-  process.once('SIGTERM', handler);
-  if (process.env.npm_command === undefined && process.env.npm_lifecycle_event === undefined) return;
-  setInterval(() => process.ppid !== startedBy && handler(), 250).unref();
+  void signalled()
+    .then(stop)
+    .then(() => process.exit(0));
 }
 
 /** Where a command writes and the environment it reads: the process's in a bin, a test's own when run in-process. */

@@ -1,8 +1,8 @@
 // messaging-conformance traffic and proxy: the commands that judge exchanges nobody in this suite sent. Exit 0 when
 // every exchange judged is allowed, 1 when one breaks the contract, 2 when a file cannot be read or an option is wrong.
 import { parseArgs } from 'node:util';
-import { CannotRunError, httpUrl, port, UsageError, type CliIo } from '../../core/cli.ts';
-import { profileOption, reporter, type RunState } from '../cli-shared.ts';
+import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
+import { profileOption, reporter, writable, type RunState } from '../cli-shared.ts';
 import { redactor } from '../suite.ts';
 import type { CheckResult } from '../stage-runtime.ts';
 import { TrafficError } from './exchange.ts';
@@ -106,16 +106,13 @@ export async function trafficCommand(args: string[], io: CliIo, say: (line: stri
   }
 }
 
-/** Runs the proxy until SIGINT or SIGTERM (or `stop` resolves, for tests); resolves with the exit code. */
+/** Runs the proxy until SIGINT or SIGTERM, or npm ending (or `stop` resolving, in tests); resolves with the exit code. */
 export async function proxyCommand(
   args: string[],
   io: CliIo,
   say: (line: string) => void,
   run: RunState,
-  stop: Promise<void> = new Promise((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  }),
+  stop: Promise<void> = signalled(),
 ) {
   const { values: o, positionals } = parse(args, {
     target: { type: 'string' },
@@ -142,7 +139,7 @@ export async function proxyCommand(
     callbackPath: pathOption('callback-path', o['callback-path']),
     profile: profileOption(o.profile),
     secrets,
-    ...(o.record ? { record: o.record } : {}),
+    ...(o.record ? { record: writable('record', o.record) } : {}),
     finding: found,
     judged: (n) => {
       if (every !== undefined && n % Number(every) === 0) write(proxy.judge.report());

@@ -199,7 +199,8 @@ function fromEntry(v: unknown, where: string): RecordedExchange {
   };
 }
 
-const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MiB`;
+const mib = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 
 async function* chunks(path: string): AsyncGenerator<Buffer> {
   const stream = createReadStream(path);

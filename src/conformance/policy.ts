@@ -96,6 +96,32 @@ export function businessAnswers(op: Operation) {
 export const reportedBy = (op: Operation) =>
   key<string[]>(operationObject(op), op.pointer, 'x-reported-by', isStringList, 'a list of webhook names') ?? [];
 
+/** The request field that schedules a message for later (`x-sent-at`): such a message is reported then, not now. */
+export const sentAt = (op: Operation) =>
+  key<string>(operationObject(op), op.pointer, 'x-sent-at', isString, 'a field name');
+
+const isLink = (v: any) => isString(v?.payload) && isString(v?.request);
+
+/**
+ * How a webhook's payload names the message it reports (`x-links`): the payload's field holding the scheduling
+ * request's value taken once, and the fields it reports as the request gave them.
+ */
+export function links(webhook: string) {
+  const pointer = `#/webhooks/${webhook}/post`;
+  const found = key<{
+    identifies: { payload: string; request: string };
+    reports?: Array<{ payload: string; request: string }>;
+  }>(
+    resolvePointer(pointer) as Obj,
+    pointer,
+    'x-links',
+    (v) => isLink(v?.identifies) && (v.reports === undefined || (Array.isArray(v.reports) && v.reports.every(isLink))),
+    '{identifies: {payload, request}, reports: [{payload, request}]}',
+  );
+  if (!found) throw new Error(`${pointer}/x-links: expected how a callback names its message, found none`);
+  return { identifies: found.identifies, reports: found.reports ?? [] };
+}
+
 /** The named examples whose request changes nothing (`x-request: {probe: true}`): each operation's first request of a run. */
 export const probeExamples = (): ExamplePair[] => examplePairs().filter((p) => p.trigger.probe === true);
 

@@ -5,10 +5,16 @@
 import { resolvePointer } from '../core/document.ts';
 import { defaultTimeoutMs, type CheckResult, type Profile } from './stage-runtime.ts';
 import { exchange } from './transport.ts';
+import { judgeCallback } from './callback-checks.ts';
+import { documentOperations } from '../core/examples.ts';
+import { reportedBy } from './policy.ts';
+import type { Fault } from './case.ts';
 import type { SuiteReport } from './suite.ts';
 
 type Obj = Record<string, unknown>;
-const webhookPointer = '#/webhooks/messageStatus/post';
+/** The webhook the operations' messages are reported by (`x-reported-by`): the receiver's side of it. */
+const webhookName = documentOperations().flatMap(reportedBy)[0]!;
+const webhookPointer = `#/webhooks/${webhookName}/post`;
 const webhook = resolvePointer(webhookPointer) as {
   description: string;
   requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> };
@@ -92,6 +98,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     const began = performance.now();
     let actual: string;
     let ok = false;
+    let faults: Array<Fault & { side: string }> = [];
     try {
       const res = await exchange({
         method: 'POST',
@@ -102,7 +109,9 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       });
       const text = res.text.slice(0, 200);
       actual = `${res.status}${text ? ` ${text}` : ''}`;
-      ok = c.wellFormed ? res.status === 200 : res.status < 500;
+      // A callback's answer is judged by the registry's check of a receiver (callback-checks.ts), as in traffic.
+      faults = c.wellFormed ? judgeCallback({ webhook: webhookName, body: JSON.parse(c.body), answer: res }) : [];
+      ok = c.wellFormed ? faults.length === 0 : res.status < 500;
       if (!ok && c.wellFormed) actual = `${actual}: the contract says "${answerRule}"`;
     } catch (error) {
       actual =
@@ -122,6 +131,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       expected: c.wellFormed ? '200 (anything else makes the service retry)' : 'an answer that is not a 5xx',
       basis: c.wellFormed ? `${webhookPointer}/description` : undefined,
       actual,
+      ...(faults.length ? { faults: faults.map(({ side: _, ...f }) => f) } : {}),
     });
   }
   const failed = results.filter((r) => !r.ok).length;

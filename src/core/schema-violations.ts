@@ -1,7 +1,7 @@
 // Which documented error code a request's schema violations stand for. The schema (and every limit
-// in it) is the document's; this file only names, per field and keyword, the code the service
-// gives. A violation with no code of its own is the service's catch-all for a malformed request:
-// 500 system-error.
+// in it) is the document's, and so is the code each field's violations stand for (`x-violation-codes`
+// on each operation); this file applies them. A violation with no code of its own is the service's
+// catch-all for a malformed request: 500 system-error.
 import { buttonsInOneRow } from './button-rows.ts';
 import { resolvePointer } from './document.ts';
 import { documentOperations, markedFor } from './examples.ts';
@@ -16,44 +16,33 @@ interface Violation {
 }
 
 type Rule = (v: Violation) => boolean;
-const at =
-  (pattern: RegExp, ...keywords: string[]): Rule =>
-  (v) =>
-    pattern.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
 
-const content = '^/content/(viber|whatsapp|sms)Content';
-/** Per operation (a new one makes `tsc` ask for its entry), the code each field's violations stand for. */
-const rules: Record<OperationId, Record<string, Rule[]>> = {
-  scheduleCascade: {
-    // A code names a property missing or empty; the same property of the wrong type is malformed (500, or any code
-    // under the default profile): one rule for one class of input, whichever property it is.
-    'content-not-specified': [
-      at(/^\/content$/, 'required', 'minProperties'),
-      at(new RegExp(`${content}/attachment$`), 'required'),
-    ],
-    // Content types are an open set: an empty one is not given; an unknown one is the sandbox's rule.
-    'contentType-not-specified': [at(new RegExp(`${content}/contentType$`), 'required', 'minLength')],
-    'text-not-specified': [at(new RegExp(`${content}/text$`), 'required', 'minLength')],
-    'caption-not-specified': [at(/^\/content\/viberContent\/caption$/, 'required', 'minLength', 'dependentRequired')],
-    'action-not-specified': [at(/^\/content\/viberContent\/action$/, 'required', 'minLength', 'dependentRequired')],
-    'attachmentName-not-specified': [at(/\/attachment\/name$/, 'required', 'minLength')],
-    'attachmentName-is-too-long': [at(/\/attachment\/name$/, 'maxLength')],
-    'latitude-not-specified': [at(/\/location\/latitude$/, 'required')],
-    'longitude-not-specified': [at(/\/location\/longitude$/, 'required')],
-    'template-parameter-is-not-valid': [at(/\/listPicker\/sections\/\d+\/items\/\d+\/(title|subtitle)$/, 'maxLength')],
-    'button-validation-error': [
-      at(/\/keyboard\/rows\/\d+\/buttons(\/\d+\/payload)?$/, 'maxItems', 'contains', 'maxLength'),
-    ],
-    'mm-api-options-invalid-combination': [at(/^\/content\/whatsappContent$/, 'not')],
-  },
-  createSubscriber: {
-    'ext-user-id-not-specified': [at(/^\/addresses$/, 'required', 'minItems', 'contains')],
-    'parameter-value-is-not-valid': [at(/^\/parameterValues\/\d+\/(value|valueType)$/, 'format', 'enum')],
-  },
-  closeThreads: {
-    'comment-is-too-long': [at(/^\/comment$/, 'maxLength')],
-  },
-};
+/**
+ * Per operation, the code each field's violations stand for (`x-violation-codes` on the operation): per code, the
+ * fields (a pattern of the instance path, a missing property's name appended) and the keywords that give it. Checked
+ * when read: a key of the wrong form fails at once, naming where it is.
+ */
+function violationCodes(op: { pointer: string }): Array<[string, Rule[]]> {
+  const where = `${op.pointer}/x-violation-codes`;
+  const table = (resolvePointer(op.pointer) as Record<string, unknown>)['x-violation-codes'] ?? {};
+  const wrong = (what: string) => new Error(`${where}: ${what}`);
+  if (table === null || typeof table !== 'object' || Array.isArray(table))
+    throw wrong('expected an object of code -> [{field, keywords}]');
+  return Object.entries(table as Record<string, unknown>).map(([code, entries]) => {
+    if (!Array.isArray(entries) || entries.length === 0) throw wrong(`${code}: expected a list of {field, keywords}`);
+    return [
+      code,
+      entries.map((entry: { field?: unknown; keywords?: unknown }, i) => {
+        if (typeof entry?.field !== 'string') throw wrong(`${code}/${i}/field: expected a pattern of the field`);
+        const keywords = entry.keywords ?? [];
+        if (!Array.isArray(keywords) || !keywords.every((k) => typeof k === 'string'))
+          throw wrong(`${code}/${i}/keywords: expected a list of schema keywords`);
+        const field = new RegExp(entry.field);
+        return (v: Violation) => field.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
+      }),
+    ];
+  });
+}
 
 /** The document's order of known codes: when several apply, the first in this order is answered. */
 const precedence = (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
@@ -129,7 +118,7 @@ function containsLimit(node: Record<string, any>, items: unknown): 'minContains'
 }
 
 const requestSchemas = new Map(documentOperations().map((op) => [op.operationId, op.requestSchemaPointer!]));
-const rulesOf = new Map(Object.entries(rules).map(([id, codes]) => [id, Object.entries(codes)]));
+const rulesOf = new Map(documentOperations().map((op) => [op.operationId, violationCodes(op)]));
 /** A detail names at most this many problems, then counts the rest. */
 const detailLines = 20;
 

@@ -6,7 +6,6 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { documentOperations, successExamples } from '../../core/examples.ts';
-import { schemaValidator } from '../../core/validators/all.ts';
 import {
   check,
   runs,
@@ -18,7 +17,8 @@ import {
   type SuiteContext,
 } from '../stage-runtime.ts';
 import { pairRequest } from '../pairs.ts';
-import { reportedBy } from '../policy.ts';
+import { links, reportedBy, sentAt } from '../policy.ts';
+import { judgeCallback } from '../callback-checks.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
 import { prepare } from '../vars.ts';
@@ -27,7 +27,10 @@ import { prepare } from '../vars.ts';
 const reporters = [...new Set(documentOperations().flatMap(reportedBy))];
 if (reporters.length !== 1)
   throw new Error(`the callbacks stage judges one webhook; x-reported-by names ${reporters.join(', ') || 'none'}`);
-const webhookPointer = `#/webhooks/${reporters[0]}/post`;
+const webhook = reporters[0]!;
+const webhookPointer = `#/webhooks/${webhook}/post`;
+/** How a callback names its message, and what it reports of the scheduling request (`x-links`). */
+const { identifies, reports } = links(webhook);
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs =
   (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
@@ -60,7 +63,7 @@ async function listen(options: CallbackOptions, failOnce: string) {
       try {
         body = JSON.parse(text);
       } catch {}
-      const fail = !failed && body?.requestId === failOnce;
+      const fail = !failed && body?.[identifies.payload] === failOnce;
       failed ||= fail;
       if (posts.length < maxPosts) posts.push({ at: Date.now(), text, body });
       res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
@@ -77,18 +80,28 @@ async function listen(options: CallbackOptions, failOnce: string) {
   };
 }
 
-const validCallback = schemaValidator('StatusCallback');
+/** The operations whose messages the webhook reports. */
+const reported = documentOperations().filter((op) => reportedBy(op).includes(webhook));
 
-/** The success examples to schedule now (one with a startTime is reported when it is sent, past any window). */
+/** The success examples to schedule now (one sent later, `x-sent-at`, is reported then, past any window). */
 function messagesToSend(ctx: SuiteContext) {
-  return documentOperations()
-    .filter((op) => reportedBy(op).includes(reporters[0]!))
-    .flatMap(successExamples)
-    .filter((p) => !(p.requestBody as { startTime?: unknown }).startTime)
-    .map((pair) => {
-      const body = prepare(pair, ctx.values).body as { requestId: string; cascadeId: unknown };
-      return { pair, body, requestId: body.requestId, cascadeId: String(body.cascadeId), accepted: false };
-    });
+  return reported.flatMap((op) =>
+    successExamples(op)
+      .filter((p) => {
+        const later = sentAt(op);
+        return !(later && (p.requestBody as Record<string, unknown>)[later]);
+      })
+      .map((pair) => {
+        const body = prepare(pair, ctx.values).body as Record<string, unknown>;
+        return {
+          pair,
+          body,
+          id: String(body[identifies.request]),
+          reported: reports.map((link) => ({ ...link, value: String(body[link.request]) })),
+          accepted: false,
+        };
+      }),
+  );
 }
 type Message = ReturnType<typeof messagesToSend>[number];
 
@@ -96,8 +109,8 @@ type Message = ReturnType<typeof messagesToSend>[number];
 interface Received {
   posts: Post[];
   accepted: Message[];
-  about(requestId: string): Post[];
-  /** The requestId whose first callback the receiver answered with 500. */
+  about(id: string): Post[];
+  /** The message whose first callback the receiver answered with 500 (its value taken once). */
   probe: string;
   /** "N callbacks in S s". */
   seen: string;
@@ -109,7 +122,7 @@ interface Received {
 const sameCallback = (a: Post, b: Post) => a.body?.status === b.body?.status && a.body?.messageId === b.body?.messageId;
 
 /** The probe's first callback (the one the receiver answered with 500) and its repeats. */
-function repeatsOf(about: (requestId: string) => Post[], probe: string) {
+function repeatsOf(about: (id: string) => Post[], probe: string) {
   const [first, ...later] = about(probe);
   return { first, again: first ? later.filter((p) => sameCallback(p, first)) : [] };
 }
@@ -119,14 +132,15 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
   {
     name: 'every callback is a status callback as the document writes it (status in upper case, UNDELIVERED with its error code)',
     basis: callbackSchema,
+    // The registry's check of a callback's payload (callback-checks.ts): as recorded traffic and the proxy judge one.
     judge: ({ posts, seen }) => {
       const wrong = posts.flatMap((p) => {
-        const v = validCallback(p.body);
-        return v.valid ? [] : [`${p.text.slice(0, 160)}: ${v.errors.join('; ')}`];
+        const faults = judgeCallback({ webhook, body: p.body, answer: undefined }).filter((f) => f.side === 'service');
+        return faults.length ? [`${p.text.slice(0, 160)}: ${faults.map((f) => f.detail).join('; ')}`] : [];
       });
       return {
         ok: posts.length > 0 && wrong.length === 0,
-        expected: 'each callback valid against StatusCallback',
+        expected: `each callback valid against the ${webhook} webhook's schema`,
         actual:
           posts.length === 0
             ? 'no callback arrived'
@@ -137,12 +151,10 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
     },
   },
   {
-    name: 'every accepted message gets a callback naming its requestId within the window',
-    basis: `${callbackSchema} (requestId: the requestId of the scheduling request)`,
+    name: `every accepted message gets a callback naming its ${identifies.payload} within the window`,
+    basis: `${webhookPointer}/x-links/identifies (${identifies.payload}: the ${identifies.request} of the scheduling request)`,
     judge: ({ accepted, about, seen }) => {
-      const missing = accepted
-        .filter((m) => about(m.requestId).length === 0)
-        .map((m) => `${m.pair.name} (${m.requestId})`);
+      const missing = accepted.filter((m) => about(m.id).length === 0).map((m) => `${m.pair.name} (${m.id})`);
       return {
         ok: accepted.length > 0 && missing.length === 0,
         expected: `a callback for each of ${accepted.length} accepted messages`,
@@ -151,17 +163,19 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
     },
   },
   {
-    name: 'a callback reports the cascade of the message it names',
-    basis: `${callbackSchema} (cascadeId)`,
+    name: `a callback reports the ${reports.map((l) => l.payload).join(' and ')} of the message it names`,
+    basis: `${webhookPointer}/x-links/reports`,
     judge: ({ accepted, about, seen }) => {
       const wrong = accepted.flatMap((m) =>
-        about(m.requestId)
-          .filter((p) => p.body?.cascadeId !== undefined && String(p.body.cascadeId) !== m.cascadeId)
-          .map((p) => `${m.requestId}: cascadeId ${JSON.stringify(p.body.cascadeId)}, scheduled ${m.cascadeId}`),
+        about(m.id).flatMap((p) =>
+          m.reported
+            .filter((l) => p.body?.[l.payload] !== undefined && String(p.body[l.payload]) !== l.value)
+            .map((l) => `${m.id}: ${l.payload} ${JSON.stringify(p.body[l.payload])}, scheduled ${l.value}`),
+        ),
       );
       return {
         ok: wrong.length === 0,
-        expected: 'the cascadeId of the scheduling request',
+        expected: `the ${reports.map((l) => l.request).join(' and ')} of the scheduling request`,
         actual: wrong.length ? wrong.join('; ') : seen,
       };
     },
@@ -196,7 +210,7 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
       kind: 'decision',
       // The posts about the messages this stage scheduled: the service may report other messages as it likes.
       judge: ({ accepted, about, seen }) => {
-        const posts = accepted.flatMap((m) => about(m.requestId));
+        const posts = accepted.flatMap((m) => about(m.id));
         const others = [...new Set(posts.map((p) => String(p.body?.status)).filter((s) => !results.includes(s)))];
         return {
           ok: others.length === 0,
@@ -227,14 +241,14 @@ async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<Che
 export const callbacksStage: Stage = {
   name: 'callbacks',
   description:
-    "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the requestId and cascade, one for every message, a repeat after the receiver answers 500)",
+    "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the scheduling request's value taken once and what it reports of it, one for every message, a repeat after the receiver answers 500)",
   count: (ctx) => 1 + judgements.filter((j) => runs(ctx, j.kind ?? 'described')).length,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const options = ctx.callbacks;
     if (!options) return [];
     const windowMs = options.windowMs ?? defaultCallbackWindowMs;
     const messages = messagesToSend(ctx);
-    const probe = messages[0]!.requestId;
+    const probe = messages[0]!.id;
     const receiver = await listen(options, probe);
     ctx.log(
       `  callbacks: listening for the service's posts at ${receiver.url} for up to ${Math.round(windowMs / 1000)} s`,
@@ -247,16 +261,15 @@ export const callbacksStage: Stage = {
     });
     const results: CheckResult[] = [];
     try {
-      const scheduling = '#/paths/~1api~1cascade~1schedule/post/responses/200';
+      const scheduling = reported.map((op) => `${op.pointer}/responses/200`).join(', ');
       const sent = spec('the messages the callbacks are about are accepted', scheduling);
       results.push(await check(ctx, sent, () => sendMessages(ctx, messages)));
       const accepted = messages.filter((m) => m.accepted);
-      const about = (requestId: string) => receiver.posts.filter((p) => p.body?.requestId === requestId);
+      const about = (id: string) => receiver.posts.filter((p) => String(p.body?.[identifies.payload]) === id);
       // Until each message has a callback and the probe's first one its repeat, or the window or the run's deadline ends.
       const start = Date.now();
       const end = Math.min(start + windowMs, ctx.deadlineAt);
-      const done = () =>
-        accepted.every((m) => about(m.requestId).length > 0) && repeatsOf(about, probe).again.length > 0;
+      const done = () => accepted.every((m) => about(m.id).length > 0) && repeatsOf(about, probe).again.length > 0;
       while (!done() && Date.now() < end && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
       const { posts } = receiver;
       const waitedMs = Date.now() - start;

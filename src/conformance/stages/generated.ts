@@ -11,7 +11,8 @@ import { documentOperations, successExamples, type ExamplePair, type Operation }
 import { planStage, runs, sendCase, type CheckOutcome, type SuiteContext } from '../stage-runtime.ts';
 import { acceptedExpectation, isAccepted, readingsExpectation } from '../expectations.ts';
 import { pairRequest } from '../pairs.ts';
-import { prepare, withFreshIdentifiers } from '../vars.ts';
+import { prepare, substitute, withFreshIdentifiers } from '../vars.ts';
+import { businessAnswers, takenOnce } from '../policy.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
 import { at, uuidShaped } from '../../core/edges.ts';
 
@@ -126,14 +127,26 @@ function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Jso
   return fc.constant(example);
 }
 
+/** The fields a business answer concerns (`x-business-answers`) whose value the draft changed from its example. */
+function changedFields(op: Operation, example: unknown, draft: Json): string[][] {
+  const fields = [...new Set(businessAnswers(op).map((b) => b.field.split('.')[0]!))];
+  const of = (body: unknown, field: string) =>
+    body !== null && typeof body === 'object' && Object.hasOwn(body, field)
+      ? serialize((body as Record<string, Json>)[field]!)
+      : undefined;
+  return fields.filter((f) => of(draft, f) !== undefined && of(draft, f) !== of(example, f)).map((f) => [f]);
+}
+
 /** The request for a draft: identifiers the deployment takes once made new for this send, in the drawn shape. */
 function requestOf(ctx: SuiteContext, op: Operation, draft: { pair: ExamplePair; body: Json; shape: string }) {
   let body = withFreshIdentifiers(op.operationId, draft.body, { status: 200 }) as Json;
-  const requestId = at(body, ['requestId']);
-  if (typeof requestId === 'string' && requestId !== at(draft.body, ['requestId']) && uuidShaped.test(requestId)) {
+  // The value taken once, where it is a field of the body (`x-taken-once`), in the drawn shape: any non-empty string.
+  const once = takenOnce(op)?.field;
+  const fresh = once && /^\w+$/.test(once) ? at(body, [once]) : undefined;
+  if (once && typeof fresh === 'string' && fresh !== at(draft.body, [once]) && uuidShaped.test(fresh)) {
     const shaped =
-      draft.shape === 'upper' ? requestId.toUpperCase() : draft.shape === 'prefixed' ? `order-${requestId}` : requestId;
-    body = { ...(body as Record<string, Json>), requestId: shaped };
+      draft.shape === 'upper' ? fresh.toUpperCase() : draft.shape === 'prefixed' ? `order-${fresh}` : fresh;
+    body = { ...(body as Record<string, Json>), [once]: shaped };
   }
   return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, null), body: serialize(body) };
 }
@@ -204,8 +217,8 @@ export const generatedStage = planStage(
           covers: { operationId: op.operationId, generated: ctx.generated },
           run: () =>
             property(ctx, drafts(ctx, op), ctx.seed * 1009 + index, (draft) => {
-              // A business rule reads the content, where a draft may differ from its example (rule 4, the template).
-              const changed = 'content' in (draft.body as object) ? [['content']] : [];
+              // A business rule reads a value the draft changed from its example (rule 4: the content, its template).
+              const changed = changedFields(op, substitute(draft.pair.requestBody, ctx.values), draft.body);
               const expectation = readingsExpectation(
                 op,
                 parsed(draft.body),

@@ -11,7 +11,7 @@ import {
   UnreachableError,
   type Vars,
 } from './index.ts';
-import type { CallbackOptions } from './stage-runtime.ts';
+import type { CallbackOptions } from './context.ts';
 import { stopLine } from './report.ts';
 import {
   newRunState,
@@ -25,7 +25,9 @@ import {
 import { proxyCommand, trafficCommand, trafficUsage } from './traffic/cli.ts';
 
 export { newRunState, type RunState } from './cli-shared.ts';
-import { failedRun, redactor, selectStages } from './suite.ts';
+import { failedRun } from './run-checks.ts';
+import { redactor } from './redaction.ts';
+import { selectStages } from './suite.ts';
 
 const name = 'messaging-conformance';
 

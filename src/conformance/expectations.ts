@@ -205,7 +205,9 @@ export function acceptedExpectation(
  * suite's own valid requests, a 500 to a request the document accepts is the service's fault.
  */
 function stateAnswers(op: Operation): Allowed[] {
-  return examplePairs()
+  const known = stateAnswersOf.get(op.operationId);
+  if (known) return known;
+  const found = examplePairs()
     .filter(
       (p) =>
         p.operation === op &&
@@ -216,7 +218,11 @@ function stateAnswers(op: Operation): Allowed[] {
         documentViolation(op.operationId, p.requestBody) === null,
     )
     .map((p) => ({ status: p.status, code: (p.response as { title?: string } | undefined)?.title }));
+  stateAnswersOf.set(op.operationId, found);
+  return found;
 }
+/** Each operation's, found once: the examples do not change during a run. */
+const stateAnswersOf = new Map<string, Allowed[]>();
 
 const unique = (allowed: Allowed[]) =>
   allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i);

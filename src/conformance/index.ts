@@ -1,16 +1,17 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
-import type { CallbackOptions, Profile } from './stage-runtime.ts';
+import type { CallbackOptions, Profile } from './context.ts';
 import { callbacksStage } from './stages/callbacks.ts';
-import { runSuite, selectStages, stages, type SuiteReport } from './suite.ts';
+import { runSuite, selectStages, stages } from './suite.ts';
+import type { SuiteReport } from './context.ts';
 import { isHttpUrl } from '../core/http-url.ts';
 import type { Credentials } from './case.ts';
 
-export type { CheckResult } from './stage-runtime.ts';
-export type { SuiteReport as ConformanceReport } from './suite.ts';
-export { UnreachableError } from './suite.ts';
+export type { CheckResult } from './context.ts';
+export type { SuiteReport as ConformanceReport } from './context.ts';
+export { UnreachableError } from './run-checks.ts';
 export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
-export type { CallbackOptions, Profile } from './stage-runtime.ts';
+export type { CallbackOptions, Profile } from './context.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
 

@@ -9,7 +9,7 @@ import { readJsonFile } from '../core/json-file.ts';
 import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../core/examples.ts';
 import type { Credentials } from './case.ts';
 import { pairRequest } from './pairs.ts';
-import type { SuiteContext } from './stage-runtime.ts';
+import type { SuiteContext } from './context.ts';
 import { echoes, places, takenOnce } from './policy.ts';
 import { uuidShaped } from '../core/edges.ts';
 import { copyJson } from '../core/digits.ts';

@@ -22,27 +22,71 @@ type Rule = (v: Violation) => boolean;
  * fields (a pattern of the instance path, a missing property's name appended) and the keywords that give it. Checked
  * when read: a key of the wrong form fails at once, naming where it is.
  */
-function violationCodes(op: { pointer: string }): Array<[string, Rule[]]> {
-  const where = `${op.pointer}/x-violation-codes`;
-  const table = (resolvePointer(op.pointer) as Record<string, unknown>)['x-violation-codes'] ?? {};
-  const wrong = (what: string) => new Error(`${where}: ${what}`);
+export function violationCodes(pointer: string, operation: Record<string, unknown>): Array<[string, Rule[]]> {
+  const where = `${pointer}/x-violation-codes`;
+  const wrong = (what: string) => new Error(`${where}${what}`);
+  if (!Object.hasOwn(operation, 'x-violation-codes')) return [];
+  const table = operation['x-violation-codes'];
   if (table === null || typeof table !== 'object' || Array.isArray(table))
-    throw wrong('expected an object of code -> [{field, keywords}]');
+    throw wrong(': expected an object of code -> [{field, keywords}]');
   return Object.entries(table as Record<string, unknown>).map(([code, entries]) => {
-    if (!Array.isArray(entries) || entries.length === 0) throw wrong(`${code}: expected a list of {field, keywords}`);
+    if (!precedence.includes(code)) throw wrong(`/${code}: not a code of KnownErrorCode`);
+    if (!Array.isArray(entries) || entries.length === 0) throw wrong(`/${code}: expected a list of {field, keywords}`);
     return [
       code,
       entries.map((entry: { field?: unknown; keywords?: unknown }, i) => {
-        if (typeof entry?.field !== 'string') throw wrong(`${code}/${i}/field: expected a pattern of the field`);
-        const keywords = entry.keywords ?? [];
-        if (!Array.isArray(keywords) || !keywords.every((k) => typeof k === 'string'))
-          throw wrong(`${code}/${i}/keywords: expected a list of schema keywords`);
-        const field = new RegExp(entry.field);
+        const at = `/${code}/${i}`;
+        if (typeof entry?.field !== 'string') throw wrong(`${at}/field: expected a pattern of the field`);
+        let field: RegExp;
+        try {
+          field = new RegExp(entry.field);
+        } catch (error) {
+          throw wrong(`${at}/field: not a pattern (${(error as Error).message})`);
+        }
+        const given = entry.keywords ?? [];
+        const keywords: string[] = Array.isArray(given) ? given : [];
+        const unknown = Array.isArray(given) ? keywords.filter((k) => !schemaKeywords.has(k)) : [given];
+        if (unknown.length) throw wrong(`${at}/keywords: ${JSON.stringify(unknown)} are no schema keywords`);
         return (v: Violation) => field.test(v.field) && (keywords.length === 0 || keywords.includes(v.keyword));
       }),
     ];
   });
 }
+
+/** The keywords a schema error may name (JSON Schema 2020-12, as Ajv reports them). */
+const schemaKeywords = new Set([
+  'type',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'required',
+  'dependentRequired',
+  'additionalProperties',
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'contains',
+  'minContains',
+  'maxContains',
+  'uniqueItems',
+  'not',
+  'oneOf',
+  'anyOf',
+  'if',
+  'dependentSchemas',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 
 /** The document's order of known codes: when several apply, the first in this order is answered. */
 const precedence = (resolvePointer('#/components/schemas/KnownErrorCode') as { enum: string[] }).enum;
@@ -118,7 +162,12 @@ function containsLimit(node: Record<string, any>, items: unknown): 'minContains'
 }
 
 const requestSchemas = new Map(documentOperations().map((op) => [op.operationId, op.requestSchemaPointer!]));
-const rulesOf = new Map(documentOperations().map((op) => [op.operationId, violationCodes(op)]));
+const rulesOf = new Map(
+  documentOperations().map((op) => [
+    op.operationId,
+    violationCodes(op.pointer, resolvePointer(op.pointer) as Record<string, unknown>),
+  ]),
+);
 /** A detail names at most this many problems, then counts the rest. */
 const detailLines = 20;
 

@@ -3,12 +3,12 @@
 // entry, and a part of an answer this contract decides is held as a decision, never hiding the rest.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Case } from '../../src/conformance/case.ts';
-import { checks, judge, type Check } from '../../src/conformance/checks.ts';
+import { checks, judge, type Check } from '../../src/conformance/checks/answer.ts';
 import { pairExpectation } from '../../src/conformance/expectations.ts';
 import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
 import { causes } from '../../src/conformance/report.ts';
 import { runSuite, stages, suiteContext } from '../../src/conformance/suite.ts';
-import { verdict } from '../../src/conformance/stage-runtime.ts';
+import { verdict } from '../../src/conformance/runner.ts';
 import { parseAnswer } from '../../src/conformance/transport.ts';
 import { examplePair } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
@@ -174,4 +174,16 @@ describe('a new check is one entry of the registry', () => {
       await proxy.close();
     }
   }, 60_000);
+});
+
+describe('the registry', () => {
+  it('names each check once, across what they judge, each with its side', async () => {
+    const { registry } = await import('../../src/conformance/checks/index.ts');
+    const ids = registry.map((c) => c.id);
+    expect(new Set(ids).size, ids.join(', ')).toBe(ids.length);
+    expect(new Set(registry.map((c) => c.judges))).toEqual(
+      new Set(['run', 'request', 'answer', 'callback', 'sequence']),
+    );
+    expect(registry.every((c) => c.holds.length > 0 && (c.side === 'service' || c.side === 'caller'))).toBe(true);
+  });
 });

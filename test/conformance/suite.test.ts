@@ -8,21 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Stage, SuiteContext } from '../../src/conformance/stage-runtime.ts';
+import type { Stage, SuiteContext } from '../../src/conformance/context.ts';
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, dreddTransactions, runDredd, type Step } from '../../src/conformance/stages/dredd.ts';
 import { causes, summary } from '../../src/conformance/report.ts';
 import { preparedRequest, withFreshIdentifiers } from '../../src/conformance/vars.ts';
 import { runConformance } from '../../src/conformance/index.ts';
-import {
-  probes,
-  runSuite,
-  selectStages,
-  stages,
-  suiteContext,
-  type SuiteOptions,
-  type SuiteReport,
-} from '../../src/conformance/suite.ts';
+import { probes } from '../../src/conformance/run-checks.ts';
+import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite.ts';
+import type { SuiteReport } from '../../src/conformance/context.ts';
 import { documentOperations, examplePairs, successExamples, type Operation } from '../../src/core/examples.ts';
 import { listedOnce, sentAgain, takenOnce } from '../../src/conformance/policy.ts';
 import { Digits, serialize } from '../../src/core/digits.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checks } from '../../src/conformance/checks.ts';
+import { checks } from '../../src/conformance/checks/answer.ts';
 import { conformanceMain, newRunState } from '../../src/conformance/cli.ts';
 import { proxyCommand } from '../../src/conformance/traffic/cli.ts';
 import { startProxy } from '../../src/conformance/traffic/proxy.ts';

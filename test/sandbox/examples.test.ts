@@ -4,7 +4,7 @@
 import { documentAjv } from '../../src/build/ajv.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
-import { judge } from '../../src/conformance/checks.ts';
+import { judge } from '../../src/conformance/checks/answer.ts';
 import { pairExpectation } from '../../src/conformance/expectations.ts';
 import { parseAnswer } from '../../src/conformance/transport.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';

@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
-import { caseCheck, planStage, runs, type Planned, type SuiteContext } from '../stage-runtime.ts';
+import { caseCheck, planStage } from '../runner.ts';
+import { runs, type Planned, type SuiteContext } from '../context.ts';
 import { acceptedExpectation, anyError, documentsDefault, statusExpectation } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';

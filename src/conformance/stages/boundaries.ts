@@ -6,7 +6,8 @@
 import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
-import { caseCheck, planStage, type Planned, type SuiteContext } from '../stage-runtime.ts';
+import { caseCheck, planStage } from '../runner.ts';
+import type { Planned, SuiteContext } from '../context.ts';
 import { acceptedExpectation, invalidBodyExpectation, isAccepted, readingsExpectation } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
 import { pairRequest } from '../pairs.ts';

@@ -6,19 +6,19 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { documentOperations, successExamples } from '../../core/examples.ts';
+import { check } from '../runner.ts';
 import {
-  check,
   runs,
-  send,
   type CallbackOptions,
   type CheckOutcome,
   type CheckResult,
   type Stage,
   type SuiteContext,
-} from '../stage-runtime.ts';
+} from '../context.ts';
+import { send } from '../send.ts';
 import { pairRequest } from '../pairs.ts';
 import { links, reportedBy, sentAt } from '../policy.ts';
-import { judgeCallback } from '../callback-checks.ts';
+import { judgeCallback } from '../checks/callback.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
 import { prepare } from '../vars.ts';

@@ -13,7 +13,9 @@ import { documentOperations, examplePairs, type ExamplePair } from '../../core/e
 import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../case.ts';
 import { documentedStatuses, exampleExpectation, pairExpectation } from '../expectations.ts';
-import { judgeSent, planStage, runPlanned, runs, send, type Planned, type SuiteContext } from '../stage-runtime.ts';
+import { judgeSent, planStage, runPlanned } from '../runner.ts';
+import { runs, type Planned, type SuiteContext } from '../context.ts';
+import { send } from '../send.ts';
 import { missingFixtures, preparedRequest } from '../vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {

@@ -3,16 +3,9 @@
 // another answer than the example's, the default profile accepts it (expectations.ts); where the
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
-import {
-  judgeSent,
-  noAnswer,
-  planStage,
-  send,
-  sendCase,
-  verdict,
-  type CheckOutcome,
-  type SuiteContext,
-} from '../stage-runtime.ts';
+import { judgeSent, noAnswer, planStage, sendCase, verdict } from '../runner.ts';
+import { send } from '../send.ts';
+import type { CheckOutcome, SuiteContext } from '../context.ts';
 import { pairExpectation } from '../expectations.ts';
 import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
 import { missingFixtures, preparedRequest } from '../vars.ts';

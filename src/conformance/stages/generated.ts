@@ -8,7 +8,8 @@
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
-import { planStage, runs, sendCase, type CheckOutcome, type SuiteContext } from '../stage-runtime.ts';
+import { planStage, sendCase } from '../runner.ts';
+import { runs, type CheckOutcome, type SuiteContext } from '../context.ts';
 import { acceptedExpectation, isAccepted, readingsExpectation } from '../expectations.ts';
 import { pairRequest } from '../pairs.ts';
 import { prepare, substitute, withFreshIdentifiers } from '../vars.ts';
@@ -127,14 +128,35 @@ function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Jso
   return fc.constant(example);
 }
 
-/** The fields a business answer concerns (`x-business-answers`) whose value the draft changed from its example. */
+/** The values at a field written as edges' patterns (`content`, `parameterValues.[].name`), as JSON. */
+function valuesAt(body: unknown, field: string): string[] {
+  let at: unknown[] = [body];
+  for (const step of field.split('.'))
+    at = at.flatMap((v) =>
+      step === '[]'
+        ? Array.isArray(v)
+          ? v
+          : []
+        : v !== null && typeof v === 'object' && Object.hasOwn(v, step)
+          ? [(v as Record<string, unknown>)[step]]
+          : [],
+    );
+  return at.map((v) => serialize(v as Json));
+}
+
+/**
+ * The fields a business answer concerns (`x-business-answers`) where the draft has a value its example does not: a
+ * content whose text changed, a name no example gives (the names of a list reordered or repeated are not new).
+ */
 function changedFields(op: Operation, example: unknown, draft: Json): string[][] {
-  const fields = [...new Set(businessAnswers(op).map((b) => b.field.split('.')[0]!))];
-  const of = (body: unknown, field: string) =>
-    body !== null && typeof body === 'object' && Object.hasOwn(body, field)
-      ? serialize((body as Record<string, Json>)[field]!)
-      : undefined;
-  return fields.filter((f) => of(draft, f) !== undefined && of(draft, f) !== of(example, f)).map((f) => [f]);
+  return businessAnswers(op)
+    .map((b) => b.field)
+    .filter((field, i, all) => all.indexOf(field) === i)
+    .filter((field) => {
+      const before = new Set(valuesAt(example, field));
+      return valuesAt(draft, field).some((v) => !before.has(v));
+    })
+    .map((field) => field.split('.'));
 }
 
 /** The request for a draft: identifiers the deployment takes once made new for this send, in the drawn shape. */

@@ -14,15 +14,9 @@ import {
 } from '../../core/examples.ts';
 import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../expectations.ts';
 import type { Expectation } from '../case.ts';
-import {
-  noAnswer,
-  planStage,
-  send,
-  verdict,
-  type CheckOutcome,
-  type Planned,
-  type SuiteContext,
-} from '../stage-runtime.ts';
+import { noAnswer, planStage, verdict } from '../runner.ts';
+import { send } from '../send.ts';
+import type { CheckOutcome, Planned, SuiteContext } from '../context.ts';
 import { pairRequest, type PairRequest } from '../pairs.ts';
 import { listedOnce, sentAgain, takenOnce } from '../policy.ts';
 import { missingFixtures, preparedRequest, substitute } from '../vars.ts';

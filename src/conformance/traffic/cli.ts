@@ -3,8 +3,8 @@
 import { parseArgs } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
 import { profileOption, reporter, writable, type RunState } from '../cli-shared.ts';
-import { redactor } from '../suite.ts';
-import type { CheckResult } from '../stage-runtime.ts';
+import { redactor } from '../redaction.ts';
+import type { CheckResult } from '../context.ts';
 import { TrafficError } from './exchange.ts';
 import type { Judged } from './judge.ts';
 import { startProxy } from './proxy.ts';

@@ -3,14 +3,16 @@
 // answer against every answer the document allows that request whatever the state (the service's side), a callback
 // by the checks of a callback, and the whole sequence by the rules over time. It keeps counts and the first few
 // failures of each cause, so a week of traffic needs bounded memory.
-import { callbackOf, judgeCallback } from '../callback-checks.ts';
+import { callbackOf, judgeCallback } from '../checks/callback.ts';
 import { describeAllowed, type Fault, type Profile } from '../case.ts';
-import { answerOf } from '../checks.ts';
+import { answerOf } from '../checks/answer.ts';
 import { causes } from '../report.ts';
-import { judgeRequest, recordedCase, route } from '../request-checks.ts';
-import { callerOf, sequenceChecks, type Seen } from '../sequence-checks.ts';
-import { curl, describeRequest, noAnswer, verdict, type CheckResult } from '../stage-runtime.ts';
-import type { SuiteReport } from '../suite.ts';
+import { judgeRequest, recordedCase, route } from '../checks/request.ts';
+import { callerOf, sequenceChecks, type Seen } from '../checks/sequence.ts';
+import { curl, describeRequest } from '../replay.ts';
+import { noAnswer, verdict } from '../runner.ts';
+import type { CheckResult } from '../context.ts';
+import type { SuiteReport } from '../context.ts';
 import { parseAnswer, type Answer, type HttpRequest } from '../transport.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
 import type { RecordedExchange } from './exchange.ts';

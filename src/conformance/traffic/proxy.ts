@@ -7,7 +7,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { maxAnswerBytes } from '../transport.ts';
-import type { CheckResult } from '../stage-runtime.ts';
+import type { CheckResult } from '../context.ts';
 import type { RecordedExchange } from './exchange.ts';
 import { TrafficJudge, type TrafficOptions } from './judge.ts';
 import { recorder } from './write.ts';

@@ -2,15 +2,15 @@
 // proxy). Each says what the document refuses in the request; the answer the service owes it is the case's
 // expectation (expectations.ts `recordedExpectation`), judged by the checks of an answer (checks.ts). A request is
 // routed to its operation first: by its path, past the servers' base path or --base-path, and its method.
-import { openapi } from '../core/document.ts';
-import { documentOperations, type Operation } from '../core/examples.ts';
-import { securitySchemes } from '../core/meta.ts';
-import { documentViolation } from '../core/schema-violations.ts';
-import type { Case, Fault, Profile } from './case.ts';
-import { anyError, documentsDefault, recordedExpectation } from './expectations.ts';
-import type { HttpRequest } from './transport.ts';
-import { echoes } from './policy.ts';
-import { responseKind } from '../core/examples.ts';
+import { openapi } from '../../core/document.ts';
+import { documentOperations, type Operation } from '../../core/examples.ts';
+import { securitySchemes } from '../../core/meta.ts';
+import { documentViolation } from '../../core/schema-violations.ts';
+import type { Case, Fault, Profile } from '../case.ts';
+import { anyError, documentsDefault, recordedExpectation } from '../expectations.ts';
+import type { HttpRequest } from '../transport.ts';
+import { echoes } from '../policy.ts';
+import { responseKind } from '../../core/examples.ts';
 
 /** A request as the checks read it: its operation (by path and method), and its body as JSON. */
 export interface Routed {

@@ -2,12 +2,12 @@
 // the receiver's answer to it (the receiver's side: the app that registered the URL). A callback in recorded traffic is
 // a POST to --callback-path, or, without one, a POST to no operation's path whose body has every property the
 // webhook's schema requires.
-import { openapi, resolvePointer } from '../core/document.ts';
-import { marked } from '../core/examples.ts';
-import type { ExpectationKind } from '../core/examples.ts';
-import type { Fault } from './case.ts';
-import { schemaFaults } from './checks.ts';
-import type { Answer } from './transport.ts';
+import { openapi, resolvePointer } from '../../core/document.ts';
+import { marked } from '../../core/examples.ts';
+import type { ExpectationKind } from '../../core/examples.ts';
+import type { Fault } from '../case.ts';
+import { schemaFaults } from './answer.ts';
+import type { Answer } from '../transport.ts';
 
 type Found = Omit<Fault, 'check'>;
 

@@ -4,14 +4,14 @@
 // receiver refused and that never came again while the log went on past the first retry. A rule that needs state from
 // before the first exchange never guesses: it starts knowing nothing.
 import { createHash } from 'node:crypto';
-import { resolvePointer } from '../core/document.ts';
-import { apiKeyHeader } from '../core/meta.ts';
-import type { ExpectationKind } from '../core/examples.ts';
-import type { Fault } from './case.ts';
-import { listedOnce, sentAgain, takenOnce, valuesAt } from './policy.ts';
-import type { Routed } from './request-checks.ts';
-import type { RecordedExchange } from './traffic/exchange.ts';
-import type { Answer } from './transport.ts';
+import { resolvePointer } from '../../core/document.ts';
+import { apiKeyHeader } from '../../core/meta.ts';
+import type { ExpectationKind } from '../../core/examples.ts';
+import type { Fault } from '../case.ts';
+import { listedOnce, sentAgain, takenOnce, valuesAt } from '../policy.ts';
+import type { Routed } from './request.ts';
+import type { RecordedExchange } from '../traffic/exchange.ts';
+import type { Answer } from '../transport.ts';
 
 /** An exchange as the rules over time see it: the request routed to its operation, or the callback it carries. */
 export interface Seen {

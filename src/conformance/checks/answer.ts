@@ -1,19 +1,20 @@
-// The registry of checks: every answer any stage gets is judged here, by each check that concerns it. A check is a
+// The checks of an answer (one family of the registry, index.ts): every answer any stage gets, and every recorded or
+// proxied answer, is judged here, by each check that concerns it. A check is a
 // small function over (case, answer); a check that applies to every answer is one entry of `checks`. The order is the
 // order of causes: a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON
 // has no schema to miss), so each answer names its root cause, and the report groups the same cause across every stage.
-import { parseCascadeViolations, violationKey, violationValues } from '../core/cascade-violations.ts';
-import { parseJson } from '../core/json-int64.ts';
-import { deref, resolvePointer } from '../core/document.ts';
-import { listsViolations, normalizeErrorCode } from '../core/error-codes.ts';
-import { marked, type ExpectationKind, type Operation } from '../core/examples.ts';
-import { errorParts } from '../core/validation.ts';
-import { rawErrors } from '../core/validators/all.ts';
-import type { Allowed, Case, Fault } from './case.ts';
-import type { Answer } from './transport.ts';
-import { documentedStatuses } from './expectations.ts';
-import { listedOnce, responsePointer } from './policy.ts';
-import { openPoint, pointAt } from '../core/open-points.ts';
+import { parseCascadeViolations, violationKey, violationValues } from '../../core/cascade-violations.ts';
+import { parseJson } from '../../core/json-int64.ts';
+import { deref, resolvePointer } from '../../core/document.ts';
+import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
+import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { errorParts } from '../../core/validation.ts';
+import { rawErrors } from '../../core/validators/all.ts';
+import type { Allowed, Case, Fault } from '../case.ts';
+import type { Answer } from '../transport.ts';
+import { documentedStatuses } from '../expectations.ts';
+import { listedOnce, responsePointer } from '../policy.ts';
+import { openPoint, pointAt } from '../../core/open-points.ts';
 
 /** The media types an error may have (an open point on the Problem schema). */
 const errorMediaType = () => openPoint('error-media-type');
@@ -375,12 +376,6 @@ export const checks: Check[] = [
     },
   },
 ];
-
-/** The order of causes: no answer first, then a check's place in the registry; a failure of a stage's own (the run, Dredd) last. */
-export const causeOrder = (check: string) => {
-  const at = checks.findIndex((c) => c.id === check);
-  return check === 'network' ? -1 : at < 0 ? checks.length : at;
-};
 
 /** Every fault of the answer, root causes only: a check is skipped when a check it comes after found one. */
 export function judge(c: Case, answer: Answer): Fault[] {

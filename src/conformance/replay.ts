@@ -1,0 +1,42 @@
+// A failed check's request as a person replays it: a curl command (credentials as the environment variables that hold
+// them) and one line to read.
+import { apiKeyHeader } from '../core/meta.ts';
+import type { SuiteContext } from './context.ts';
+import type { HttpRequest as PairRequest } from './transport.ts';
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The request as a curl command to replay it: each credential is written as the environment
+ * variable that holds it (`"$MESSAGING_API_KEY"`), never as its value.
+ */
+export const replay = (ctx: SuiteContext, r: PairRequest): string =>
+  curl(r, [
+    [ctx.credentials.apiKeyNoBalance, '$MESSAGING_API_KEY_NO_BALANCE'],
+    [ctx.credentials.apiKey, '$MESSAGING_API_KEY'],
+    [ctx.credentials.integratorToken, '$MESSAGING_INTEGRATOR_TOKEN'],
+  ]);
+
+/** The request as a curl command, each of `refs`' values written as the environment variable it names. */
+export function curl(r: PairRequest, refs: Array<[string | undefined, string]>): string {
+  const header = ([name, value]: [string, string]) => {
+    const secret = refs.find(([v]) => v && value.includes(v));
+    return secret
+      ? `-H "${name}: ${value.split(secret[0]!).join(secret[1])}"`
+      : `-H ${shellQuote(`${name}: ${value}`)}`;
+  };
+  const body =
+    r.body === undefined
+      ? ''
+      : ` --data-raw ${shellQuote(r.body.length > 2000 ? `${r.body.slice(0, 2000)}...` : r.body)}`;
+  return `curl -sS -X ${r.method} ${shellQuote(r.url)} ${Object.entries(r.headers).map(header).join(' ')}${body}`;
+}
+
+/** One line per request, as a person would write it with curl. */
+export function describeRequest(r: PairRequest): string {
+  const headers = Object.entries(r.headers)
+    .map(([k, v]) => `${k}: ${k === apiKeyHeader || k === 'authorization' ? '<redacted>' : v}`)
+    .join(', ');
+  const body = r.body === undefined ? '' : ` ${r.body.length > 300 ? `${r.body.slice(0, 297)}...` : r.body}`;
+  return `${r.method} ${r.url} [${headers}]${body}`;
+}

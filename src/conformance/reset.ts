@@ -1,0 +1,48 @@
+// The reset hook: a team's way back to the examples' state before each stage, a URL to POST and/or a shell command.
+import { exec } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { SuiteContext } from './context.ts';
+import { requestSignal } from './send.ts';
+import { exchange } from './transport.ts';
+
+/**
+ * Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s,
+ * within the run's deadline.
+ */
+export async function reset(ctx: SuiteContext, hook: { url?: string; command?: string }): Promise<string | undefined> {
+  const ms = Math.max(ctx.timeoutMs, 30_000);
+  if (hook.url) {
+    // A reset URL may carry credentials (https://user:secret@host/reset), as curl takes them: they
+    // are sent as Basic authentication, never in the URL, and never printed.
+    const target = new URL(hook.url);
+    const headers: Record<string, string> = {};
+    if (target.username || target.password) {
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
+      [target.username, target.password] = ['', ''];
+    }
+    try {
+      const res = await exchange({
+        method: 'POST',
+        url: String(target),
+        headers,
+        body: undefined,
+        signal: requestSignal(ctx, ms),
+      });
+      if (res.status < 200 || res.status > 299)
+        return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
+    } catch (error) {
+      return `POST ${target} got no answer: ${(error as Error).message}`;
+    }
+  }
+  if (hook.command) {
+    const left = Math.max(1, Math.min(ms, ctx.deadlineAt - Date.now()));
+    try {
+      await promisify(exec)(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
+    } catch (error) {
+      const e = error as { code?: unknown; killed?: boolean; stderr?: string; message: string };
+      const said = (e.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 300);
+      return `${JSON.stringify(hook.command)} ${e.killed ? `did not end within ${left} ms` : `exited ${String(e.code ?? e.message)}`}${said ? `: ${said}` : ''}`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,98 @@
+// The checks of the run itself, before any stage: the server answers at all, each credential is accepted, the answers
+// are the service's (not a proxy's page, not a base path left out); and the failures that are the run's own (it could
+// not finish, a stage stopped, a reset failed).
+import { documentOperations, type ExamplePair } from '../core/examples.ts';
+import { probeExamples } from './policy.ts';
+import type { CheckResult, CredentialName, Profile, SuiteContext, SuiteReport } from './context.ts';
+import { requestSignal, send } from './send.ts';
+import { exchange, type Answer } from './transport.ts';
+import { preparedRequest } from './vars.ts';
+
+export class UnreachableError extends Error {}
+
+/** Resolves when the server answers at all; rejects with UnreachableError (its message redacted) when it does not. */
+export async function reachable(ctx: SuiteContext, redact: (text: string) => string): Promise<void> {
+  try {
+    // Any answer will do: its status line is enough (the body of a server's root may be a large page).
+    await exchange({
+      method: 'GET',
+      url: ctx.server,
+      headers: {},
+      body: undefined,
+      signal: requestSignal(ctx),
+      statusOnly: true,
+    });
+  } catch (error) {
+    throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as Error).message}`));
+  }
+}
+
+/** The report of a run that could not start or go on, with the reason: the reports say why on every exit. */
+export function failedRun(reason: string, profile: Profile = 'described'): SuiteReport {
+  return {
+    profile,
+    results: [failedCheck('run', 'the run could not finish', 'the run to finish', reason)],
+    stageMs: {},
+    finished: false,
+    unfinished: reason,
+    ok: false,
+  };
+}
+
+/** A failed check about the run itself: it could not finish, a stage stopped, a reset failed. */
+export function failedCheck(
+  stage: string,
+  name: string,
+  expected: string,
+  actual: string,
+  answer?: string,
+): CheckResult {
+  return { stage, name, kind: 'described', ok: false, ms: 0, expected, actual, ...(answer ? { answer } : {}) };
+}
+
+/**
+ * The requests that tell whether each credential is accepted, and whether the service answers
+ * where the run looks: each operation's example that changes nothing (`x-request: {probe: true}`),
+ * with the credential its operation takes; the key without balance with the first that takes a key.
+ */
+export function probes(): Array<{ credential: CredentialName; pair: ExamplePair }> {
+  const found = probeExamples().map((pair) => ({
+    credential: (pair.operation.security.includes('apiKey') ? 'apiKey' : 'integratorToken') as CredentialName,
+    pair,
+  }));
+  const withKey = found.find((p) => p.credential === 'apiKey');
+  return withKey ? [...found, { credential: 'apiKeyNoBalance', pair: withKey.pair }] : found;
+}
+
+/** What the probes found: the credentials the server answers 401 to on a request that is otherwise right, and every answer. */
+export async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialName[]; answers: Answer[] }> {
+  const { credentials } = ctx;
+  const answers = await Promise.all(
+    probes().map(async ({ credential, pair }) => {
+      const value = credentials[credential];
+      if (!value) return undefined;
+      const apiKey = credential === 'apiKeyNoBalance' ? value : credentials.apiKey;
+      const { request } = preparedRequest({ ...ctx, credentials: { ...credentials, apiKey } }, pair);
+      const { answer } = await send(ctx, request);
+      return answer ? { credential, answer } : undefined;
+    }),
+  );
+  const got = answers.filter((a) => a !== undefined);
+  return {
+    rejected: [...new Set(got.filter((a) => a.answer.status === 401).map((a) => a.credential))],
+    answers: got.map((a) => a.answer),
+  };
+}
+
+/**
+ * Why the probes' answers say the run is not looking at the service (all 404: a base path left out of
+ * --server; none JSON: a proxy's or a sign-in page), or undefined. Hundreds of checks would say so again.
+ */
+export function misdirection(ctx: SuiteContext, answers: Answer[]): string | undefined {
+  if (answers.length === 0) return undefined;
+  if (answers.every((a) => a.status === 404))
+    return `every operation answered 404 at ${ctx.server}: the server's base path is likely missing or wrong (--server is the URL the document's paths, such as ${documentOperations()[0]!.path}, start from)`;
+  if (answers.every((a) => !/^application\/json/i.test(a.contentType)))
+    return `no answer at ${ctx.server} was JSON (the first: ${answers[0]!.status} ${JSON.stringify(answers[0]!.contentType)} ${JSON.stringify(answers[0]!.text.slice(0, 60))}): something other than the service answers, such as a proxy's or a sign-in page`;
+  return undefined;
+}

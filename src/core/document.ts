@@ -55,9 +55,15 @@ export function deref<T = Schema>(node: unknown, root: unknown = openapi): T {
 export function flatSchema(schema: Schema, root: unknown = openapi): Schema {
   const s = deref(schema, root);
   if (!Array.isArray(s?.allOf)) return s;
+  // The bundled document does not change: each of its nodes is folded once (a recorded log reads the same ones often).
+  const known = root === openapi ? flattened.get(s) : undefined;
+  if (known) return known;
   const parts = s.allOf.map((p: Schema) => flatSchema(p, root));
-  return Object.assign({}, ...parts, s, {
+  const flat = Object.assign({}, ...parts, s, {
     properties: Object.assign({}, ...parts.map((p: Schema) => p.properties ?? {}), s.properties ?? {}),
     required: [...new Set([...parts.flatMap((p: Schema) => p.required ?? []), ...(s.required ?? [])])],
   });
+  if (root === openapi) flattened.set(s, flat);
+  return flat;
 }
+const flattened = new WeakMap<Schema, Schema>();

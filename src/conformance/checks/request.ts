@@ -79,7 +79,7 @@ export function route(request: HttpRequest, basePath?: string): Routed {
     json = false;
   }
   const given = operation ? credentialGiven(operation, request.headers) : true;
-  const outside = nearest(path) === undefined;
+  const outside = !atPath && nearest(path) === undefined;
   return { request, path, operation, atPath, body, json, credentialGiven: given, outside };
 }
 

@@ -140,9 +140,12 @@ export class TrafficJudge {
       ok: false,
     };
     const found: CheckResult[] = [];
-    const path = new URL(x.request.url).pathname;
-    const callback = callbackOf(x.request.method, path, x.request.body, this.options.callbackPath);
-    const routed = callback ? undefined : route(x.request, this.options.basePath);
+    const api = route(x.request, this.options.basePath);
+    // A request to an operation's path is the API's; a callback goes elsewhere (the receiver's path).
+    const callback = api.atPath
+      ? undefined
+      : callbackOf(x.request.method, new URL(x.request.url).pathname, x.request.body, this.options.callbackPath);
+    const routed = callback ? undefined : api;
     if (callback) {
       this.counts.callbacks++;
       const faults = judgeCallback({ ...callback, answer }).filter(

@@ -150,6 +150,7 @@ describe('recorded traffic', () => {
         'TrafficError: f.har: the file ends inside entry 1 or after it (cut short?)',
       ],
       ['g.har', '{"entries": []}', 'TrafficError: g.har: not a HAR file: no log.entries array'],
+      ['h.har', '['.repeat(100_000), 'TrafficError: h.har: nested deeper than 256 levels'],
     ];
     for (const [name, text, message] of cases) {
       const path = join(dir, name);

@@ -255,6 +255,8 @@ async function* readNdjson(path: string, max: number): AsyncGenerator<RecordedEx
  * `log.entries`, and hands each element's bytes (at most `max`) to JSON.parse alone. Nothing outside it is kept but
  * the key being read (at most 256 bytes).
  */
+const maxDepth = 256;
+
 async function* readHar(path: string, max: number): AsyncGenerator<RecordedExchange> {
   const name = basename(path);
   // The keys of the open objects, by depth; the depth of the entries array once found.
@@ -321,6 +323,8 @@ async function* readHar(path: string, max: number): AsyncGenerator<RecordedExcha
           entriesDepth = 3;
           sawEntries = true;
         }
+        // A hostile file nests without end: a HAR entry is a few levels deep.
+        if (stack.length >= maxDepth) throw new TrafficError(`${name}: nested deeper than ${maxDepth} levels`);
         stack.push(c);
         expectKey = c === 123;
       } else if (c === 125 || c === 93) {

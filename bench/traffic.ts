@@ -1,6 +1,7 @@
 // Judging what really happened. The checking proxy (the built `messaging-conformance proxy` bin) beside a bare
 // forwarding proxy (bare-proxy.ts), each in front of the sandbox's bin, loaded in turn in each run with the same valid
-// schedule-cascade requests over 50 connections at a fixed rate: the figure is the ratio of their median latencies
+// schedule-cascade requests over 50 connections at a fixed rate, taking turns every 100 requests: the figure is the
+// ratio of their median latencies
 // (goal at most 1.10). Then `messaging-conformance traffic` (the built bin) on a 100,000-line NDJSON log of the
 // sandbox's own answers: exchanges per second, and the process's peak memory (VmHWM) beside the log's size.
 import { spawn, execFile } from 'node:child_process';
@@ -18,6 +19,8 @@ import { execFileSync } from 'node:child_process';
 const connections = 50;
 const rate = 500;
 const perRun = 2_000;
+/** Requests to one proxy before the other's turn. */
+const stretch = 100;
 
 async function child(args: string[], port: number) {
   const proc = spawn(process.execPath, args, { cwd: root, stdio: 'ignore' });
@@ -143,9 +146,13 @@ export async function trafficBenchmark(): Promise<Figure[]> {
     await latencies(bare.url, 500); // warm both up: connections, JIT
     await latencies(checking.url, 500);
     for (let run = 0; run < runs; run++) {
-      // Taking turns, so a slow moment of the machine falls on both alike.
-      const b = median(await latencies(bare.url, perRun));
-      const c = median(await latencies(checking.url, perRun));
+      // Taking turns in short stretches, so a slow moment of the machine falls on both alike.
+      const times = { bare: [] as number[], checking: [] as number[] };
+      for (let turn = 0; turn < perRun / stretch; turn++) {
+        times.bare.push(...(await latencies(bare.url, stretch)));
+        times.checking.push(...(await latencies(checking.url, stretch)));
+      }
+      const [b, c] = [median(times.bare), median(times.checking)];
       medians.bare.push(b);
       medians.checking.push(c);
       ratios.push(c / b);

@@ -14,6 +14,10 @@ export { json as formatJson, junit as formatJUnit, summary as formatSummary } fr
 export type { CallbackOptions, Profile } from './context.ts';
 export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
+export { judgeTraffic, trafficSummary as formatTrafficSummary } from './traffic/run.ts';
+export { startProxy, type ProxyOptions, type RunningProxy } from './traffic/proxy.ts';
+export type { Judged, TrafficOptions, TrafficReport } from './traffic/judge.ts';
+export type { RecordedAnswer, RecordedExchange } from './traffic/exchange.ts';
 
 export interface ConformanceOptions extends Credentials {
   /** Base URL of the implementation, e.g. https://staging.example.org. */

@@ -11,6 +11,7 @@ import { projectRoot } from '../../src/paths.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { documentOperations, examplePairs } from '../../src/core/examples.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { judgeTraffic, trafficSummary } from '../../src/conformance/traffic/run.ts';
 
 let browser: Browser;
 let sandbox: Sandbox;
@@ -28,8 +29,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-async function openPage(colorScheme: 'light' | 'dark'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, colorScheme });
+async function openPage(colorScheme: 'light' | 'dark', har?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: 1400, height: 1000 },
+    colorScheme,
+    ...(har ? { recordHar: { path: har, content: 'embed' as const } } : {}),
+  });
   await context.route('**/*', (route) => {
     const target = route.request().url();
     if (target.startsWith(url) || target.startsWith('data:') || target.startsWith('blob:')) return route.continue();
@@ -54,7 +59,9 @@ async function consoleOf(page: Page, tag: string, summary: string, operationId: 
 
 describe('try it on the docs page the sandbox serves', () => {
   it('sits under the operation, names the default credentials as help, and shows the answer with status and headers', async () => {
-    const { context, page } = await openPage('light');
+    // The session is recorded as a HAR file, as a user saves one from the browser, and judged below.
+    const har = join(projectRoot, 'test-results', 'docs-try-it.har');
+    const { context, page } = await openPage('light', har);
     const form = await consoleOf(page, 'Cascades', 'Schedule cascade message', 'scheduleCascade');
     // In the page's flow, right under the operation's request samples: not a box floating over the page.
     const placed = await form.evaluate((el) => {
@@ -103,6 +110,13 @@ describe('try it on the docs page the sandbox serves', () => {
     expect(await close.locator('.mc-body').innerText()).toContain('"title": "auth-error"');
     expect(sandbox.state.usedRequestIds).toBeGreaterThanOrEqual(3); // the fixture's one and the two sends
     await context.close();
+
+    // The browser's HAR of the session, judged as `messaging-conformance traffic session.har --judge both` does: the
+    // three sends are the API's and all allowed; the page, its script and the document are outside its paths.
+    const { report, judge } = await judgeTraffic([har], { judge: 'both' });
+    expect(report.ok, trafficSummary(report, judge)).toBe(true);
+    expect(report.traffic.service.judged).toBe(3);
+    expect(report.traffic.outside).toBeGreaterThan(0);
   });
 
   it("picking each named example on each operation sends what it needs and shows the example's status", async () => {

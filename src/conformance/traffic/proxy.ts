@@ -76,7 +76,7 @@ function headerRecord(raw: string[]): Record<string, string> {
 /** Collects what passes through, up to the cap; past it `whole` is false and nothing more is kept. */
 class Tee {
   private chunks: Buffer[] = [];
-  private size = 0;
+  size = 0;
   whole = true;
   add(chunk: Buffer) {
     if (!this.whole) return;
@@ -118,15 +118,17 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   let pending = 0;
   let drained: (() => void) | undefined;
 
-  const finish = (x: RecordedExchange) => {
-    pending--;
-    if (options.judging !== false) {
-      for (const r of judge.see(x)) options.finding?.(r);
-      record?.write(judge.redacted(x));
-      options.judged?.(++count);
-    }
-    if (pending === 0) drained?.();
-  };
+  // Judged after the answer has gone out, once the I/O waiting now is served: judging never holds up a forward.
+  const finish = (x: RecordedExchange) =>
+    setImmediate(() => {
+      pending--;
+      if (options.judging !== false) {
+        for (const r of judge.see(x)) options.finding?.(r);
+        record?.write(judge.redacted(x));
+        options.judged?.(++count);
+      }
+      if (pending === 0) drained?.();
+    });
 
   const server = createServer((req: IncomingMessage, res) => {
     pending++;
@@ -141,7 +143,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         method: req.method ?? 'GET',
         url: url.href,
         headers: headerRecord(req.rawHeaders),
-        body: sent.whole ? (sent.bytes().length ? sent.bytes().toString('utf8') : undefined) : undefined,
+        body: sent.whole && sent.size > 0 ? sent.bytes().toString('utf8') : undefined,
       },
       response,
       ...(error ? { error } : {}),

@@ -195,8 +195,11 @@ describe('a consumer project', () => {
           'formatJUnit',
           'formatJson',
           'formatSummary',
+          'formatTrafficSummary',
+          'judgeTraffic',
           'loadVars',
           'runConformance',
+          'startProxy',
         ],
       });
       expect(facts).toMatchObject({
@@ -225,6 +228,13 @@ describe('a consumer project', () => {
       expect(facts.fixtureKeys).toContain('sandbox-api-key');
       expect(facts.conformanceSummary).toMatch(/^\d+ passed, 0 failed$/);
       expect(facts.conformanceNoise).toEqual([]);
+      // An app's request over the comment limit, through the checking proxy: the caller's break, the service sound.
+      expect(facts.proxy).toEqual({ statuses: [200, 400], ok: false, caller: 1, service: 0 });
+      expect(facts.trafficExit).toBe(1);
+      expect(facts.trafficCause).toMatch(
+        /^FAIL \[request-schema\] closeThreads: a request the document refuses \(comment-is-too-long\)/,
+      );
+      expect(facts.trafficHoldsToken).toBe(false);
       expect(facts.manualClock).toEqual({
         mode: 'manual',
         before: 0,

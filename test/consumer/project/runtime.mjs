@@ -1,8 +1,12 @@
 // Run by test/consumer on each Node line, in a project that has only the installed tarballs:
 // every subpath imports, the client talks to the in-process sandbox, CommonJS can require the
-// client, the conformance bin passes against the sandbox bin, and the sandbox's manual clock moves in
-// process and through the bin's control API. Prints one JSON line.
+// client, the conformance bin passes against the sandbox bin, the checking proxy judges an app's traffic and `traffic`
+// its recording, and the sandbox's manual clock moves in process and through the bin's control API. Prints one JSON
+// line.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import * as client from '@messaging-contract/client';
 import * as webhooks from '@messaging-contract/client/webhooks';
@@ -170,6 +174,37 @@ try {
     .split('\n')
     .filter((l) => /\(node:\d+\)|Warning:|^(info|pass|fail|skip|complete):/.test(l));
   if (facts.conformanceExit !== 0) facts.conformanceOutput = suiteOut.text.slice(-3000);
+
+  // The checking proxy in front of the sandbox bin, recording; then the bin's `traffic` on the recording.
+  const commentLimit = document.components.schemas.CloseThreadsRequest.properties.comment.maxLength;
+  const recording = join(mkdtempSync(join(tmpdir(), 'mc-traffic-')), 'traffic.ndjson');
+  const proxy = await conformance.startProxy({ target: url, record: recording });
+  const close = (body) =>
+    fetch(`${proxy.url}/api/v1/threads/close`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-integrator-token' },
+      body: JSON.stringify(body),
+    }).then((r) => r.status);
+  const statuses = [
+    await close({ threadIds: [999999] }),
+    await close({ threadIds: [999998], comment: 'x'.repeat(commentLimit + 1) }),
+  ];
+  await proxy.close();
+  const proxied = proxy.judge.report();
+  facts.proxy = {
+    statuses,
+    ok: proxied.ok,
+    caller: proxied.traffic.caller.failed,
+    service: proxied.traffic.service.failed,
+  };
+  const traffic = spawn(npx, ['--no-install', 'messaging-conformance', 'traffic', recording, '--judge', 'both'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const trafficOut = output(traffic);
+  facts.trafficExit = await trafficOut.exit;
+  facts.trafficCause = trafficOut.text.split('\n').find((l) => l.startsWith('FAIL'));
+  facts.trafficHoldsToken = trafficOut.text.includes('sandbox-integrator-token');
 } finally {
   bin.stop();
 }

@@ -43,8 +43,10 @@ function fillLeftOut(value: Body, schema: Record<string, any>, id: string, fill:
       : property?.['x-open-points']?.[id]
         ? fill
         : undefined;
-    if ((had && now !== (value as Record<string, unknown>)[name]) || (!had && now !== undefined))
-      (out ??= { ...(value as Record<string, unknown>) })[name] = now;
+    if ((had && now !== (value as Record<string, unknown>)[name]) || (!had && now !== undefined)) {
+      out ??= { ...(value as Record<string, unknown>) };
+      out[name] = now;
+    }
   }
   return out ?? value;
 }

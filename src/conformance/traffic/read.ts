@@ -4,7 +4,7 @@
 // streaming JSON libraries say they are not for hostile input, and a HAR's shape needs one array found and split.
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
-import { maxExchangeBytes, TrafficError, type RecordedAnswer, type RecordedExchange } from './exchange.ts';
+import { maxExchangeBytes, type RecordedAnswer, type RecordedExchange, TrafficError } from './exchange.ts';
 
 export type TrafficFormat = 'har' | 'ndjson';
 
@@ -12,359 +12,343 @@ export type TrafficFormat = 'har' | 'ndjson';
 export const trafficFormat = (path: string, format?: TrafficFormat): TrafficFormat =>
   format ?? (/\.har$/i.test(path) ? 'har' : 'ndjson');
 
+/** How much one line or entry may hold; tests lower it. */
+export interface TrafficLimits {
+  maxBytes?: number;
+}
+
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+// Own properties only: a key such as `__proto__` or `constructor` must not reach Object.prototype.
 const own = (o: Obj, key: string) => (Object.hasOwn(o, key) ? o[key] : undefined);
 
-/** Headers with lower-case names (several of one name joined with `, `), no prototype to pollute. */
-function headersFrom(pairs: Array<[string, unknown]>, where: string): Record<string, string> {
+/** A value as an error message shows it: short, whatever its size. */
+const shown = (v: unknown): string => {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  if (Array.isArray(v)) return 'a list';
+  return isObject(v) ? 'an object' : String(v);
+};
+
+function fail(where: string, what: string): never {
+  throw new TrafficError(`${where}: ${what}`);
+}
+
+/** Headers with lower-case names, several of one name joined with `, `. A Map first: no key can reach a prototype. */
+function headersFrom(pairs: Iterable<[string, unknown]>, where: string, field: string): Record<string, string> {
   const out = new Map<string, string>();
   for (const [name, raw] of pairs) {
     const value = Array.isArray(raw) && raw.every((v) => typeof v === 'string') ? raw.join(', ') : raw;
     if (typeof value !== 'string')
-      throw new TrafficError(`${where}: the header ${JSON.stringify(name)} must be a string`);
+      fail(where, `${field} ${JSON.stringify(name)} must be a string (or a list of strings), got ${shown(raw)}`);
     const key = name.toLowerCase();
-    out.set(key, out.has(key) ? `${out.get(key)}, ${value}` : value);
+    const before = out.get(key);
+    out.set(key, before === undefined ? value : `${before}, ${value}`);
   }
+  // Object.fromEntries defines own properties: `__proto__` stays a header, the prototype untouched.
   return Object.fromEntries(out);
 }
 
-const isHttpUrl = (v: unknown): v is string => {
-  if (typeof v !== 'string') return false;
-  try {
-    return ['http:', 'https:'].includes(new URL(v).protocol);
-  } catch {
-    return false;
-  }
-};
+// RFC 3339's profile of ISO 8601, zone required: a time without one would be read in this machine's zone.
+const dateTimePattern = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
-function checked<T>(ok: boolean, value: T, where: string, what: string): T {
-  if (!ok) throw new TrafficError(`${where}: ${what}`);
-  return value;
+function dateTime(v: unknown, where: string, field: string): number {
+  const m = typeof v === 'string' ? dateTimePattern.exec(v) : null;
+  const at = m ? Date.parse((v as string).toUpperCase()) : Number.NaN;
+  // Date.parse takes 2026-02-30 for March 2: the day must exist in its month.
+  const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDate() : 0;
+  if (Number.isNaN(at) || day !== Number(m?.[3]))
+    fail(where, `${field} must be an ISO 8601 date-time with its zone (2026-11-20T10:00:00Z), got ${shown(v)}`);
+  return at;
 }
 
-/** An exchange from one NDJSON line's value. */
-function fromLine(v: unknown, where: string): RecordedExchange {
-  checked(isObject(v), v, where, 'an exchange must be a JSON object {startedAt, request, response}');
-  const o = v as Obj;
-  const startedAt = own(o, 'startedAt');
-  const at = typeof startedAt === 'string' ? Date.parse(startedAt) : Number.NaN;
-  checked(
-    !Number.isNaN(at),
-    at,
-    where,
-    `startedAt must be an ISO 8601 date-time, got ${JSON.stringify(startedAt ?? null)}`,
-  );
-  const request = own(o, 'request');
-  checked(isObject(request), request, where, 'request must be an object {method, url, headers, body}');
-  const r = request as Obj;
-  const method = own(r, 'method');
-  checked(
-    typeof method === 'string' && /^[A-Za-z]+$/.test(method),
-    method,
-    where,
-    'request.method must be a method name',
-  );
-  const url = own(r, 'url');
-  checked(
-    isHttpUrl(url),
-    url,
-    where,
-    `request.url must be an absolute http(s) URL, got ${JSON.stringify(url ?? null)}`,
-  );
-  const body = own(r, 'body');
-  checked(
-    body === undefined || body === null || typeof body === 'string',
-    body,
-    where,
-    'request.body must be a string',
-  );
-  const headers = own(r, 'headers') ?? {};
-  checked(isObject(headers), headers, where, 'request.headers must be an object of strings');
-  const response = own(o, 'response');
-  let answer: RecordedAnswer | undefined;
-  if (response !== undefined && response !== null) {
-    checked(isObject(response), response, where, 'response must be an object {status, headers, body} or null');
-    const a = response as Obj;
-    const status = own(a, 'status');
-    checked(
-      Number.isInteger(status) && (status as number) >= 100 && (status as number) <= 599,
-      status,
-      where,
-      `response.status must be an integer from 100 to 599, got ${JSON.stringify(status ?? null)}`,
-    );
-    const text = own(a, 'body') ?? '';
-    checked(typeof text === 'string', text, where, 'response.body must be a string');
-    const h = own(a, 'headers') ?? {};
-    checked(isObject(h), h, where, 'response.headers must be an object of strings');
-    answer = {
-      status: status as number,
-      headers: headersFrom(Object.entries(h as Obj), `${where} response.headers`),
-      body: text as string,
-    };
-  }
-  return {
-    at,
-    request: {
-      method: (method as string).toUpperCase(),
-      url: url as string,
-      headers: headersFrom(Object.entries(headers as Obj), `${where} request.headers`),
-      body: (body ?? undefined) as string | undefined,
-    },
-    response: answer,
-    ...errorOf(own(o, 'error')),
-    source: where,
-  };
+// An RFC 9110 token. Upper-cased when read: loggers (axios) write `post` for what went out as POST.
+const methodPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+function method(v: unknown, where: string): string {
+  if (typeof v !== 'string' || !methodPattern.test(v))
+    fail(where, `request.method must be a string, a method name such as GET, got ${shown(v)}`);
+  return v.toUpperCase();
+}
+
+function httpUrl(v: unknown, where: string): string {
+  const ok = typeof v === 'string' && URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol);
+  if (!ok) fail(where, `request.url must be an absolute http(s) URL, got ${shown(v)}`);
+  return v as string;
+}
+
+function object(v: unknown, where: string, what: string): Obj {
+  if (!isObject(v)) fail(where, `${what}, got ${shown(v)}`);
+  return v;
+}
+
+function text(v: unknown, where: string, field: string): string | undefined {
+  if (v !== undefined && typeof v !== 'string') fail(where, `${field} must be a string, got ${shown(v)}`);
+  return v as string | undefined;
 }
 
 /** Why no answer came, when the recording says (a string). */
 const errorOf = (v: unknown) => (typeof v === 'string' && v !== '' ? { error: v.slice(0, 500) } : {});
 
-/** An exchange from one HAR entry. */
-function fromEntry(v: unknown, where: string): RecordedExchange {
-  checked(isObject(v), v, where, 'an entry must be an object {startedDateTime, request, response}');
-  const e = v as Obj;
-  const started = own(e, 'startedDateTime');
-  const at = typeof started === 'string' ? Date.parse(started) : Number.NaN;
-  checked(
-    !Number.isNaN(at),
-    at,
-    where,
-    `startedDateTime must be an ISO 8601 date-time, got ${JSON.stringify(started ?? null)}`,
-  );
-  const request = own(e, 'request');
-  checked(isObject(request), request, where, 'request must be an object');
-  const r = request as Obj;
-  const method = own(r, 'method');
-  checked(
-    typeof method === 'string' && /^[A-Za-z]+$/.test(method),
-    method,
-    where,
-    'request.method must be a method name',
-  );
-  const url = own(r, 'url');
-  checked(
-    isHttpUrl(url),
-    url,
-    where,
-    `request.url must be an absolute http(s) URL, got ${JSON.stringify(url ?? null)}`,
-  );
-  const pairs = (list: unknown, what: string): Array<[string, unknown]> => {
-    checked(Array.isArray(list ?? []), list, where, `${what} must be a list of {name, value}`);
-    return ((list ?? []) as unknown[]).flatMap((h) => {
-      const name = isObject(h) ? own(h, 'name') : undefined;
-      checked(typeof name === 'string', name, where, `${what} must be a list of {name, value}`);
-      // HTTP/2 pseudo-headers (:authority, :path) are the request line's, not headers.
-      return (name as string).startsWith(':') ? [] : [[name as string, own(h as Obj, 'value')]];
-    });
+/** An exchange from one NDJSON line's value. */
+function fromLine(v: unknown, where: string): RecordedExchange {
+  const o = object(v, where, 'an exchange must be a JSON object {startedAt, request, response}');
+  const at = dateTime(own(o, 'startedAt'), where, 'startedAt');
+  const r = object(own(o, 'request'), where, 'request must be an object {method, url, headers, body}');
+  const request = {
+    method: method(own(r, 'method'), where),
+    url: httpUrl(own(r, 'url'), where),
+    headers: headersFrom(
+      Object.entries(object(own(r, 'headers') ?? {}, where, 'request.headers must be an object of strings')),
+      where,
+      'request.headers',
+    ),
+    body: text(own(r, 'body') ?? undefined, where, 'request.body'),
   };
-  const post = own(r, 'postData');
-  const body = isObject(post) ? own(post, 'text') : undefined;
-  checked(body === undefined || typeof body === 'string', body, where, 'request.postData.text must be a string');
-  const response = own(e, 'response');
-  checked(isObject(response), response, where, 'response must be an object');
-  const a = response as Obj;
-  const status = own(a, 'status');
-  checked(
-    Number.isInteger(status) && (status as number) >= 0 && (status as number) <= 599,
-    status,
-    where,
-    'response.status must be an integer',
-  );
-  let answer: RecordedAnswer | undefined;
-  // Status 0: the browser got no answer (a failed or blocked request).
-  if (status !== 0) {
-    const content = own(a, 'content');
-    const text = isObject(content) ? own(content, 'text') : undefined;
-    checked(text === undefined || typeof text === 'string', text, where, 'response.content.text must be a string');
-    const base64 = isObject(content) && own(content, 'encoding') === 'base64';
-    answer = {
+  const a = own(o, 'response') ?? undefined;
+  let response: RecordedAnswer | undefined;
+  if (a !== undefined) {
+    const answer = object(a, where, 'response must be an object {status, headers, body}, or null for no answer');
+    const status = own(answer, 'status');
+    if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
+      fail(where, `response.status must be an integer from 100 to 599, got ${shown(status)}`);
+    response = {
       status: status as number,
-      headers: headersFrom(pairs(own(a, 'headers'), 'response.headers'), `${where} response.headers`),
-      body:
-        text === undefined ? '' : base64 ? Buffer.from(text as string, 'base64').toString('utf8') : (text as string),
+      headers: headersFrom(
+        Object.entries(object(own(answer, 'headers') ?? {}, where, 'response.headers must be an object of strings')),
+        where,
+        'response.headers',
+      ),
+      body: text(own(answer, 'body') ?? undefined, where, 'response.body') ?? '',
     };
   }
-  return {
-    at,
-    request: {
-      method: (method as string).toUpperCase(),
-      url: url as string,
-      headers: headersFrom(pairs(own(r, 'headers'), 'request.headers'), `${where} request.headers`),
-      body: body as string | undefined,
-    },
-    response: answer,
-    ...(answer ? {} : errorOf(own(a, '_error'))),
-    source: where,
-  };
+  return { at, request, response, ...errorOf(own(o, 'error')), source: where };
 }
 
-const mib = (bytes: number) =>
+/** The name/value pairs of a HAR headers list, HTTP/2 pseudo-headers (`:authority`, `:path`) left out. */
+function harPairs(list: unknown, where: string, field: string): Array<[string, unknown]> {
+  if (list !== undefined && list !== null && !Array.isArray(list))
+    fail(where, `${field} must be a list of {name, value}, got ${shown(list)}`);
+  const pairs: Array<[string, unknown]> = [];
+  for (const h of (list ?? []) as unknown[]) {
+    const name = isObject(h) ? own(h, 'name') : undefined;
+    if (typeof name !== 'string') fail(where, `${field} must be a list of {name, value}, got ${shown(h)} in it`);
+    if (!name.startsWith(':')) pairs.push([name, own(h as Obj, 'value')]);
+  }
+  return pairs;
+}
+
+/** An exchange from one HAR entry. */
+function fromEntry(v: unknown, where: string): RecordedExchange {
+  const e = object(v, where, 'an entry must be an object {startedDateTime, request, response}');
+  const at = dateTime(own(e, 'startedDateTime'), where, 'startedDateTime');
+  const r = object(own(e, 'request'), where, 'request must be an object {method, url, headers}');
+  const post = own(r, 'postData');
+  const request = {
+    method: method(own(r, 'method'), where),
+    url: httpUrl(own(r, 'url'), where),
+    headers: headersFrom(harPairs(own(r, 'headers'), where, 'request.headers'), where, 'request.headers'),
+    body: isObject(post) ? text(own(post, 'text'), where, 'request.postData.text') : undefined,
+  };
+  const a = object(own(e, 'response'), where, 'response must be an object {status, headers, content}');
+  const status = own(a, 'status');
+  if (!Number.isInteger(status) || (status !== 0 && ((status as number) < 100 || (status as number) > 599)))
+    fail(where, `response.status must be an integer from 100 to 599 (or 0: no answer), got ${shown(status)}`);
+  // Status 0: the browser got no answer (a failed or blocked request); Chrome says why in `_error`.
+  if (status === 0) return { at, request, response: undefined, ...errorOf(own(a, '_error')), source: where };
+  const content = own(a, 'content');
+  const body = isObject(content) ? text(own(content, 'text'), where, 'response.content.text') : undefined;
+  const base64 = isObject(content) && own(content, 'encoding') === 'base64';
+  const response: RecordedAnswer = {
+    status: status as number,
+    headers: headersFrom(harPairs(own(a, 'headers'), where, 'response.headers'), where, 'response.headers'),
+    body: body === undefined ? '' : base64 ? Buffer.from(body, 'base64').toString('utf8') : body,
+  };
+  return { at, request, response, source: where };
+}
+
+const size = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MiB` : `${Math.round(bytes / 1024)} KiB`;
 
+/** The file's bytes, chunk by chunk; the stream pauses while the consumer works on a chunk. */
 async function* chunks(path: string): AsyncGenerator<Buffer> {
   const stream = createReadStream(path);
   try {
     for await (const chunk of stream) yield chunk as Buffer;
   } catch (error) {
     throw new TrafficError(`cannot read ${path}: ${(error as Error).message}`);
+  } finally {
+    stream.destroy();
   }
 }
 
-/** The lines of a file as Buffers, split on LF (a character of several bytes is never cut), each at most `max` bytes. */
+/**
+ * The lines of a file as Buffers with their numbers, split on the byte LF (so a character of several bytes is never
+ * cut), each at most `max` bytes: a longer line fails as soon as it passes the limit, never held whole.
+ */
 async function* lines(path: string, max: number): AsyncGenerator<[Buffer, number]> {
-  let held: Buffer[] = [];
-  let size = 0;
-  let number = 0;
   const name = basename(path);
+  let held: Buffer[] = []; // the start of a line that goes on into the next chunk
+  let heldSize = 0;
+  let number = 0;
+  const tooLong = () => new TrafficError(`${name} line ${number + 1} is over ${size(max)}`);
   for await (const chunk of chunks(path)) {
     let from = 0;
-    for (let at = chunk.indexOf(10); at >= 0; at = chunk.indexOf(10, from)) {
-      if (size + at - from > max) throw new TrafficError(`${name} line ${number + 1} is over ${mib(max)}`);
-      held.push(chunk.subarray(from, at));
-      yield [Buffer.concat(held), ++number];
+    for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, from)) {
+      if (heldSize + end - from > max) throw tooLong();
+      const line = heldSize === 0 ? chunk.subarray(from, end) : Buffer.concat([...held, chunk.subarray(from, end)]);
       held = [];
-      size = 0;
-      from = at + 1;
+      heldSize = 0;
+      from = end + 1;
+      yield [line, ++number];
     }
-    size += chunk.length - from;
-    if (size > max) throw new TrafficError(`${name} line ${number + 1} is over ${mib(max)}`);
-    held.push(chunk.subarray(from));
+    heldSize += chunk.length - from;
+    if (heldSize > max) throw tooLong();
+    if (from < chunk.length) held.push(chunk.subarray(from));
   }
-  if (size > 0) yield [Buffer.concat(held), ++number];
+  if (heldSize > 0) yield [Buffer.concat(held), ++number]; // the last line, without its LF
 }
 
 async function* readNdjson(path: string, max: number): AsyncGenerator<RecordedExchange> {
   const name = basename(path);
   for await (const [bytes, number] of lines(path, max)) {
-    const text = bytes.toString('utf8').replace(/\r$/, '');
-    if (text.trim() === '') continue;
+    let line = bytes.toString('utf8');
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    if (number === 1 && line.startsWith('\uFEFF')) line = line.slice(1); // a byte order mark some editors write
+    if (line.trim() === '') continue;
     const where = `${name} line ${number}`;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(line);
     } catch (error) {
-      throw new TrafficError(`${where}: not JSON (${(error as Error).message})`);
+      fail(where, `not JSON (${(error as Error).message})`);
     }
     yield fromLine(value, where);
   }
 }
 
-/**
- * The entries of a HAR file, streaming: a scanner over the bytes tracks strings and nesting, finds the array at
- * `log.entries`, and hands each element's bytes (at most `max`) to JSON.parse alone. Nothing outside it is kept but
- * the key being read (at most 256 bytes).
- */
+// A HAR entry is a few levels deep; a hostile file of brackets would otherwise grow the stack without end.
 const maxDepth = 256;
+// The keys the scanner keeps to know where it is (`log`, `entries`); a longer key is only skipped.
+const maxKeyBytes = 256;
 
+const keyText = (bytes: number[]): string | undefined => {
+  try {
+    return JSON.parse(`"${Buffer.from(bytes).toString('utf8')}"`) as string; // escapes read as JSON.parse would
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * The entries of a HAR file, streaming: a linear scanner over the bytes tracks strings, escapes and nesting, finds the
+ * array at `log.entries`, and hands each element's bytes (at most `max`) to JSON.parse alone. Nothing outside it is
+ * kept but the keys of the open objects (each at most 256 bytes, at most 256 deep).
+ */
 async function* readHar(path: string, max: number): AsyncGenerator<RecordedExchange> {
   const name = basename(path);
-  // The keys of the open objects, by depth; the depth of the entries array once found.
-  const keys: Array<string | undefined> = [];
-  const stack: number[] = []; // 123 `{` or 91 `[` per open container
+  const stack: number[] = []; // per open container: 123 `{` or 91 `[`
+  const keys: Array<string | undefined> = []; // keys[d]: the last key read in the object at depth d
   let inString = false;
   let escaped = false;
-  let key: number[] | undefined; // the bytes of a string read at an object's key position
+  let key: number[] | undefined; // the bytes of the key being read, outside the entries
+  let keyOverflow = false;
   let expectKey = false;
-  let entriesDepth = -1;
-  let entry: Buffer[] = [];
-  let entryStart = -1; // where the current entry starts in the current chunk (-1: not in one)
-  let entrySize = 0;
-  let count = 0;
+  let entriesDepth = -1; // the depth of the entries' elements while inside log.entries
   let sawEntries = false;
-  const parse = (bytes: Buffer) => {
-    const where = `${name} entry ${++count}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(bytes.toString('utf8'));
-    } catch (error) {
-      throw new TrafficError(`${where}: not JSON (${(error as Error).message})`);
-    }
-    return fromEntry(value, where);
-  };
+  let inEntry = false;
+  let parts: Buffer[] = []; // the entry's bytes from the chunks before this one
+  let partsSize = 0;
+  let count = 0;
+  const notAnEntry = () =>
+    new TrafficError(`${name} entry ${count + 1}: an entry must be an object {startedDateTime, request, response}`);
+  const tooLarge = () => new TrafficError(`${name} entry ${count + 1} is over ${size(max)}`);
   for await (const chunk of chunks(path)) {
-    const out: RecordedExchange[] = [];
-    if (entryStart === -2) entryStart = 0; // an entry goes on from the chunk before
+    let start = inEntry ? 0 : -1; // where the current entry starts in this chunk
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk[i]!;
       if (inString) {
-        if (key && key.length < 256) key.push(c);
         if (escaped) escaped = false;
         else if (c === 92) escaped = true;
         else if (c === 34) {
           inString = false;
-          if (key) {
-            key.pop();
-            keys[stack.length] = Buffer.from(key).toString('utf8');
-            key = undefined;
-          }
+          if (key) keys[stack.length] = keyOverflow ? undefined : keyText(key);
+          key = undefined;
+          continue;
         }
+        if (key && key.length < maxKeyBytes) key.push(c);
+        else if (key) keyOverflow = true;
         continue;
       }
-      const inEntries = entriesDepth >= 0 && stack.length === entriesDepth;
+      const between = stack.length === entriesDepth && !inEntry; // directly inside log.entries, between elements
       if (c === 34) {
-        if (inEntries && entryStart < 0)
-          throw new TrafficError(
-            `${name} entry ${count + 1}: an entry must be an object {startedDateTime, request, response}`,
-          );
+        if (between) throw notAnEntry();
         inString = true;
-        if (expectKey && stack.at(-1) === 123) key = [];
+        key = expectKey && entriesDepth < 0 ? [] : undefined;
+        keyOverflow = false;
         expectKey = false;
       } else if (c === 123 || c === 91) {
-        if (inEntries && entryStart < 0) {
-          if (c === 91)
-            throw new TrafficError(
-              `${name} entry ${count + 1}: an entry must be an object {startedDateTime, request, response}`,
-            );
-          entryStart = i;
+        if (between) {
+          if (c === 91) throw notAnEntry();
+          inEntry = true;
+          start = i;
         }
-        // The array under log.entries: depth 2 (the root object, then log).
-        if (c === 91 && stack.length === 2 && keys[1] === 'log' && keys[2] === 'entries') {
-          entriesDepth = 3;
-          sawEntries = true;
-        }
-        // A hostile file nests without end: a HAR entry is a few levels deep.
         if (stack.length >= maxDepth) throw new TrafficError(`${name}: nested deeper than ${maxDepth} levels`);
+        const entries = c === 91 && stack.length === 2 && stack[0] === 123 && stack[1] === 123 && keys[1] === 'log';
         stack.push(c);
+        if (entries && keys[2] === 'entries') {
+          // JSON.parse would keep the last of two; reading both would judge exchanges it drops.
+          if (sawEntries) throw new TrafficError(`${name}: not a HAR file: log.entries appears twice`);
+          sawEntries = true;
+          entriesDepth = 3;
+        }
+        keys[stack.length] = undefined; // a new object: no key read in it yet
         expectKey = c === 123;
       } else if (c === 125 || c === 93) {
         stack.pop();
-        if (entriesDepth >= 0 && stack.length === entriesDepth - 1) entriesDepth = -1; // the entries array ended
-        if (entriesDepth >= 0 && stack.length === entriesDepth && entryStart >= 0) {
-          entry.push(chunk.subarray(entryStart, i + 1));
-          entrySize += i + 1 - entryStart;
-          if (entrySize > max) throw new TrafficError(`${name} entry ${count + 1} is over ${mib(max)}`);
-          out.push(parse(Buffer.concat(entry)));
-          entry = [];
-          entrySize = 0;
-          entryStart = -1;
+        if (stack.length < entriesDepth)
+          entriesDepth = -1; // the entries array ended
+        else if (inEntry && stack.length === entriesDepth) {
+          if (partsSize + i + 1 - start > max) throw tooLarge();
+          const bytes =
+            partsSize === 0 ? chunk.subarray(start, i + 1) : Buffer.concat([...parts, chunk.subarray(start, i + 1)]);
+          parts = [];
+          partsSize = 0;
+          inEntry = false;
+          const where = `${name} entry ${++count}`;
+          let value: unknown;
+          try {
+            value = JSON.parse(bytes.toString('utf8'));
+          } catch (error) {
+            fail(where, `not JSON (${(error as Error).message})`);
+          }
+          yield fromEntry(value, where);
         }
       } else if (c === 44) {
         expectKey = stack.at(-1) === 123;
-      } else if (inEntries && entryStart < 0 && c > 32) {
-        throw new TrafficError(
-          `${name} entry ${count + 1}: an entry must be an object {startedDateTime, request, response}`,
-        );
+      } else if (between && c > 32) {
+        throw notAnEntry();
       }
     }
-    if (entryStart >= 0) {
-      entry.push(chunk.subarray(entryStart));
-      entrySize += chunk.length - entryStart;
-      if (entrySize > max) throw new TrafficError(`${name} entry ${count + 1} is over ${mib(max)}`);
-      entryStart = -2;
+    if (inEntry) {
+      partsSize += chunk.length - start;
+      if (partsSize > max) throw tooLarge();
+      parts.push(chunk.subarray(start));
     }
-    yield* out;
   }
   if (!sawEntries) throw new TrafficError(`${name}: not a HAR file: no log.entries array`);
-  if (stack.length > 0 || inString)
-    throw new TrafficError(`${name}: the file ends inside entry ${count + 1} or after it (cut short?)`);
+  if (inEntry) throw new TrafficError(`${name}: the file ends inside entry ${count + 1} (cut short?)`);
+  if (entriesDepth >= 0 || stack.length > 0)
+    throw new TrafficError(`${name}: the file ends before its last bracket, after entry ${count} (cut short?)`);
 }
 
-/** The exchanges of a file, one at a time, in file order (HAR writers record in start order; so does the proxy). */
+/**
+ * The exchanges of a file, one at a time, in file order: nothing is sorted (HAR writers and the proxy record in start
+ * order; `merged` in run.ts orders across files). The file is read as the exchanges are taken, never ahead.
+ */
 export function readTraffic(
   path: string,
   format?: TrafficFormat,
-  limits: { maxBytes?: number } = {},
+  limits: TrafficLimits = {},
 ): AsyncGenerator<RecordedExchange> {
   const max = limits.maxBytes ?? maxExchangeBytes;
   return trafficFormat(path, format) === 'har' ? readHar(path, max) : readNdjson(path, max);

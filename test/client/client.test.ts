@@ -10,7 +10,6 @@ import {
   isKnownErrorCode,
   type MessagingClientOptions,
 } from '../../src/client/index.ts';
-import { freePort } from '../../src/util/wait.ts';
 import knownCodes from '../../generated/error-codes.json' with { type: 'json' };
 import { errorCodeAliases } from '../../src/core/meta.ts';
 import { json, problem, startStub, type Handler, type Stub } from '../helpers/stub.ts';

@@ -58,7 +58,7 @@ function dateTime(v: unknown, where: string, field: string): number {
   // Date.parse takes 2026-02-30 for March 2: the day must exist in its month.
   const day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))).getUTCDate() : 0;
   if (Number.isNaN(at) || day !== Number(m?.[3]))
-    fail(where, `${field} must be an ISO 8601 date-time with its zone (2026-11-20T10:00:00Z), got ${shown(v)}`);
+    fail(where, `${field} must be an ISO 8601 date-time, got ${shown(v)} (with its zone: 2026-11-20T10:00:00Z)`);
   return at;
 }
 

@@ -1,7 +1,7 @@
 // messaging-conformance traffic and proxy as a user runs them: files judged with exit codes 0, 1 and 2; the proxy in
 // front of the sandbox judging an app's requests both ways; and one check added to the registry judging the suite's
 // own exchanges, recorded ones and proxied ones alike.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -132,11 +132,25 @@ describe('messaging-conformance traffic', () => {
 describe('messaging-conformance proxy', () => {
   it("in front of the sandbox: forwards unchanged; an app's request the document refuses is the caller's break, printed as it happens", async () => {
     const record = join(dir, 'proxied.ndjson');
+    const every = join(dir, 'proxied.json');
     let out = '';
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
     const running = proxyCommand(
-      ['--target', sandbox.url, '--port', '0', '--record', record],
+      [
+        '--target',
+        sandbox.url,
+        '--port',
+        '0',
+        '--record',
+        record,
+        '--report-every',
+        '2',
+        '--reporter',
+        'json',
+        '--output',
+        every,
+      ],
       { stdout: () => {}, stderr: () => {}, env: {} },
       (l) => (out += `${l}\n`),
       newRunState(),
@@ -161,6 +175,9 @@ describe('messaging-conformance proxy', () => {
     expect(await proxied.text()).toBe(await direct.text());
     const overLimit = await send({ threadIds: [999998], comment: 'x'.repeat(limits.comment + 1) });
     expect(overLimit.status).toBe(400);
+    // --report-every 2: the report is written after the second exchange, before the proxy stops.
+    for (let i = 0; i < 100 && !existsSync(every); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(JSON.parse(readFileSync(every, 'utf8')).traffic.exchanges).toBeGreaterThanOrEqual(2);
     await send({ comment: 'no thread ids' });
     stop();
     const code = await running;

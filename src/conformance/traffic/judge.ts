@@ -93,7 +93,7 @@ export class TrafficJudge {
     this.profile = options.profile ?? 'described';
   }
 
-  private counts_(side: Side) {
+  private sideCounts(side: Side) {
     return side === 'service' ? this.counts.service : this.counts.caller;
   }
 
@@ -104,7 +104,7 @@ export class TrafficJudge {
 
   /** Records a failed result of `side`, if that side is judged; returns it when it counts. */
   private fail(side: Side, result: CheckResult): CheckResult[] {
-    this.counts_(side).failed++;
+    this.sideCounts(side).failed++;
     if (!this.fails(side)) return [];
     const key = JSON.stringify(result.faults?.map((f) => [f.check, f.key ?? f.fault]) ?? [result.stage, result.name]);
     const group = this.groups.get(key) ?? (this.groups.size < keptCauses ? { results: [], count: 0 } : undefined);
@@ -153,7 +153,7 @@ export class TrafficJudge {
       );
       for (const side of ['service', 'caller'] as const) {
         const mine = faults.filter((f) => f.side === side);
-        this.counts_(side).judged++;
+        this.sideCounts(side).judged++;
         if (mine.length)
           found.push(
             ...this.fail(side, {

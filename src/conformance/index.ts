@@ -16,7 +16,7 @@ export { loadVars, VarsError, type Vars } from './vars.ts';
 export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
 export { judgeTraffic, trafficSummary as formatTrafficSummary } from './traffic/run.ts';
 export { startProxy, type ProxyOptions, type RunningProxy } from './traffic/proxy.ts';
-export type { Judged, TrafficOptions, TrafficReport } from './traffic/judge.ts';
+export type { Judged, TrafficJudgement, TrafficOptions, TrafficReport } from './traffic/judge.ts';
 export type { RecordedAnswer, RecordedExchange } from './traffic/exchange.ts';
 
 export interface ConformanceOptions extends Credentials {

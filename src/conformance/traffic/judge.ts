@@ -70,7 +70,23 @@ const answerOfRecorded = (x: RecordedExchange): Answer | undefined =>
   x.response &&
   parseAnswer(x.response.status, x.response.headers['content-type'] ?? '', x.response.body, x.response.headers);
 
-export class TrafficJudge {
+/**
+ * A judge of traffic as its users see it: what it judges, each exchange in time order, the rules that judge at the end,
+ * and the report. (The packages' types name this interface, not the class: a class with private members is a new type
+ * in every build of the declarations, which the types gate reads as a break.)
+ */
+export interface TrafficJudgement {
+  readonly judged: Judged;
+  /** Judges one exchange; the failures it shows that fail the run. */
+  see(x: RecordedExchange): CheckResult[];
+  /** The rules over time that judge at the end; their failures. */
+  end(): CheckResult[];
+  report(): TrafficReport;
+  /** How many failures the causes of these kept results stand for. */
+  shown(results: CheckResult[]): number;
+}
+
+export class TrafficJudge implements TrafficJudgement {
   readonly judged: Judged;
   private readonly profile: Profile;
   private readonly sequence = sequenceChecks.map((check) => ({ check, state: check.start() }));
@@ -290,7 +306,7 @@ export class TrafficJudge {
 }
 
 /** The causes of a traffic report, each with how many failures show it (the report keeps the first few of each). */
-export function trafficCauses(report: TrafficReport, judge?: TrafficJudge) {
+export function trafficCauses(report: TrafficReport, judge?: TrafficJudgement) {
   return causes(report.results).map((cause) => ({
     ...cause,
     count: judge?.shown(cause.results) ?? cause.results.length,

@@ -9,7 +9,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { maxAnswerBytes } from '../transport.ts';
 import type { CheckResult } from '../context.ts';
 import type { RecordedExchange } from './exchange.ts';
-import { TrafficJudge, type TrafficOptions } from './judge.ts';
+import { TrafficJudge, type TrafficJudgement, type TrafficOptions } from './judge.ts';
 import { recorder } from './write.ts';
 
 export interface ProxyOptions extends TrafficOptions {
@@ -29,7 +29,7 @@ export interface ProxyOptions extends TrafficOptions {
 
 export interface RunningProxy {
   url: string;
-  judge: TrafficJudge;
+  judge: TrafficJudgement;
   /** Stops listening, waits for the exchanges under way, ends the rules over time, and closes the recording. */
   close(): Promise<CheckResult[]>;
 }

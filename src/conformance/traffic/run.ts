@@ -3,7 +3,7 @@
 import { describeCause } from '../report.ts';
 import { readTraffic } from './read.ts';
 import type { RecordedExchange } from './exchange.ts';
-import { TrafficJudge, trafficCauses, type TrafficOptions, type TrafficReport } from './judge.ts';
+import { TrafficJudge, trafficCauses, type TrafficJudgement, type TrafficOptions, type TrafficReport } from './judge.ts';
 
 /** The exchanges of every file, in time order across the files (a week of daily logs, several hosts' logs). */
 export async function* merged(files: string[], format?: 'har' | 'ndjson'): AsyncGenerator<RecordedExchange> {
@@ -24,7 +24,7 @@ export async function judgeTraffic(
   files: string[],
   options: TrafficOptions & { format?: 'har' | 'ndjson' } = {},
   found: (line: string) => void = () => {},
-): Promise<{ report: TrafficReport; judge: TrafficJudge }> {
+): Promise<{ report: TrafficReport; judge: TrafficJudgement }> {
   const judge = new TrafficJudge(options);
   for await (const x of merged(files, options.format)) for (const r of judge.see(x)) found(findingLine(r));
   for (const r of judge.end()) found(findingLine(r));
@@ -38,7 +38,7 @@ export const findingLine = (r: { stage: string; name: string; faults?: Array<{ c
 const n = (x: number) => x.toLocaleString('en-US');
 
 /** What a traffic run prints at its end: the causes, then what was judged on each side and what fails the run. */
-export function trafficSummary(report: TrafficReport, judge?: TrafficJudge): string {
+export function trafficSummary(report: TrafficReport, judge?: TrafficJudgement): string {
   const t = report.traffic;
   const found = trafficCauses(report, judge);
   const side = (s: 'service' | 'caller') => t.judgedSide === 'both' || t.judgedSide === s;

@@ -231,32 +231,20 @@ type TrafficReport = SuiteReport & {
         ms: number;
     };
 };
-declare class TrafficJudge {
-    private readonly options;
+/**
+ * A judge of traffic as its users see it: what it judges, each exchange in time order, the rules that judge at the end,
+ * and the report. (The packages' types name this interface, not the class: a class with private members is a new type
+ * in every build of the declarations, which the types gate reads as a break.)
+ */
+interface TrafficJudgement {
     readonly judged: Judged;
-    private readonly profile;
-    private readonly sequence;
-    /** The first few failures of each cause, and how many there were. */
-    private readonly groups;
-    private readonly started;
-    readonly counts: TrafficCounts;
-    constructor(options?: TrafficOptions);
-    private counts_;
-    /** Whether the run fails on this side's breaks. */
-    fails(side: Side): boolean;
-    /** Records a failed result of `side`, if that side is judged; returns it when it counts. */
-    private fail;
-    /** The exchange as the judge keeps and records it: every credential as ***. */
-    redacted(x: RecordedExchange): RecordedExchange;
-    /** Judges one exchange (in time order); resolves with the failures it shows that fail the run, as they happen. */
-    see(recorded: RecordedExchange): CheckResult[];
-    private sequenceFailures;
-    /** The rules over time that judge at the end (a callback never posted again); resolves with their failures. */
+    /** Judges one exchange; the failures it shows that fail the run. */
+    see(x: RecordedExchange): CheckResult[];
+    /** The rules over time that judge at the end; their failures. */
     end(): CheckResult[];
-    /** How many failures the groups of these kept results hold. */
-    shown(results: CheckResult[]): number;
-    /** The report: the kept failures grouped by cause, and the counts. */
     report(): TrafficReport;
+    /** How many failures the causes of these kept results stand for. */
+    shown(results: CheckResult[]): number;
 }
 
 /** Judges the files; `found` hears each failure as it is judged. */
@@ -264,10 +252,10 @@ declare function judgeTraffic(files: string[], options?: TrafficOptions & {
     format?: 'har' | 'ndjson';
 }, found?: (line: string) => void): Promise<{
     report: TrafficReport;
-    judge: TrafficJudge;
+    judge: TrafficJudgement;
 }>;
 /** What a traffic run prints at its end: the causes, then what was judged on each side and what fails the run. */
-declare function trafficSummary(report: TrafficReport, judge?: TrafficJudge): string;
+declare function trafficSummary(report: TrafficReport, judge?: TrafficJudgement): string;
 
 interface ProxyOptions extends TrafficOptions {
     /** Where requests go: the service's base URL (its path is put before each request's). */
@@ -285,7 +273,7 @@ interface ProxyOptions extends TrafficOptions {
 }
 interface RunningProxy {
     url: string;
-    judge: TrafficJudge;
+    judge: TrafficJudgement;
     /** Stops listening, waits for the exchanges under way, ends the rules over time, and closes the recording. */
     close(): Promise<CheckResult[]>;
 }
@@ -345,4 +333,4 @@ declare const conformanceStages: Array<{
 declare function runConformance(options: ConformanceOptions): Promise<SuiteReport>;
 
 export { UnreachableError, VarsError, checkWebhookReceiver, conformanceStages, junit as formatJUnit, json as formatJson, summary as formatSummary, trafficSummary as formatTrafficSummary, judgeTraffic, loadVars, runConformance, startProxy };
-export type { CallbackOptions, CheckResult, ConformanceOptions, SuiteReport as ConformanceReport, Judged, Profile, ProxyOptions, RecordedAnswer, RecordedExchange, RunningProxy, TrafficOptions, TrafficReport, Vars, WebhookOptions };
+export type { CallbackOptions, CheckResult, ConformanceOptions, SuiteReport as ConformanceReport, Judged, Profile, ProxyOptions, RecordedAnswer, RecordedExchange, RunningProxy, TrafficJudgement, TrafficOptions, TrafficReport, Vars, WebhookOptions };

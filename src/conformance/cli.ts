@@ -7,7 +7,9 @@ import {
   conformanceStages,
   formatSummary,
   loadVars,
+  OptionError,
   runConformance,
+  type ConformanceOptions,
   UnreachableError,
   type Vars,
 } from './index.ts';
@@ -132,6 +134,14 @@ async function webhook(args: string[], say: (line: string) => void, run: RunStat
   return report.ok ? 0 : 1;
 }
 
+/** The flag of each option runConformance checks, where the command line names it otherwise. */
+const flags: Partial<Record<keyof ConformanceOptions, string>> = {
+  resetUrl: 'reset-url',
+  resetCommand: 'reset-command',
+  timeoutMs: 'timeout',
+  deadlineMs: 'deadline',
+};
+
 const suiteOptions = {
   server: { type: 'string' },
   'api-key': { type: 'string' },
@@ -253,13 +263,11 @@ async function conformance(o: Options, write: WriteReport, io: CliIo, say: (line
   const callbacks = callbackOptions(o);
   if (o.generated !== undefined && !/^\d+$/.test(o.generated))
     throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
-  if (o['reset-command'] !== undefined && o['reset-command'].trim() === '')
-    throw new UsageError('--reset-command must be a command line, got an empty one');
   const vars: Vars = o.vars === undefined ? {} : asUsageError(() => loadVars(o.vars!));
   const { apiKey, integratorToken, apiKeyNoBalance, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
   const report = await runConformance({
-    server: httpUrl('--server', o.server),
+    server: o.server,
     apiKey,
     integratorToken,
     apiKeyNoBalance,
@@ -274,11 +282,16 @@ async function conformance(o: Options, write: WriteReport, io: CliIo, say: (line
     callbacks,
     mock: o.mock,
     bail: o.bail,
-    resetUrl: o['reset-url'] === undefined ? undefined : httpUrl('--reset-url', o['reset-url']),
+    resetUrl: o['reset-url'],
     resetCommand: o['reset-command'],
     ...(o.record === undefined ? {} : { record: writable('record', o.record) }),
     log: (line) => say(redact(line)),
   }).catch((error) => {
+    // An option runConformance refuses is a usage error, named as the command line spells it.
+    if (error instanceof OptionError)
+      throw new UsageError(
+        `--${flags[error.option] ?? error.option} ${error.expected}, got ${JSON.stringify(error.value)}`,
+      );
     throw error instanceof UnreachableError ? new CannotRunError(error.message) : error;
   });
   // Credentials rejected or answers not the service's: one line, as an error (exit 2), the report written quietly.

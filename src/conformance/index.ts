@@ -61,6 +61,17 @@ export interface ConformanceOptions extends Credentials {
   record?: string;
 }
 
+/** An option of runConformance that is not what it must be: which, what it must be, and what it was. */
+export class OptionError extends TypeError {
+  constructor(
+    readonly option: keyof ConformanceOptions,
+    readonly expected: string,
+    readonly value: unknown,
+  ) {
+    super(`runConformance: ${option} ${expected}, got ${JSON.stringify(value)}`);
+  }
+}
+
 /** The names and descriptions of the stages, in the order they run; `callbacks` runs only with the callbacks option. */
 export const conformanceStages: Array<{ name: string; description: string; needsCallbacks?: true }> = [
   ...stages.map(({ name, description }) => ({ name, description })),
@@ -72,18 +83,19 @@ export const conformanceStages: Array<{ name: string; description: string; needs
  * server does not answer, and with an Error naming the stage for an unknown stage name.
  */
 export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
-  const wrong = (what: string, value: unknown) =>
-    new TypeError(`runConformance: ${what}, got ${JSON.stringify(value)}`);
-  if (!isHttpUrl(options?.server)) throw wrong('server must be an http(s) URL', options?.server);
+  // The one place the options are checked: the command line passes its flags here and names them in the error.
+  const wrong = (option: keyof ConformanceOptions, expected: string, value: unknown) =>
+    new OptionError(option, expected, value);
+  if (!isHttpUrl(options?.server)) throw wrong('server', 'must be an http(s) URL', options?.server);
   const { apiKey, apiKeyNoBalance, integratorToken, resetUrl, resetCommand } = options;
   if (!apiKey || !integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
-  if (resetUrl !== undefined && !isHttpUrl(resetUrl)) throw wrong('resetUrl must be an http(s) URL', resetUrl);
+  if (resetUrl !== undefined && !isHttpUrl(resetUrl)) throw wrong('resetUrl', 'must be an http(s) URL', resetUrl);
   if (resetCommand !== undefined && (typeof resetCommand !== 'string' || resetCommand.trim() === ''))
-    throw wrong('resetCommand must be a command line', resetCommand);
+    throw wrong('resetCommand', 'must be a command line', resetCommand);
   for (const key of ['timeoutMs', 'deadlineMs'] as const) {
     const value = options[key];
     if (value !== undefined && !(Number.isFinite(value) && value > 0))
-      throw wrong(`${key} must be a number of milliseconds above 0`, value);
+      throw wrong(key, 'must be a number of milliseconds above 0', value);
   }
   return runSuite(
     {

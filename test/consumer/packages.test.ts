@@ -189,6 +189,7 @@ describe('a consumer project', () => {
         preflight: ['RequestValidationError', 'createValidatingClient', 'validateRequest'],
         sandbox: ['startSandbox'],
         conformance: [
+          'OptionError',
           'UnreachableError',
           'VarsError',
           'checkWebhookReceiver',

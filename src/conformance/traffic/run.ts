@@ -3,7 +3,13 @@
 import { describeCause } from '../report.ts';
 import { readTraffic } from './read.ts';
 import type { RecordedExchange } from './exchange.ts';
-import { TrafficJudge, trafficCauses, type TrafficJudgement, type TrafficOptions, type TrafficReport } from './judge.ts';
+import {
+  TrafficJudge,
+  trafficCauses,
+  type TrafficJudgement,
+  type TrafficOptions,
+  type TrafficReport,
+} from './judge.ts';
 
 /** The exchanges of every file, in time order across the files (a week of daily logs, several hosts' logs). */
 export async function* merged(files: string[], format?: 'har' | 'ndjson'): AsyncGenerator<RecordedExchange> {

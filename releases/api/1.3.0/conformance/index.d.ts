@@ -320,6 +320,13 @@ interface ConformanceOptions extends Credentials {
     /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
     record?: string;
 }
+/** An option of runConformance that is not what it must be: which, what it must be, and what it was. */
+declare class OptionError extends TypeError {
+    readonly option: keyof ConformanceOptions;
+    readonly expected: string;
+    readonly value: unknown;
+    constructor(option: keyof ConformanceOptions, expected: string, value: unknown);
+}
 /** The names and descriptions of the stages, in the order they run; `callbacks` runs only with the callbacks option. */
 declare const conformanceStages: Array<{
     name: string;
@@ -332,5 +339,5 @@ declare const conformanceStages: Array<{
  */
 declare function runConformance(options: ConformanceOptions): Promise<SuiteReport>;
 
-export { UnreachableError, VarsError, checkWebhookReceiver, conformanceStages, junit as formatJUnit, json as formatJson, summary as formatSummary, trafficSummary as formatTrafficSummary, judgeTraffic, loadVars, runConformance, startProxy };
+export { OptionError, UnreachableError, VarsError, checkWebhookReceiver, conformanceStages, junit as formatJUnit, json as formatJson, summary as formatSummary, trafficSummary as formatTrafficSummary, judgeTraffic, loadVars, runConformance, startProxy };
 export type { CallbackOptions, CheckResult, ConformanceOptions, SuiteReport as ConformanceReport, Judged, Profile, ProxyOptions, RecordedAnswer, RecordedExchange, RunningProxy, TrafficJudgement, TrafficOptions, TrafficReport, Vars, WebhookOptions };

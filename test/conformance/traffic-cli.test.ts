@@ -3,6 +3,9 @@
 // own exchanges, recorded ones and proxied ones alike.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checks } from '../../src/conformance/checks/answer.ts';
@@ -195,6 +198,43 @@ describe('messaging-conformance proxy', () => {
     const again = await judgeTraffic([record], { judge: 'both' });
     expect(again.report.traffic.caller.failed).toBe(2);
     expect(again.report.traffic.service.failed).toBe(0);
+  });
+});
+
+describe('the proxy in front of a target with a base path', () => {
+  it("judges the document's paths past the target's path", async () => {
+    // A front that serves the sandbox under /v2, as a gateway does.
+    const front = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const answer = await fetch(sandbox.url + (req.url ?? '/').replace(/^\/v2/, ''), {
+          method: req.method,
+          headers: { 'content-type': 'application/json', authorization: req.headers.authorization ?? '' },
+          body: req.method === 'GET' ? undefined : Buffer.concat(chunks),
+        });
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? '' });
+        res.end(Buffer.from(await answer.arrayBuffer()));
+      });
+    }).listen(0, '127.0.0.1');
+    await once(front, 'listening');
+    const proxy = await startProxy({ target: `http://127.0.0.1:${(front.address() as AddressInfo).port}/v2` });
+    try {
+      const answer = await fetch(`${proxy.url}${closing.operation.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.integratorToken}` },
+        body: JSON.stringify({ threadIds: [999999] }),
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await proxy.close();
+      front.close();
+    }
+    expect(proxy.judge.report().traffic).toMatchObject({
+      outside: 0,
+      service: { judged: 1, failed: 0 },
+      caller: { judged: 1, failed: 0 },
+    });
   });
 });
 

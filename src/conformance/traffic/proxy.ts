@@ -110,9 +110,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const send = secure ? httpsRequest : httpRequest;
   // Connections to the target are kept and reused: a proxy must not add a handshake to each request.
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
-  const judge = new TrafficJudge({ judge: 'both', ...options });
-  const record = options.record ? recorder(options.record) : undefined;
   const prefix = target.pathname.replace(/\/+$/, '');
+  // The target's own path is where the document's paths start, unless told otherwise.
+  const judge = new TrafficJudge({ judge: 'both', ...options, basePath: options.basePath ?? (prefix || undefined) });
+  const record = options.record ? recorder(options.record) : undefined;
   let count = 0;
   let started = 0;
   let pending = 0;

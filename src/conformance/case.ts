@@ -61,6 +61,34 @@ export interface Fault {
   kind?: ExpectationKind;
 }
 
+/** A fault before the registry names its check. */
+export type Found = Omit<Fault, 'check'>;
+
+/** A check of the registry as the root-cause walk reads it: checks run in order, one whose `after` found a fault skipped. */
+interface Ordered<A extends unknown[]> {
+  id: string;
+  after?: string[];
+  concerns?(...args: A): boolean;
+  faults(...args: A): Found[];
+}
+
+/**
+ * Every fault the checks find in what `args` are (an answer, a request, a callback), root causes only: a check is
+ * skipped when a check it comes after found one, so each names its own cause.
+ */
+export function rootFaults<A extends unknown[]>(checks: Array<Ordered<A>>, ...args: A): Fault[] {
+  const faults: Fault[] = [];
+  const failed = new Set<string>();
+  for (const check of checks) {
+    if (check.after?.some((id) => failed.has(id)) || check.concerns?.(...args) === false) continue;
+    const found = check.faults(...args);
+    if (found.length === 0) continue;
+    failed.add(check.id);
+    faults.push(...found.map((f) => ({ check: check.id, ...f })));
+  }
+  return faults;
+}
+
 /** "400 text-not-specified or 500 system-error" (", or another error status" where any error passes). */
 export const describeAllowed = (allowed: Allowed[], otherErrors = false) =>
   `${allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ')}${otherErrors ? ', or another error status' : ''}`;

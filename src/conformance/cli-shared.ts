@@ -21,6 +21,13 @@ export function seconds(flag: string, value: string | undefined): number | undef
   return Number(value) * 1000;
 }
 
+/** Each credential: its option, its flag, and the environment variable that may hold it. */
+export const credentialOptions = [
+  ['apiKey', 'api-key', 'MESSAGING_API_KEY'],
+  ['apiKeyNoBalance', 'api-key-no-balance', 'MESSAGING_API_KEY_NO_BALANCE'],
+  ['integratorToken', 'integrator-token', 'MESSAGING_INTEGRATOR_TOKEN'],
+] as const;
+
 /**
  * One call's state, which the bin's process-level guards read too: whether the run has reported (until then the
  * process must not end quietly with exit 0), and how to hide the credentials it was given.

@@ -16,6 +16,7 @@ import {
 import type { CallbackOptions } from './context.ts';
 import { stopLine } from './report.ts';
 import {
+  credentialOptions,
   newRunState,
   profileOption,
   reporter,
@@ -211,13 +212,7 @@ function asUsageError<T>(f: () => T): T {
  * says the server rejected it); and the redactor that writes every credential given any way as ***.
  */
 function credentials(o: Options, vars: Vars, env: Record<string, string | undefined>) {
-  const given = (
-    [
-      ['apiKey', 'api-key', 'MESSAGING_API_KEY'],
-      ['apiKeyNoBalance', 'api-key-no-balance', 'MESSAGING_API_KEY_NO_BALANCE'],
-      ['integratorToken', 'integrator-token', 'MESSAGING_INTEGRATOR_TOKEN'],
-    ] as const
-  ).map(([key, flag, variable]) => {
+  const given = credentialOptions.map(([key, flag, variable]) => {
     const [value, source] =
       o[flag] !== undefined
         ? [o[flag], `--${flag}`]

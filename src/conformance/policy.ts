@@ -96,6 +96,12 @@ export function businessAnswers(op: Operation) {
 export const reportedBy = (op: Operation) =>
   key<string[]>(operationObject(op), op.pointer, 'x-reported-by', isStringList, 'a list of webhook names') ?? [];
 
+/** The first delay after which the service posts again a callback its receiver did not answer with 200. */
+export const firstRetrySeconds = (webhook: string): number | undefined =>
+  (resolvePointer(`#/webhooks/${webhook}/post`) as { 'x-retry-delays-seconds'?: number[] })[
+    'x-retry-delays-seconds'
+  ]?.[0];
+
 /** The request field that schedules a message for later (`x-sent-at`): such a message is reported then, not now. */
 export const sentAt = (op: Operation) =>
   key<string>(operationObject(op), op.pointer, 'x-sent-at', isString, 'a field name');

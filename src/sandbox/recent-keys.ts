@@ -1,7 +1,9 @@
 // A bounded memory of keys seen recently: requestIds taken, messages sent (the duplicate window).
 // Each key is kept as a 16-byte hash, never as the text it stands for, for at most `windowMs`
 // and at most `limit` keys (the oldest go first), so memory stays bounded whatever the traffic.
-import { hash as digest } from 'node:crypto';
+import { hashKey } from '../core/hash-key.ts';
+
+export { hashKey };
 
 export interface Window {
   /** How long a key is remembered. */
@@ -9,9 +11,6 @@ export interface Window {
   /** How many keys are remembered at most. */
   limit: number;
 }
-
-/** The form a key is kept in: 22 characters of its SHA-256 (base64url). */
-export const hashKey = (key: string) => digest('sha256', key, 'base64url').slice(0, 22);
 
 export class RecentKeys {
   // Insertion order is time order, so the expired and the oldest are at the front.

@@ -10,7 +10,7 @@ import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { errorParts } from '../../core/validation.ts';
 import { rawErrors } from '../../core/validators/all.ts';
-import type { Allowed, Case, Fault } from '../case.ts';
+import { rootFaults, type Allowed, type Case, type Fault, type Found } from '../case.ts';
 import type { Answer } from '../transport.ts';
 import { documentedStatuses } from '../expectations.ts';
 import { listedOnce, responsePointer } from '../policy.ts';
@@ -18,9 +18,6 @@ import { openPoint, pointAt } from '../../core/open-points.ts';
 
 /** The media types an error may have (an open point on the Problem schema). */
 const errorMediaType = () => openPoint('error-media-type');
-
-/** A fault before the registry names its check. */
-export type Found = Omit<Fault, 'check'>;
 
 export interface Check {
   id: string;
@@ -100,7 +97,7 @@ const idsSent = (body: string | undefined, field: string) =>
     .filter(Boolean);
 
 /** An answer's lists as digits (read digit for digit: an id past 2^53 is not rounded), by list. */
-function listsOf(text: string): Array<[string, string[]]> {
+export function listsOf(text: string): Array<[string, string[]]> {
   const body = parseJson(text) as Record<string, unknown>;
   return Object.entries(body).flatMap(([name, list]) => (Array.isArray(list) ? [[name, list.map(String)]] : []));
 }
@@ -377,17 +374,9 @@ export const checks: Check[] = [
   },
 ];
 
-/** Every fault of the answer, root causes only: a check is skipped when a check it comes after found one. */
+/** Every fault of the answer, root causes only; a check whose expectation the case marks as decided is a decision. */
 export function judge(c: Case, answer: Answer): Fault[] {
-  const faults: Fault[] = [];
-  const failed = new Set<string>();
-  for (const check of checks) {
-    if (check.after?.some((id) => failed.has(id)) || check.concerns?.(c, answer) === false) continue;
-    const found = check.faults(c, answer);
-    if (found.length === 0) continue;
-    failed.add(check.id);
-    const decided = c.decided?.includes(check.id);
-    faults.push(...found.map((f) => ({ check: check.id, ...f, ...(decided ? { kind: 'decision' as const } : {}) })));
-  }
-  return faults;
+  return rootFaults(checks, c, answer).map((f) =>
+    c.decided?.includes(f.check) ? { ...f, kind: 'decision' as const } : f,
+  );
 }

@@ -5,11 +5,9 @@
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { marked } from '../../core/examples.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
-import type { Fault } from '../case.ts';
+import { rootFaults, type Fault, type Found } from '../case.ts';
 import { schemaFaults } from './answer.ts';
 import type { Answer } from '../transport.ts';
-
-type Found = Omit<Fault, 'check'>;
 
 export interface Callback {
   webhook: string;
@@ -92,15 +90,5 @@ export const callbackChecks: CallbackCheck[] = [
 ];
 
 /** Every fault of the callback and its answer, root causes only, each with its side. */
-export function judgeCallback(c: Callback): Array<Fault & { side: 'service' | 'caller' }> {
-  const out: Array<Fault & { side: 'service' | 'caller' }> = [];
-  const failed = new Set<string>();
-  for (const check of callbackChecks) {
-    if (check.after?.some((id) => failed.has(id))) continue;
-    const found = check.faults(c);
-    if (found.length === 0) continue;
-    failed.add(check.id);
-    out.push(...found.map((f) => ({ check: check.id, side: check.side, ...f })));
-  }
-  return out;
-}
+export const judgeCallback = (c: Callback): Array<Fault & { side: 'service' | 'caller' }> =>
+  rootFaults(callbackChecks, c).map((f) => ({ ...f, side: callbackChecks.find((k) => k.id === f.check)!.side }));

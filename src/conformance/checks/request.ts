@@ -6,7 +6,7 @@ import { openapi } from '../../core/document.ts';
 import { documentOperations, type Operation } from '../../core/examples.ts';
 import { securitySchemes } from '../../core/meta.ts';
 import { documentViolation } from '../../core/schema-violations.ts';
-import type { Case, Fault, Profile } from '../case.ts';
+import { rootFaults, type Case, type Fault, type Found, type Profile } from '../case.ts';
 import { anyError, documentsDefault, recordedExpectation } from '../expectations.ts';
 import type { HttpRequest } from '../transport.ts';
 import { echoes } from '../policy.ts';
@@ -31,8 +31,6 @@ export interface Routed {
    */
   outside: boolean;
 }
-
-type Found = Omit<Fault, 'check'>;
 
 export interface RequestCheck {
   id: string;
@@ -169,19 +167,8 @@ export const requestChecks: RequestCheck[] = [
   },
 ];
 
-/** Every fault of the request, root causes only (as `judge` does for answers). */
-export function judgeRequest(r: Routed): Fault[] {
-  const faults: Fault[] = [];
-  const failed = new Set<string>();
-  for (const check of requestChecks) {
-    if (check.after?.some((id) => failed.has(id)) || check.concerns?.(r) === false) continue;
-    const found = check.faults(r);
-    if (found.length === 0) continue;
-    failed.add(check.id);
-    faults.push(...found.map((f) => ({ check: check.id, ...f })));
-  }
-  return faults;
-}
+/** Every fault of the request, root causes only. */
+export const judgeRequest = (r: Routed): Fault[] => rootFaults(requestChecks, r);
 
 const segments = (path: string) => path.split('/').filter(Boolean);
 /**

@@ -3,12 +3,12 @@
 // the exchanges show: a value accepted twice, an identifier listed where a second send cannot put it, a callback the
 // receiver refused and that never came again while the log went on past the first retry. A rule that needs state from
 // before the first exchange never guesses: it starts knowing nothing.
-import { createHash } from 'node:crypto';
-import { resolvePointer } from '../../core/document.ts';
+import { hashKey } from '../../core/hash-key.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
-import type { Fault } from '../case.ts';
-import { listedOnce, sentAgain, takenOnce, valuesAt } from '../policy.ts';
+import type { Fault, Found } from '../case.ts';
+import { listsOf } from './answer.ts';
+import { firstRetrySeconds, listedOnce, sentAgain, takenOnce, valuesAt } from '../policy.ts';
 import type { Routed } from './request.ts';
 import type { RecordedExchange } from '../traffic/exchange.ts';
 import type { Answer } from '../transport.ts';
@@ -23,8 +23,6 @@ export interface Seen {
   /** Who sent it: a hash of its credentials (a value is taken once per account; the log's secrets are never kept). */
   caller: string;
 }
-
-type Found = Omit<Fault, 'check'>;
 
 export interface SequenceCheck {
   id: string;
@@ -48,36 +46,16 @@ class Memory<V> extends Map<string, V> {
   }
 }
 
-/** A short hash of a text: the rules keep these, never the values (a credential, a customer's identifier). */
-export const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
-
 /** Who sent a request: a hash of its credentials, never the values. */
 export const callerOf = (headers: Record<string, string>) =>
-  digest(`${headers[apiKeyHeader] ?? ''}\0${headers.authorization ?? ''}`);
+  hashKey(`${headers[apiKeyHeader] ?? ''}\0${headers.authorization ?? ''}`);
 
 const success = (s: Seen) => s.answer !== undefined && s.answer.status >= 200 && s.answer.status < 300;
 const show = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` : value);
 
-/** The identifiers of a list answer, digit for digit (an id past 2^53 is not rounded), by list. */
-function listsOf(text: string): Array<[string, string[]]> {
-  const lists: Array<[string, string[]]> = [];
-  for (const m of text.matchAll(/"([^"\\]+)"\s*:\s*\[([^\]]*)\]/g))
-    lists.push([
-      m[1]!,
-      m[2]!
-        .split(',')
-        .map((d) => d.trim().replace(/^"|"$/g, ''))
-        .filter(Boolean),
-    ]);
-  return lists;
-}
-
 const webhookPointer = (name: string) => `#/webhooks/${name}/post`;
-/** The first delay after which the service posts a callback again that its receiver did not answer with 200. */
-const firstRetrySeconds = (webhook: string) =>
-  (resolvePointer(webhookPointer(webhook)) as { 'x-retry-delays-seconds'?: number[] })['x-retry-delays-seconds']?.[0];
 /** How late a retry may come past its delay before the log counts it as never sent (the callbacks stage waits so too). */
-const retrySlackSeconds = 10;
+export const retrySlackSeconds = 10;
 
 export const sequenceChecks: SequenceCheck[] = [
   {
@@ -93,7 +71,7 @@ export const sequenceChecks: SequenceCheck[] = [
           const once = op && takenOnce(op);
           if (!once || !success(s)) return [];
           return valuesAt(s.routed!.body, once.field).flatMap((value) => {
-            const key = digest(`${op.operationId}\0${s.caller}\0${JSON.stringify(value)}`);
+            const key = hashKey(`${op.operationId}\0${s.caller}\0${JSON.stringify(value)}`);
             const first = accepted.get(key);
             accepted.set(key, first ?? s.exchange.source);
             if (!first) return [];
@@ -123,11 +101,11 @@ export const sequenceChecks: SequenceCheck[] = [
           if (!op || !success(s)) return [];
           const again = sentAgain(op, s.answer!.status);
           const field = listedOnce(op, s.answer!.status);
-          if (!again || !field) return [];
+          if (!again || !field || !s.answer!.json) return [];
           // Judged against earlier answers only: an identifier given twice may be listed twice in one answer.
           const now = new Map<string, { id: string; list: string }>();
           for (const [list, ids] of listsOf(s.answer!.text))
-            for (const id of ids) now.set(digest(`${op.operationId}\0${s.caller}\0${id}`), { id, list });
+            for (const id of ids) now.set(hashKey(`${op.operationId}\0${s.caller}\0${id}`), { id, list });
           const found: Found[] = [];
           for (const [key, { id, list }] of now) {
             const before = last.get(key);
@@ -157,7 +135,7 @@ export const sequenceChecks: SequenceCheck[] = [
       let latest = Number.NEGATIVE_INFINITY;
       const keyOf = (s: Seen) => {
         const body = s.callback!.body as { messageId?: unknown; status?: unknown } | null;
-        return digest(`${s.callback!.webhook}\0${JSON.stringify(body?.messageId)}\0${JSON.stringify(body?.status)}`);
+        return hashKey(`${s.callback!.webhook}\0${JSON.stringify(body?.messageId)}\0${JSON.stringify(body?.status)}`);
       };
       return {
         see(s) {

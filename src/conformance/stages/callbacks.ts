@@ -17,7 +17,8 @@ import {
 } from '../context.ts';
 import { send } from '../send.ts';
 import { pairRequest } from '../pairs.ts';
-import { links, reportedBy, sentAt } from '../policy.ts';
+import { firstRetrySeconds, links, reportedBy, sentAt } from '../policy.ts';
+import { retrySlackSeconds } from '../checks/sequence.ts';
 import { judgeCallback } from '../checks/callback.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
@@ -32,9 +33,9 @@ const webhookPointer = `#/webhooks/${webhook}/post`;
 /** How a callback names its message, and what it reports of the scheduling request (`x-links`). */
 const { identifies, reports } = links(webhook);
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
-const firstRetryMs =
-  (resolvePointer(webhookPointer) as { 'x-retry-delays-seconds': number[] })['x-retry-delays-seconds'][0]! * 1000;
-const defaultCallbackWindowMs = firstRetryMs + 10_000;
+const firstRetryMs = firstRetrySeconds(webhook)! * 1000;
+/** Long enough for the first retry, as late as the rule over time allows it to come. */
+const defaultCallbackWindowMs = firstRetryMs + retrySlackSeconds * 1000;
 /** A receiver keeps at most this many posts, each at most this many bytes: a flood costs bounded memory. */
 const maxPosts = 10_000;
 const maxPostBytes = 1 << 20;

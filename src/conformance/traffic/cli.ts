@@ -2,7 +2,7 @@
 // every exchange judged is allowed, 1 when one breaks the contract, 2 when a file cannot be read or an option is wrong.
 import { parseArgs } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
-import { profileOption, reporter, writable, type RunState } from '../cli-shared.ts';
+import { credentialOptions, profileOption, reporter, writable, type RunState } from '../cli-shared.ts';
 import { redactor } from '../redaction.ts';
 import type { CheckResult } from '../context.ts';
 import { TrafficError } from './exchange.ts';
@@ -74,9 +74,7 @@ function pathOption(flag: string, value: string | undefined): string | undefined
 
 /** The credentials the environment holds: written as *** wherever a recorded exchange has them. */
 const envSecrets = (env: CliIo['env']) =>
-  [env.MESSAGING_API_KEY, env.MESSAGING_API_KEY_NO_BALANCE, env.MESSAGING_INTEGRATOR_TOKEN].filter(
-    (s): s is string => typeof s === 'string',
-  );
+  credentialOptions.map(([, , variable]) => env[variable]).filter((s): s is string => typeof s === 'string');
 
 export async function trafficCommand(args: string[], io: CliIo, say: (line: string) => void, run: RunState) {
   const { values: o, positionals: files } = parse(args, { format: { type: 'string' } });

@@ -1,6 +1,6 @@
 // A recorded exchange: a request and the answer it got, as a log, a HAR file or the proxy saw it. The traffic readers
 // make these, the recorders write them, and the judge (judge.ts) reads them in time order. A leaf module.
-import type { HttpRequest } from '../transport.ts';
+import { maxAnswerBytes, type HttpRequest } from '../transport.ts';
 
 /** What one exchange's answer was, as recorded: its body as text (decoded: no content coding, no base64). */
 export interface RecordedAnswer {
@@ -33,4 +33,4 @@ export class TrafficError extends Error {}
  * The most of one exchange a reader holds (a line of NDJSON, an entry of a HAR file): as much as one answer the suite
  * reads (16 MiB) for each side, and room for the rest.
  */
-export const maxExchangeBytes = 40 * 1024 * 1024;
+export const maxExchangeBytes = 2 * maxAnswerBytes + 8 * 1024 * 1024;

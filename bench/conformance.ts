@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSandbox } from '../src/sandbox/server.ts';
 import { loadFixtures } from '../src/sandbox/fixtures.ts';
-import { runSuite } from '../src/conformance/suite.ts';
+import { runSuite } from '../src/conformance/suite/suite.ts';
 import { root } from './load.ts';
 import { runs, type Figure } from './stats.ts';
 import { startIndependent } from '../test/independent/server.ts';

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The messaging-conformance command: conformanceMain (cli.ts) on the process's arguments, streams
 // and environment, with the guards only a whole process needs.
-import { conformanceMain, newRunState, reportFailure } from './cli.ts';
+import { conformanceMain, newRunState, reportFailure } from './cli/main.ts';
 
 const run = newRunState();
 const stderr = (text: string) => process.stderr.write(text);

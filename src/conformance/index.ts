@@ -1,19 +1,19 @@
 // @messaging-contract/conformance: checks a live implementation of the messaging service against
 // the contract, for a service team's CI.
-import type { CallbackOptions, Profile } from './context.ts';
+import type { CallbackOptions, Profile } from './suite/context.ts';
 import { callbacksStage } from './stages/callbacks.ts';
-import { runSuite, selectStages, stages } from './suite.ts';
-import type { SuiteReport } from './context.ts';
+import { runSuite, selectStages, stages } from './suite/suite.ts';
+import type { SuiteReport } from './suite/context.ts';
 import { isHttpUrl } from '../core/http-url.ts';
-import type { Credentials } from './case.ts';
+import type { Credentials } from './ground/model.ts';
 
-export type { CheckResult } from './context.ts';
-export type { SuiteReport as ConformanceReport } from './context.ts';
-export { UnreachableError } from './run-checks.ts';
+export type { CheckResult } from './suite/context.ts';
+export type { SuiteReport as ConformanceReport } from './suite/context.ts';
+export { UnreachableError } from './suite/run-checks.ts';
 export { json as formatJson, junit as formatJUnit, summary as formatSummary } from './report.ts';
-export type { CallbackOptions, Profile } from './context.ts';
-export { loadVars, VarsError, type Vars } from './vars.ts';
-export { checkWebhookReceiver, type WebhookOptions } from './webhook.ts';
+export type { CallbackOptions, Profile } from './suite/context.ts';
+export { loadVars, VarsError, type Vars } from './suite/vars.ts';
+export { checkWebhookReceiver, type WebhookOptions } from './stages/webhook.ts';
 export { judgeTraffic, trafficSummary as formatTrafficSummary } from './traffic/run.ts';
 export { startProxy, type ProxyOptions, type RunningProxy } from './traffic/proxy.ts';
 export type { Judged, TrafficJudgement, TrafficOptions, TrafficReport } from './traffic/judge.ts';

@@ -1,8 +1,8 @@
 // The suite's output: the failures grouped by cause, a summary table, the coverage scorecard, and
 // the JUnit XML and JSON reports.
 import { causeOrder } from './checks/index.ts';
-import type { CheckResult } from './context.ts';
-import type { CredentialName, SuiteReport } from './context.ts';
+import type { CheckResult } from './suite/context.ts';
+import type { CredentialName, SuiteReport } from './suite/context.ts';
 
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 export type CredentialSources = Partial<Record<CredentialName, string>>;

@@ -5,8 +5,8 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSuite, stages } from '../../src/conformance/suite.ts';
-import { AnswerTooLarge, clientHeaders, maxAnswerBytes } from '../../src/conformance/transport.ts';
+import { runSuite, stages } from '../../src/conformance/suite/suite.ts';
+import { AnswerTooLarge, clientHeaders, maxAnswerBytes } from '../../src/conformance/ground/transport.ts';
 
 const servers: Array<ReturnType<typeof createServer>> = [];
 afterAll(() => {

@@ -5,9 +5,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { callbacksStage } from '../../src/conformance/stages/callbacks.ts';
-import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
+import { runSuite, suiteContext } from '../../src/conformance/suite/suite.ts';
 import { summary } from '../../src/conformance/report.ts';
-import type { Credentials } from '../../src/conformance/pairs.ts';
+import type { Credentials } from '../../src/conformance/document/pairs.ts';
 import { freePort } from '../../src/util/wait.ts';
 
 export interface CallbackImplementation {

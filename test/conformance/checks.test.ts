@@ -2,14 +2,14 @@
 // checks that concern it, a root cause stops the checks that come after it, a new check is one
 // entry, and a part of an answer this contract decides is held as a decision, never hiding the rest.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Case } from '../../src/conformance/case.ts';
+import type { Case } from '../../src/conformance/ground/model.ts';
 import { checks, judge, type Check } from '../../src/conformance/checks/answer.ts';
-import { pairExpectation } from '../../src/conformance/expectations.ts';
-import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
+import { pairExpectation } from '../../src/conformance/document/expectations.ts';
+import { pairCase, pairRequest } from '../../src/conformance/document/pairs.ts';
 import { causes } from '../../src/conformance/report.ts';
-import { runSuite, stages, suiteContext } from '../../src/conformance/suite.ts';
-import { verdict } from '../../src/conformance/runner.ts';
-import { parseAnswer } from '../../src/conformance/transport.ts';
+import { runSuite, stages, suiteContext } from '../../src/conformance/suite/suite.ts';
+import { verdict } from '../../src/conformance/suite/runner.ts';
+import { parseAnswer } from '../../src/conformance/ground/transport.ts';
 import { examplePair } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';

@@ -8,8 +8,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Variant } from '../independent/variants.ts';
 import { callbacksStage } from '../../src/conformance/stages/callbacks.ts';
-import { runSuite, stages, type SuiteOptions } from '../../src/conformance/suite.ts';
-import type { CallbackOptions } from '../../src/conformance/context.ts';
+import { runSuite, stages, type SuiteOptions } from '../../src/conformance/suite/suite.ts';
+import type { CallbackOptions } from '../../src/conformance/suite/context.ts';
 import { summary } from '../../src/conformance/report.ts';
 import { openPoints } from '../../src/core/open-points.ts';
 import { freePort } from '../../src/util/wait.ts';

@@ -4,10 +4,10 @@
 // the contract (paths, statuses, codes, the requests sent), never against one implementation's
 // texts, so the same list runs against the sandbox and against the independent implementation.
 import { afterAll, describe, expect, it } from 'vitest';
-import { runSuite, stages, suiteContext } from '../../src/conformance/suite.ts';
+import { runSuite, stages, suiteContext } from '../../src/conformance/suite/suite.ts';
 import { generatedStage } from '../../src/conformance/stages/generated.ts';
 import { causes, summary } from '../../src/conformance/report.ts';
-import type { Credentials } from '../../src/conformance/pairs.ts';
+import type { Credentials } from '../../src/conformance/document/pairs.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { apiKeyHeader } from '../../src/core/meta.ts';
 import { startMutatingProxy, type Exchange, type Mutation } from '../helpers/mutating-proxy.ts';

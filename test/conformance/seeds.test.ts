@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summary } from '../../src/conformance/report.ts';
 import { generatedStage } from '../../src/conformance/stages/generated.ts';
-import { runSuite, suiteContext } from '../../src/conformance/suite.ts';
+import { runSuite, suiteContext } from '../../src/conformance/suite/suite.ts';
 import { startIndependent } from '../independent/server.ts';
 import { independentVars } from '../independent/vars.ts';
 import { credentials, listenSandbox } from '../helpers/sandbox.ts';

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Writable } from 'node:stream';
 import { brotliCompressSync, createGzip, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerTooLarge, clientHeaders, exchange, maxAnswerBytes } from '../../src/conformance/transport.ts';
+import { AnswerTooLarge, clientHeaders, exchange, maxAnswerBytes } from '../../src/conformance/ground/transport.ts';
 import { freePort } from '../../src/util/wait.ts';
 
 const routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void> = {

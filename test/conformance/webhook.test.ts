@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseStatusCallback, StatusCallbackError } from '../../src/client/webhooks.ts';
-import { checkWebhookReceiver } from '../../src/conformance/webhook.ts';
+import { checkWebhookReceiver } from '../../src/conformance/stages/webhook.ts';
 import { conformanceInProcess } from '../helpers/conformance-cli.ts';
 
 const servers: Array<ReturnType<typeof createServer>> = [];

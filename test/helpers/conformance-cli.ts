@@ -3,7 +3,7 @@
 // loading per call.
 import { execFile } from 'node:child_process';
 import { inject } from 'vitest';
-import { conformanceMain } from '../../src/conformance/cli.ts';
+import { conformanceMain } from '../../src/conformance/cli/main.ts';
 import { projectRoot } from '../../src/paths.ts';
 
 export interface CliRun {

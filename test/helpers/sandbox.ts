@@ -3,7 +3,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/server.ts';
 import { loadFixtures } from '../../src/sandbox/fixtures.ts';
 import { apiKeyHeader } from '../../src/core/meta.ts';
-import type { Credentials } from '../../src/conformance/pairs.ts';
+import type { Credentials } from '../../src/conformance/document/pairs.ts';
 
 export const fixtures = loadFixtures();
 export const credentials: Credentials = {

@@ -3,10 +3,10 @@
 // `prism proxy --errors`, an independent check of every response.
 import { documentAjv } from '../../src/build/ajv.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pairCase, pairRequest } from '../../src/conformance/pairs.ts';
+import { pairCase, pairRequest } from '../../src/conformance/document/pairs.ts';
 import { judge } from '../../src/conformance/checks/answer.ts';
-import { pairExpectation } from '../../src/conformance/expectations.ts';
-import { parseAnswer } from '../../src/conformance/transport.ts';
+import { pairExpectation } from '../../src/conformance/document/expectations.ts';
+import { parseAnswer } from '../../src/conformance/ground/transport.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { readFileSync } from 'node:fs';

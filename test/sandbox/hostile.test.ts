@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { exchange } from '../../src/conformance/transport.ts';
+import { exchange } from '../../src/conformance/ground/transport.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RecentKeys } from '../../src/sandbox/recent-keys.ts';
 import { limits } from '../helpers/contract.ts';

@@ -10,10 +10,10 @@ import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { errorParts } from '../../core/validation.ts';
 import { rawErrors } from '../../core/validators/all.ts';
-import { rootFaults, type Allowed, type Case, type Fault, type Found } from '../case.ts';
-import type { Answer } from '../transport.ts';
-import { documentedStatuses } from '../expectations.ts';
-import { listedOnce, responsePointer } from '../policy.ts';
+import { rootFaults, type Allowed, type Case, type Fault, type Found } from '../ground/model.ts';
+import type { Answer } from '../ground/transport.ts';
+import { documentedStatuses } from '../document/expectations.ts';
+import { listedOnce, responsePointer } from '../document/policy.ts';
 import { openPoint, pointAt } from '../../core/open-points.ts';
 
 /** The media types an error may have (an open point on the Problem schema). */

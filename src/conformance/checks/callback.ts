@@ -5,9 +5,9 @@
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { marked } from '../../core/examples.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
-import { rootFaults, type Fault, type Found } from '../case.ts';
+import { rootFaults, type Fault, type Found } from '../ground/model.ts';
 import { schemaFaults } from './answer.ts';
-import type { Answer } from '../transport.ts';
+import type { Answer } from '../ground/transport.ts';
 
 export interface Callback {
   webhook: string;

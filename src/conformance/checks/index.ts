@@ -9,7 +9,7 @@
 import { checks as answerChecks } from './answer.ts';
 import { callbackChecks } from './callback.ts';
 import { requestChecks } from './request.ts';
-import { sequenceChecks } from './sequence.ts';
+import { sequenceChecks } from './over-time.ts';
 
 export type Judges = 'run' | 'request' | 'answer' | 'callback' | 'sequence';
 

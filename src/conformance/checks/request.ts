@@ -6,10 +6,10 @@ import { openapi } from '../../core/document.ts';
 import { documentOperations, type Operation } from '../../core/examples.ts';
 import { securitySchemes } from '../../core/meta.ts';
 import { documentViolation } from '../../core/schema-violations.ts';
-import { rootFaults, type Case, type Fault, type Found, type Profile } from '../case.ts';
-import { anyError, documentsDefault, recordedExpectation } from '../expectations.ts';
-import type { HttpRequest } from '../transport.ts';
-import { echoes } from '../policy.ts';
+import { rootFaults, type Case, type Fault, type Found, type Profile } from '../ground/model.ts';
+import { anyError, documentsDefault, recordedExpectation } from '../document/expectations.ts';
+import type { HttpRequest } from '../ground/transport.ts';
+import { echoes } from '../document/policy.ts';
 import { responseKind } from '../../core/examples.ts';
 
 /** A request as the checks read it: its operation (by path and method), and its body as JSON. */

@@ -6,13 +6,13 @@
 import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
-import { caseCheck, planStage } from '../runner.ts';
-import { runs, type Planned, type SuiteContext } from '../context.ts';
-import { acceptedExpectation, anyError, documentsDefault, statusExpectation } from '../expectations.ts';
-import type { Expectation } from '../case.ts';
-import { pairRequest, type PairRequest } from '../pairs.ts';
-import { prepare } from '../vars.ts';
-import { probeExamples } from '../policy.ts';
+import { caseCheck, planStage } from '../suite/runner.ts';
+import { runs, type Planned, type SuiteContext } from '../suite/context.ts';
+import { acceptedExpectation, anyError, documentsDefault, statusExpectation } from '../document/expectations.ts';
+import type { Expectation } from '../ground/model.ts';
+import { pairRequest, type PairRequest } from '../document/pairs.ts';
+import { prepare } from '../suite/vars.ts';
+import { probeExamples } from '../document/policy.ts';
 
 /** Where the document decides what a request that is not JSON by its Content-Type gets: the Errors tag. */
 const errorsTag = (openapi.tags as Array<{ name: string }>).findIndex((t) => t.name === 'Errors');

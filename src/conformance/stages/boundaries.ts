@@ -6,12 +6,12 @@
 import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
-import { caseCheck, planStage } from '../runner.ts';
-import type { Planned, SuiteContext } from '../context.ts';
-import { acceptedExpectation, invalidBodyExpectation, isAccepted, readingsExpectation } from '../expectations.ts';
-import type { Expectation } from '../case.ts';
-import { pairRequest } from '../pairs.ts';
-import { prepare, withFreshIdentifiers } from '../vars.ts';
+import { caseCheck, planStage } from '../suite/runner.ts';
+import type { Planned, SuiteContext } from '../suite/context.ts';
+import { acceptedExpectation, invalidBodyExpectation, isAccepted, readingsExpectation } from '../document/expectations.ts';
+import type { Expectation } from '../ground/model.ts';
+import { pairRequest } from '../document/pairs.ts';
+import { prepare, withFreshIdentifiers } from '../suite/vars.ts';
 
 export function boundaries(ctx: SuiteContext): Planned[] {
   const out: Planned[] = [];

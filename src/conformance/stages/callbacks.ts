@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { documentOperations, successExamples } from '../../core/examples.ts';
-import { check } from '../runner.ts';
+import { check } from '../suite/runner.ts';
 import {
   runs,
   type CallbackOptions,
@@ -14,15 +14,15 @@ import {
   type CheckResult,
   type Stage,
   type SuiteContext,
-} from '../context.ts';
-import { send } from '../send.ts';
-import { pairRequest } from '../pairs.ts';
-import { firstRetrySeconds, links, reportedBy, sentAt } from '../policy.ts';
-import { retrySlackSeconds } from '../checks/sequence.ts';
+} from '../suite/context.ts';
+import { send } from '../suite/send.ts';
+import { pairRequest } from '../document/pairs.ts';
+import { firstRetrySeconds, links, reportedBy, sentAt } from '../document/policy.ts';
+import { retrySlackSeconds } from '../checks/over-time.ts';
 import { judgeCallback } from '../checks/callback.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
-import { prepare } from '../vars.ts';
+import { prepare } from '../suite/vars.ts';
 
 /** The webhook the operations' answers are reported by (`x-reported-by`): the status callback this stage judges. */
 const reporters = [...new Set(documentOperations().flatMap(reportedBy))];

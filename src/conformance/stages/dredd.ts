@@ -11,12 +11,12 @@ import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import { validator } from '../../core/validators/all.ts';
-import type { Expectation } from '../case.ts';
-import { documentedStatuses, exampleExpectation, pairExpectation } from '../expectations.ts';
-import { judgeSent, planStage, runPlanned } from '../runner.ts';
-import { runs, type Planned, type SuiteContext } from '../context.ts';
-import { send } from '../send.ts';
-import { missingFixtures, preparedRequest } from '../vars.ts';
+import type { Expectation } from '../ground/model.ts';
+import { documentedStatuses, exampleExpectation, pairExpectation } from '../document/expectations.ts';
+import { judgeSent, planStage, runPlanned } from '../suite/runner.ts';
+import { runs, type Planned, type SuiteContext } from '../suite/context.ts';
+import { send } from '../suite/send.ts';
+import { missingFixtures, preparedRequest } from '../suite/vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {
   bundled: './dredd-transactions.json',

@@ -3,13 +3,13 @@
 // another answer than the example's, the default profile accepts it (expectations.ts); where the
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
-import { judgeSent, noAnswer, planStage, sendCase, verdict } from '../runner.ts';
-import { send } from '../send.ts';
-import type { CheckOutcome, SuiteContext } from '../context.ts';
-import { pairExpectation } from '../expectations.ts';
-import { pairCase, pairRequest, type PairRequest } from '../pairs.ts';
-import { missingFixtures, preparedRequest } from '../vars.ts';
-import { sentAgain } from '../policy.ts';
+import { judgeSent, noAnswer, planStage, sendCase, verdict } from '../suite/runner.ts';
+import { send } from '../suite/send.ts';
+import type { CheckOutcome, SuiteContext } from '../suite/context.ts';
+import { pairExpectation } from '../document/expectations.ts';
+import { pairCase, pairRequest, type PairRequest } from '../document/pairs.ts';
+import { missingFixtures, preparedRequest } from '../suite/vars.ts';
+import { sentAgain } from '../document/policy.ts';
 
 type Lists = Record<string, unknown[]>;
 

@@ -8,12 +8,12 @@
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
-import { planStage, sendCase } from '../runner.ts';
-import { runs, type CheckOutcome, type SuiteContext } from '../context.ts';
-import { acceptedExpectation, isAccepted, readingsExpectation } from '../expectations.ts';
-import { pairRequest } from '../pairs.ts';
-import { prepare, substitute, withFreshIdentifiers } from '../vars.ts';
-import { businessAnswers, takenOnce } from '../policy.ts';
+import { planStage, sendCase } from '../suite/runner.ts';
+import { runs, type CheckOutcome, type SuiteContext } from '../suite/context.ts';
+import { acceptedExpectation, isAccepted, readingsExpectation } from '../document/expectations.ts';
+import { pairRequest } from '../document/pairs.ts';
+import { prepare, substitute, withFreshIdentifiers } from '../suite/vars.ts';
+import { businessAnswers, takenOnce } from '../document/policy.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
 import { at, uuidShaped } from '../../core/edges.ts';
 

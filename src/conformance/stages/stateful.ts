@@ -12,15 +12,15 @@ import {
   type ExamplePair,
   type Operation,
 } from '../../core/examples.ts';
-import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../expectations.ts';
-import type { Expectation } from '../case.ts';
-import { noAnswer, planStage, verdict } from '../runner.ts';
-import { send } from '../send.ts';
-import type { CheckOutcome, Planned, SuiteContext } from '../context.ts';
-import { pairRequest, type PairRequest } from '../pairs.ts';
-import { listedOnce, sentAgain, takenOnce } from '../policy.ts';
-import { missingFixtures, preparedRequest, substitute } from '../vars.ts';
-import type { Answer } from '../transport.ts';
+import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../document/expectations.ts';
+import type { Expectation } from '../ground/model.ts';
+import { noAnswer, planStage, verdict } from '../suite/runner.ts';
+import { send } from '../suite/send.ts';
+import type { CheckOutcome, Planned, SuiteContext } from '../suite/context.ts';
+import { pairRequest, type PairRequest } from '../document/pairs.ts';
+import { listedOnce, sentAgain, takenOnce } from '../document/policy.ts';
+import { missingFixtures, preparedRequest, substitute } from '../suite/vars.ts';
+import type { Answer } from '../ground/transport.ts';
 
 /** One step of a rule: the request, what the document allows as its answer, and the fields a success must have. */
 interface Step {

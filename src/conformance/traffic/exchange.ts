@@ -1,6 +1,6 @@
 // A recorded exchange: a request and the answer it got, as a log, a HAR file or the proxy saw it. The traffic readers
 // make these, the recorders write them, and the judge (judge.ts) reads them in time order. A leaf module.
-import { maxAnswerBytes, type HttpRequest } from '../transport.ts';
+import { maxAnswerBytes, type HttpRequest } from '../ground/transport.ts';
 
 /** What one exchange's answer was, as recorded: its body as text (decoded: no content coding, no base64). */
 export interface RecordedAnswer {

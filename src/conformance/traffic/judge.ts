@@ -4,16 +4,16 @@
 // by the checks of a callback, and the whole sequence by the rules over time. It keeps counts and the first few
 // failures of each cause, so a week of traffic needs bounded memory.
 import { callbackOf, judgeCallback } from '../checks/callback.ts';
-import { describeAllowed, type Fault, type Profile } from '../case.ts';
+import { describeAllowed, type Fault, type Profile } from '../ground/model.ts';
 import { answerOf } from '../checks/answer.ts';
 import { causes } from '../report.ts';
 import { judgeRequest, recordedCase, route } from '../checks/request.ts';
-import { callerOf, sequenceChecks, type Seen } from '../checks/sequence.ts';
-import { curl, describeRequest } from '../replay.ts';
-import { noAnswer, verdict } from '../runner.ts';
-import type { CheckResult } from '../context.ts';
-import type { SuiteReport } from '../context.ts';
-import { parseAnswer, type Answer, type HttpRequest } from '../transport.ts';
+import { callerOf, sequenceChecks, type Seen } from '../checks/over-time.ts';
+import { curl, describeRequest } from '../ground/replay.ts';
+import { noAnswer, verdict } from '../suite/runner.ts';
+import type { CheckResult } from '../suite/context.ts';
+import type { SuiteReport } from '../suite/context.ts';
+import { parseAnswer, type Answer, type HttpRequest } from '../ground/transport.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
 import type { RecordedExchange } from './exchange.ts';
 import { redactExchange } from './write.ts';

@@ -6,8 +6,8 @@ import { Agent as HttpAgent, createServer, request as httpRequest, type Incoming
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
-import { maxAnswerBytes } from '../transport.ts';
-import type { CheckResult } from '../context.ts';
+import { maxAnswerBytes } from '../ground/transport.ts';
+import type { CheckResult } from '../suite/context.ts';
 import type { RecordedExchange } from './exchange.ts';
 import { TrafficJudge, type TrafficJudgement, type TrafficOptions } from './judge.ts';
 import { recorder } from './write.ts';

@@ -3,7 +3,7 @@
 // are given: the caller redacts first (`redactExchange`).
 import { createWriteStream } from 'node:fs';
 import conformancePackage from '../package.json' with { type: 'json' };
-import { redactor } from '../redaction.ts';
+import { redactor } from '../ground/redaction.ts';
 import type { RecordedExchange } from './exchange.ts';
 
 /** The headers whose values are credentials, written as *** (an Authorization keeps its scheme). */

@@ -1,7 +1,7 @@
 // messaging-conformance: checks a live implementation against the contract; exit 0 only when every check passes, 1 when
 // one fails, 2 for bad arguments or a server that does not answer. A function of its arguments, streams and
 // environment, so tests call it without starting a process; bin.ts is the command.
-import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../core/cli.ts';
+import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../../core/cli.ts';
 import {
   checkWebhookReceiver,
   conformanceStages,
@@ -12,9 +12,9 @@ import {
   type ConformanceOptions,
   UnreachableError,
   type Vars,
-} from './index.ts';
-import type { CallbackOptions } from './context.ts';
-import { stopLine } from './report.ts';
+} from '../index.ts';
+import type { CallbackOptions } from '../suite/context.ts';
+import { stopLine } from '../report.ts';
 import {
   credentialOptions,
   newRunState,
@@ -24,13 +24,13 @@ import {
   writable,
   type RunState,
   type WriteReport,
-} from './cli-shared.ts';
-import { proxyCommand, trafficCommand, trafficUsage } from './traffic/cli.ts';
+} from './shared.ts';
+import { proxyCommand, trafficCommand, trafficUsage } from './traffic.ts';
 
-export { newRunState, type RunState } from './cli-shared.ts';
-import { failedRun } from './run-checks.ts';
-import { redactor } from './redaction.ts';
-import { selectStages } from './suite.ts';
+export { newRunState, type RunState } from './shared.ts';
+import { failedRun } from '../suite/run-checks.ts';
+import { redactor } from '../ground/redaction.ts';
+import { selectStages } from '../suite/suite.ts';
 
 const name = 'messaging-conformance';
 

@@ -2,13 +2,13 @@
 // every exchange judged is allowed, 1 when one breaks the contract, 2 when a file cannot be read or an option is wrong.
 import { parseArgs } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
-import { credentialOptions, profileOption, reporter, writable, type RunState } from '../cli-shared.ts';
-import { redactor } from '../redaction.ts';
-import type { CheckResult } from '../context.ts';
-import { TrafficError } from './exchange.ts';
-import type { Judged } from './judge.ts';
-import { startProxy } from './proxy.ts';
-import { findingLine, judgeTraffic, trafficSummary } from './run.ts';
+import { credentialOptions, profileOption, reporter, writable, type RunState } from './shared.ts';
+import { redactor } from '../ground/redaction.ts';
+import type { CheckResult } from '../suite/context.ts';
+import { TrafficError } from '../traffic/exchange.ts';
+import type { Judged } from '../traffic/judge.ts';
+import { startProxy } from '../traffic/proxy.ts';
+import { findingLine, judgeTraffic, trafficSummary } from '../traffic/run.ts';
 
 export const trafficUsage = `usage: messaging-conformance traffic <file>... [--format har|ndjson] [--judge service|caller|both]
          [--base-path P] [--callback-path P] [--profile described|strict] [--reporter junit|json --output <file>]

@@ -2,22 +2,22 @@
 // description allows several answers, the default profile accepts each; the contract's own choice
 // among them is a decision, held only under --profile strict. A valid request may get 200, or a
 // business answer the description gives for a value the suite changed (`x-business-answers`).
-import { normalizeErrorCode } from '../core/error-codes.ts';
-import { resolvePointer } from '../core/document.ts';
+import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { resolvePointer } from '../../core/document.ts';
 import {
   examplePairs,
   responseKind,
   type ExamplePair,
   type ExpectationKind,
   type Operation,
-} from '../core/examples.ts';
-import { escapePointer } from '../core/pointers.ts';
-import { documentViolation, schemaViolation } from '../core/schema-violations.ts';
-import type { Allowed, Expectation, Profile } from './case.ts';
-import { pattern, type Path } from '../core/edges.ts';
-import { parsed, type Json } from '../core/digits.ts';
+} from '../../core/examples.ts';
+import { escapePointer } from '../../core/pointers.ts';
+import { documentViolation, schemaViolation } from '../../core/schema-violations.ts';
+import type { Allowed, Expectation, Profile } from '../ground/model.ts';
+import { pattern, type Path } from '../../core/edges.ts';
+import { parsed, type Json } from '../../core/digits.ts';
 import { businessAnswers, responsePointer } from './policy.ts';
-import { openPoint, pointAt, pointBasis } from '../core/open-points.ts';
+import { openPoint, pointAt, pointBasis } from '../../core/open-points.ts';
 import { otherReadings } from './readings.ts';
 
 /** The answers to a malformed property the description allows: its own code, or 500 system-error (on the shared 500). */

@@ -1,9 +1,9 @@
 // The coverage scorecard of a run: per operation, the document's statuses, error codes and named examples the checks
 // reached and passed, and why the rest was not reached.
-import { normalizeErrorCode } from '../core/error-codes.ts';
-import { documentOperations, examplePairs, type ExamplePair } from '../core/examples.ts';
+import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import type { CheckResult, Coverage, CoverageRow, Profile, Stage } from './context.ts';
-import { documentedStatuses } from './expectations.ts';
+import { documentedStatuses } from '../document/expectations.ts';
 import { missingFixtures } from './vars.ts';
 
 /** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */

@@ -1,11 +1,11 @@
 // An example pair as a request and as a case: shared by the conformance suite and the tests.
-import { listsViolations } from '../core/error-codes.ts';
-import type { ExamplePair } from '../core/examples.ts';
-import { apiKeyHeader } from '../core/meta.ts';
-import type { HttpRequest } from './transport.ts';
-import type { Case, Credentials, Expectation } from './case.ts';
+import { listsViolations } from '../../core/error-codes.ts';
+import type { ExamplePair } from '../../core/examples.ts';
+import { apiKeyHeader } from '../../core/meta.ts';
+import type { HttpRequest } from '../ground/transport.ts';
+import type { Case, Credentials, Expectation } from '../ground/model.ts';
 
-export type { Credentials } from './case.ts';
+export type { Credentials } from '../ground/model.ts';
 
 export type PairRequest = HttpRequest;
 

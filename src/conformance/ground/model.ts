@@ -1,7 +1,7 @@
 // The case model, the suite's lowest layer: a case is one request, the answers the document allows for it, what else
 // its answer must hold, and where it came from. Every stage makes cases, the runner (runner.ts) sends them, and
 // the checks (checks.ts) judge their answers. This module imports no other module of the suite.
-import type { ExpectationKind, Operation } from '../core/examples.ts';
+import type { ExpectationKind, Operation } from '../../core/examples.ts';
 import type { HttpRequest } from './transport.ts';
 
 /**

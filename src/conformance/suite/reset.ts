@@ -3,7 +3,7 @@ import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { SuiteContext } from './context.ts';
 import { requestSignal } from './send.ts';
-import { exchange } from './transport.ts';
+import { exchange } from '../ground/transport.ts';
 
 /**
  * Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s,

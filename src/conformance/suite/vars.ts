@@ -4,16 +4,16 @@
 //     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
 // `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
 import { randomUUID } from 'node:crypto';
-import { normalizeErrorCode } from '../core/error-codes.ts';
-import { readJsonFile } from '../core/json-file.ts';
-import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../core/examples.ts';
-import type { Credentials } from './case.ts';
-import { pairRequest } from './pairs.ts';
+import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { readJsonFile } from '../../core/json-file.ts';
+import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
+import type { Credentials } from '../ground/model.ts';
+import { pairRequest } from '../document/pairs.ts';
 import type { SuiteContext } from './context.ts';
-import { echoes, places, takenOnce } from './policy.ts';
-import { uuidShaped } from '../core/edges.ts';
-import { copyJson } from '../core/digits.ts';
-import { openapi } from '../core/document.ts';
+import { echoes, places, takenOnce } from '../document/policy.ts';
+import { uuidShaped } from '../../core/edges.ts';
+import { copyJson } from '../../core/digits.ts';
+import { openapi } from '../../core/document.ts';
 
 export interface Vars extends Partial<Credentials> {
   values?: Record<string, unknown>;

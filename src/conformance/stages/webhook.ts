@@ -2,14 +2,14 @@
 // callback, and those a receiver must take too (unknown values, extra fields, a duplicate, out of
 // order), must get 200 (the service retries anything else); what is not a callback (malformed
 // JSON, a wrong content type, an oversized body; --profile strict) anything but a 5xx or a hang.
-import { resolvePointer } from '../core/document.ts';
-import { defaultTimeoutMs, type CheckResult, type Profile } from './context.ts';
-import { exchange } from './transport.ts';
-import { judgeCallback } from './checks/callback.ts';
-import { documentOperations } from '../core/examples.ts';
-import { reportedBy } from './policy.ts';
-import type { Fault } from './case.ts';
-import type { SuiteReport } from './context.ts';
+import { resolvePointer } from '../../core/document.ts';
+import { defaultTimeoutMs, type CheckResult, type Profile } from '../suite/context.ts';
+import { exchange } from '../ground/transport.ts';
+import { judgeCallback } from '../checks/callback.ts';
+import { documentOperations } from '../../core/examples.ts';
+import { reportedBy } from '../document/policy.ts';
+import type { Fault } from '../ground/model.ts';
+import type { SuiteReport } from '../suite/context.ts';
 
 type Obj = Record<string, unknown>;
 /** The webhook the operations' messages are reported by (`x-reported-by`): the receiver's side of it. */

@@ -1,12 +1,12 @@
 // Runs the selected stages against a server and collects every check: the run's own checks first (run-checks.ts),
 // then each stage, after the reset hook where there is one; the report redacted once, at the end.
-import { badInputStage } from './stages/bad-input.ts';
-import { boundariesStage } from './stages/boundaries.ts';
-import { callbacksStage } from './stages/callbacks.ts';
-import { defaultGenerated, generatedStage } from './stages/generated.ts';
-import { dreddStage } from './stages/dredd.ts';
-import { examplesStage } from './stages/examples.ts';
-import { statefulStage } from './stages/stateful.ts';
+import { badInputStage } from '../stages/bad-input.ts';
+import { boundariesStage } from '../stages/boundaries.ts';
+import { callbacksStage } from '../stages/callbacks.ts';
+import { defaultGenerated, generatedStage } from '../stages/generated.ts';
+import { dreddStage } from '../stages/dredd.ts';
+import { examplesStage } from '../stages/examples.ts';
+import { statefulStage } from '../stages/stateful.ts';
 import {
   Bailed,
   deadlinePassed,
@@ -20,11 +20,11 @@ import {
   type SuiteReport,
 } from './context.ts';
 import { coverage } from './coverage.ts';
-import { redactAll, redactor } from './redaction.ts';
+import { redactAll, redactor } from '../ground/redaction.ts';
 import { reset } from './reset.ts';
 import { failedCheck, misdirection, probe, reachable } from './run-checks.ts';
-import { sequenceRun } from './checks/sequence.ts';
-import { recorder, redactExchange } from './traffic/write.ts';
+import { sequenceRun } from '../checks/over-time.ts';
+import { recorder, redactExchange } from '../traffic/write.ts';
 
 export const stages: Stage[] = [
   dreddStage,

@@ -1,12 +1,12 @@
 // The model of a run: what every stage gets (the context), what a check is and reports, and what a run reports. A
 // leaf of the suite beside case.ts: the runner, the stages and the run's checks import it.
-import type { ExamplePair, ExpectationKind } from '../core/examples.ts';
-import type { Credentials, Fault, Profile } from './case.ts';
-import type { Answer, HttpRequest as PairRequest } from './transport.ts';
-import type { RecordedExchange } from './traffic/exchange.ts';
-import type { SequenceRun } from './checks/sequence.ts';
+import type { ExamplePair, ExpectationKind } from '../../core/examples.ts';
+import type { Credentials, Fault, Profile } from '../ground/model.ts';
+import type { Answer, HttpRequest as PairRequest } from '../ground/transport.ts';
+import type { RecordedExchange } from '../traffic/exchange.ts';
+import type { SequenceRun } from '../checks/over-time.ts';
 
-export type { Profile } from './case.ts';
+export type { Profile } from '../ground/model.ts';
 
 export interface CallbackOptions {
   /** Where the receiver listens. */

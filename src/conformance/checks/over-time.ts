@@ -6,12 +6,12 @@
 import { hashKey } from '../../core/hash-key.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
 import type { ExpectationKind } from '../../core/examples.ts';
-import type { Fault, Found } from '../case.ts';
+import type { Fault, Found } from '../ground/model.ts';
 import { listsOf } from './answer.ts';
-import { firstRetrySeconds, listedOnce, sentAgain, takenOnce, valuesAt } from '../policy.ts';
+import { firstRetrySeconds, listedOnce, sentAgain, takenOnce, valuesAt } from '../document/policy.ts';
 import type { Routed } from './request.ts';
 import type { RecordedExchange } from '../traffic/exchange.ts';
-import type { Answer } from '../transport.ts';
+import type { Answer } from '../ground/transport.ts';
 
 /** An exchange as the rules over time see it: the request routed to its operation, or the callback it carries. */
 export interface Seen {

@@ -3,9 +3,9 @@
 // another answer reads it. The schema reads a body as this contract decides (code points, a left-out option unset),
 // so another answer is the schema applied to a view of the body: strings whose astral characters count twice, the
 // left-out option written in. A body valid under the decided reading but refused under another may get either answer.
-import { flatSchema } from '../core/document.ts';
-import type { Operation } from '../core/examples.ts';
-import { openPoint, type OpenPoint } from '../core/open-points.ts';
+import { flatSchema } from '../../core/document.ts';
+import type { Operation } from '../../core/examples.ts';
+import { openPoint, type OpenPoint } from '../../core/open-points.ts';
 
 type Body = unknown;
 const asIs = (b: Body) => b;

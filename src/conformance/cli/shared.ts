@@ -2,10 +2,10 @@
 // write, and the state the bin's guards read.
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../core/cli.ts';
-import { json as formatJson, junit as formatJUnit } from './report.ts';
-import type { Profile } from './context.ts';
-import type { SuiteReport as ConformanceReport } from './context.ts';
+import { UsageError } from '../../core/cli.ts';
+import { json as formatJson, junit as formatJUnit } from '../report.ts';
+import type { Profile } from '../suite/context.ts';
+import type { SuiteReport as ConformanceReport } from '../suite/context.ts';
 
 /** --profile: described or strict; undefined when not given (described applies). */
 export function profileOption(value: string | undefined): Profile | undefined {

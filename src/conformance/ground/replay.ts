@@ -1,7 +1,7 @@
 // A failed check's request as a person replays it: a curl command (credentials as the environment variables that hold
 // them) and one line to read.
-import { apiKeyHeader } from '../core/meta.ts';
-import type { SuiteContext } from './context.ts';
+import { apiKeyHeader } from '../../core/meta.ts';
+import type { SuiteContext } from '../suite/context.ts';
 import type { HttpRequest as PairRequest } from './transport.ts';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -1,9 +1,9 @@
 // The runner: a check sends a case (or does its own work), is judged by the registry, and is recorded in its stage's
 // traffic; the run stops when its deadline passes, under --bail at the first failure, and a stage when the server
 // stops answering. A stage is a list of planned checks.
-import { describeAllowed, type Case, type Profile } from './case.ts';
-import { answerOf, judge } from './checks/answer.ts';
-import type { Answer, HttpRequest as PairRequest } from './transport.ts';
+import { describeAllowed, type Case, type Profile } from '../ground/model.ts';
+import { answerOf, judge } from '../checks/answer.ts';
+import type { Answer, HttpRequest as PairRequest } from '../ground/transport.ts';
 import {
   Bailed,
   deadlinePassed,
@@ -19,7 +19,7 @@ import {
   type Stage,
   type SuiteContext,
 } from './context.ts';
-import { describeRequest, replay } from './replay.ts';
+import { describeRequest, replay } from '../ground/replay.ts';
 import { send, type Sent } from './send.ts';
 
 /** The check that sends a case and judges its answer. */

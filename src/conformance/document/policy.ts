@@ -4,8 +4,8 @@
 // value the suite changed, the lists of an answer and where an identifier goes when sent again,
 // the requests that change nothing (the probes), the webhook that reports an operation's messages.
 // A new operation needs its keys in the document, not a line here.
-import { resolvePointer } from '../core/document.ts';
-import { examplePairs, marked, type ExamplePair, type ExpectationKind, type Operation } from '../core/examples.ts';
+import { resolvePointer } from '../../core/document.ts';
+import { examplePairs, marked, type ExamplePair, type ExpectationKind, type Operation } from '../../core/examples.ts';
 
 type Obj = Record<string, unknown>;
 

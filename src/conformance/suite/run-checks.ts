@@ -1,11 +1,11 @@
 // The checks of the run itself, before any stage: the server answers at all, each credential is accepted, the answers
 // are the service's (not a proxy's page, not a base path left out); and the failures that are the run's own (it could
 // not finish, a stage stopped, a reset failed).
-import { documentOperations, type ExamplePair } from '../core/examples.ts';
-import { probeExamples } from './policy.ts';
+import { documentOperations, type ExamplePair } from '../../core/examples.ts';
+import { probeExamples } from '../document/policy.ts';
 import type { CheckResult, CredentialName, Profile, SuiteContext, SuiteReport } from './context.ts';
 import { requestSignal, send } from './send.ts';
-import { exchange, type Answer } from './transport.ts';
+import { exchange, type Answer } from '../ground/transport.ts';
 import { preparedRequest } from './vars.ts';
 
 export class UnreachableError extends Error {}

@@ -3,7 +3,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createGunzip, createInflate } from 'node:zlib';
-import { openapi } from '../core/document.ts';
+import { openapi } from '../../core/document.ts';
 
 /** An answer as the checks read it. */
 export interface Answer {

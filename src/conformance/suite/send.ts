@@ -1,9 +1,9 @@
 // Sending one request of the run: its timeout and the run's deadline, the stage's traffic for failing fast, and every
 // exchange heard (--record) and judged by the rules over time.
-import { route } from './checks/request.ts';
-import { callerOf } from './checks/sequence.ts';
-import { AnswerTooLarge, clientHeaders, exchange, type Answer, type HttpRequest as PairRequest } from './transport.ts';
-import type { RecordedExchange } from './traffic/exchange.ts';
+import { route } from '../checks/request.ts';
+import { callerOf } from '../checks/over-time.ts';
+import { AnswerTooLarge, clientHeaders, exchange, type Answer, type HttpRequest as PairRequest } from '../ground/transport.ts';
+import type { RecordedExchange } from '../traffic/exchange.ts';
 import { deadlinePassed, runs, type SuiteContext } from './context.ts';
 
 /**

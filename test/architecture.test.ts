@@ -197,3 +197,104 @@ describe('the code reads the document, not names of its operations', () => {
     }
   });
 });
+
+/**
+ * The conformance package's layers, from the ground up (design.md): the exchange and the document's knowledge, the
+ * checks, the judge, the sources, the report, the command line. Each file's layer is its folder's.
+ */
+const conformance = join(src, 'conformance');
+const layers: Array<[string, RegExp]> = [
+  ['the exchange and the document', /^(ground|document)\//],
+  ['the checks', /^checks\//],
+  ['the judge', /^judge\.ts$/],
+  ['the sources', /^(suite|stages|traffic)\//],
+  ['the report', /^report\.ts$/],
+  ['the command line', /^(cli\/|index\.ts$|bin\.ts$)/],
+];
+const layerOf = (file: string) => layers.findIndex(([, pattern]) => pattern.test(relative(conformance, file)));
+
+/** Each import of a file of `all` that climbs: from a lower layer to a higher one. */
+function climbs(all: string[], layer: (file: string) => number): string[] {
+  return all.flatMap((file) =>
+    specifiers(readFileSync(file, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(dirname(file), s))
+      .filter((to) => all.includes(to) && layer(to) > layer(file))
+      .map((to) => `${relative(projectRoot, file)} (${layers[layer(file)]?.[0]}) imports ${relative(projectRoot, to)}`),
+  );
+}
+
+/** The longest chain of imports among `all`, as its files (type imports count: they tie a file's meaning too). */
+function longestChain(all: string[]): string[] {
+  const edges = new Map(
+    all.map((file) => [
+      file,
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolve(dirname(file), s))
+        .filter((to) => all.includes(to)),
+    ]),
+  );
+  const memo = new Map<string, string[]>();
+  const from = (file: string): string[] => {
+    if (!memo.has(file)) {
+      memo.set(file, [file]); // a circle (the test above forbids them) ends the chain
+      const next =
+        edges
+          .get(file)!
+          .map(from)
+          .sort((a, b) => b.length - a.length)[0] ?? [];
+      memo.set(file, [file, ...next]);
+    }
+    return memo.get(file)!;
+  };
+  return all.map(from).sort((a, b) => b.length - a.length)[0] ?? [];
+}
+
+/** Where code (comments left out) writes a verdict's or a report's `ok`: the judge alone decides it. */
+function okWritten(text: string): number {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`\\])\/\/.*$/gm, '$1');
+  // A type's `ok: boolean` declares the field; any other value written to it makes a verdict.
+  return [...code.matchAll(/(?:[{,\s]ok\s*:(?!:|\s*boolean\b)|\.ok\s*=(?!=))/g)].length;
+}
+
+describe('the conformance package is layered, and one module judges', () => {
+  const all = files(conformance).filter((f) => f.endsWith('.ts'));
+
+  it('every file is in a layer, and no import climbs to a higher one', () => {
+    expect(all.filter((f) => layerOf(f) < 0).map((f) => relative(projectRoot, f))).toEqual([]);
+    expect(climbs(all, layerOf)).toEqual([]);
+  });
+
+  it('the longest chain of imports among its files is at most 8 files', () => {
+    const chain = longestChain(all).map((f) => relative(conformance, f));
+    expect(chain.length, chain.join(' -> ')).toBeLessThanOrEqual(8);
+  });
+
+  it('no verdict or report is made outside the judge: only judge.ts writes `ok`', () => {
+    const found = all
+      .filter((f) => relative(conformance, f) !== 'judge.ts')
+      .map((f) => [relative(projectRoot, f), okWritten(readFileSync(f, 'utf8'))] as const)
+      .filter(([, n]) => n > 0);
+    expect(found).toEqual([]);
+    expect(okWritten(readFileSync(join(conformance, 'judge.ts'), 'utf8'))).toBeGreaterThan(0);
+  });
+
+  it('the checks see a climbing import, a long chain and a verdict made elsewhere', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'layers-'));
+    try {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'];
+      for (const [i, name] of names.entries())
+        writeFileSync(join(dir, `${name}.ts`), i + 1 < names.length ? `import { x } from './${names[i + 1]}.ts';` : '');
+      const made = files(dir);
+      expect(longestChain(made).length).toBe(9);
+      // a.ts at the ground importing b.ts above it climbs; the rest go down.
+      expect(climbs(made, (f) => (f.endsWith('/a.ts') ? 0 : 1))).toHaveLength(1);
+      expect(okWritten('return { ok: true, ms: 0 };\n// ok: in a comment\nconst a = b.ok === c;')).toBe(1);
+      expect(okWritten('result.ok = false;')).toBe(1);
+      expect(okWritten('interface R {\n  ok: boolean;\n}')).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

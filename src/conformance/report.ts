@@ -1,8 +1,7 @@
 // The suite's output: the failures grouped by cause, a summary table, the coverage scorecard, and
 // the JUnit XML and JSON reports.
-import { causeOrder } from './checks/index.ts';
-import type { CheckResult } from './suite/context.ts';
-import type { CredentialName, SuiteReport } from './suite/context.ts';
+import { causeKey, causeOrder } from './judge.ts';
+import type { CheckResult, CredentialName, SuiteReport, TrafficJudgement, TrafficReport } from './ground/model.ts';
 
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 export type CredentialSources = Partial<Record<CredentialName, string>>;
@@ -30,7 +29,7 @@ const measures = ['statuses', 'codes', 'examples'] as const;
 
 /** One cause: what the checks found (or, for a failure no check of the registry judged, the failure itself) and every failed check that shows it. */
 export interface Cause {
-  /** The check of the registry (checks.ts), or the stage for a failure of its own (a rule over time, the run). */
+  /** The check of the registry, or the stage for a failure of its own (the run's). */
   check: string;
   fault: string;
   /** False for a failure no check of the registry judged: it is its own cause, under its stage's name. */
@@ -55,8 +54,7 @@ export function causes(results: CheckResult[]): Cause[] {
   };
   for (const r of results.filter((x) => !x.ok)) {
     if (r.faults?.length)
-      for (const f of r.faults)
-        add(JSON.stringify([f.check, f.key ?? f.fault]), () => ({ check: f.check, fault: f.fault, judged: true }), r);
+      for (const f of r.faults) add(causeKey(f), () => ({ check: f.check, fault: f.fault, judged: true }), r);
     else
       add(
         JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]),
@@ -223,7 +221,7 @@ export function junit(report: SuiteReport): string {
     const cases = mine.map((r) => {
       const body = r.ok
         ? ''
-        : `<failure message="${escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escapeXml(`request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}${r.basis ? `\nbasis:    ${r.basis}` : ''}`)}</failure>`;
+        : `<failure message="${escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escapeXml(`${(r.faults ?? []).map((f) => `fault:    [${f.check}] ${f.fault}\n`).join('')}request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}${r.basis ? `\nbasis:    ${r.basis}` : ''}`)}</failure>`;
       return `    <testcase classname="conformance.${escapeXml(stage)}" name="${escapeXml(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${body}</testcase>`;
     });
     return `  <testsuite name="${escapeXml(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
@@ -245,4 +243,42 @@ export function junit(report: SuiteReport): string {
     ),
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n  <properties>\n${properties.join('\n')}\n  </properties>\n${suites.join('\n')}\n</testsuites>\n`;
+}
+
+/** The causes of a traffic report, each with how many failures show it (the report keeps the first few of each). */
+export function trafficCauses(report: TrafficReport, judge?: TrafficJudgement) {
+  return causes(report.results).map((cause) => ({
+    ...cause,
+    count: judge?.shown(cause.results) ?? cause.results.length,
+  }));
+}
+
+/** A failure as it is found, on one line: where, which check, what. */
+export const findingLine = (r: CheckResult) =>
+  `${r.side === 'caller' ? 'CALLER' : 'SERVICE'} ${r.name}: [${r.faults?.map((f) => f.check).join(', ')}] ${r.faults?.[0]?.fault ?? ''}`;
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** What a traffic run prints at its end: the causes, then what was judged on each side and what fails the run. */
+export function trafficSummary(report: TrafficReport, judge?: TrafficJudgement): string {
+  const t = report.traffic;
+  const found = trafficCauses(report, judge);
+  const side = (s: 'service' | 'caller') => t.judgedSide === 'both' || t.judgedSide === s;
+  const notJudged = (['service', 'caller'] as const)
+    .filter((s) => !side(s) && t[s].failed > 0)
+    .map(
+      (s) =>
+        `  not judged: ${n(t[s].failed)} ${s === 'caller' ? "requests (or receivers' answers) the document refuses, the callers' breaks" : "answers the document does not allow, the service's breaks"} (--judge ${s} or both fails on them)`,
+    );
+  const failed = (s: 'service' | 'caller') => (side(s) ? t[s].failed : 0);
+  return [
+    ...found.map(describeCause),
+    ...(found.length ? [''] : []),
+    `traffic: ${n(t.exchanges)} exchanges in ${(t.ms / 1000).toFixed(1)} s (${n(Math.round(t.exchanges / Math.max(t.ms / 1000, 0.001)))}/s): ${n(t.callbacks)} callbacks, ${n(t.unanswered)} without a recorded answer, ${n(t.outside)} outside the document's paths (not judged)${t.resets ? `, ${n(t.resets)} resets (the rules over time start again)` : ''}`,
+    `  the service's side: ${n(t.service.judged)} answers judged, ${n(t.service.failed)} not allowed by the document${t.decisions ? `; ${n(t.decisions)} only this contract's decisions judge (--profile strict)` : ''}`,
+    `  the callers' side: ${n(t.caller.judged)} requests judged, ${n(t.caller.failed)} refused by the document`,
+    ...notJudged,
+    ...(t.notKept ? [`  kept: the first failures of each cause; ${n(t.notKept)} more are counted, not kept`] : []),
+    `judged: ${t.judgedSide === 'both' ? 'both sides' : `the ${t.judgedSide === 'service' ? "service's" : "callers'"} side`}, profile ${report.profile}: ${failed('service') + failed('caller') === 0 ? 'every exchange is allowed' : `${n(failed('service') + failed('caller'))} break the contract`}`,
+  ].join('\n');
 }

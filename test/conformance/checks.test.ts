@@ -1,20 +1,24 @@
-// The registry of checks (src/conformance/checks.ts): every answer of every stage is judged by the
+// The registry of checks (src/conformance/judge.ts dispatches it): every answer of every stage is judged by the
 // checks that concern it, a root cause stops the checks that come after it, a new check is one
 // entry, and a part of an answer this contract decides is held as a decision, never hiding the rest.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Case } from '../../src/conformance/ground/model.ts';
-import { checks, judge, type Check } from '../../src/conformance/checks/answer.ts';
+import { caseOutcome, judgeAnswer, register, registered, verdict as verdictOf } from '../../src/conformance/judge.ts';
+import type { Answer, PointCheck, Profile } from '../../src/conformance/ground/model.ts';
 import { pairExpectation } from '../../src/conformance/document/expectations.ts';
 import { pairCase, pairRequest } from '../../src/conformance/document/pairs.ts';
 import { causes } from '../../src/conformance/report.ts';
 import { runSuite, stages, suiteContext } from '../../src/conformance/suite/suite.ts';
-import { verdict } from '../../src/conformance/suite/runner.ts';
 import { parseAnswer } from '../../src/conformance/ground/transport.ts';
 import { examplePair } from '../../src/core/examples.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';
 
 const sandbox = useSandbox();
+const judge = (c: Case, a: Answer) => judgeAnswer(c, a, 'strict');
+/** The verdict on a case's answer, as a stage's check gets it. */
+const verdict = (c: Case, a: Answer, profile: Profile) =>
+  verdictOf({ stage: 'test', name: 'test', kind: c.expectation.kind }, caseOutcome(c, { answer: a }, profile), profile);
 const json = (status: number, body: unknown, type = 'application/json') =>
   parseAnswer(status, type, JSON.stringify(body));
 
@@ -135,8 +139,10 @@ describe('the open points, as the checks read them', () => {
 });
 
 describe('a new check is one entry of the registry', () => {
-  const added: Check = {
+  const added: PointCheck<'answer'> = {
     id: 'no-debug-field',
+    family: 'answer',
+    side: 'service',
     holds: 'no problem body carries a `debug` field (an example of a check that concerns every error, in every stage)',
     after: ['json', 'status'],
     concerns: (_c, a) => a.status >= 400,
@@ -145,10 +151,8 @@ describe('a new check is one entry of the registry', () => {
         ? []
         : [{ fault: 'a problem body with a `debug` field', detail: 'debug is present' }],
   };
-  afterEach(() => {
-    const at = checks.indexOf(added);
-    if (at >= 0) checks.splice(at, 1);
-  });
+  let remove = () => {};
+  afterEach(() => remove());
 
   it("added once, it judges every stage's answers, and a server that breaks it reads as one cause", async () => {
     const proxy = await startMutatingProxy(sandbox.url, (x) =>
@@ -163,7 +167,7 @@ describe('a new check is one entry of the registry', () => {
       // Without the check, nothing the proxy does breaks the contract (extra fields are allowed). The generated stage
       // sends valid requests only: no error answer of it is there to hold.
       expect((await run()).ok).toBe(true);
-      checks.push(added);
+      remove = register(added);
       const report = await run();
       const found = causes(report.results);
       expect(found.map((c) => c.check)).toEqual(['no-debug-field']);
@@ -178,11 +182,11 @@ describe('a new check is one entry of the registry', () => {
 
 describe('the registry', () => {
   it('names each check once, across what they judge, each with its side', async () => {
-    const { registry } = await import('../../src/conformance/checks/index.ts');
+    const registry = registered();
     const ids = registry.map((c) => c.id);
     expect(new Set(ids).size, ids.join(', ')).toBe(ids.length);
-    expect(new Set(registry.map((c) => c.judges))).toEqual(
-      new Set(['run', 'request', 'answer', 'callback', 'sequence']),
+    expect(new Set(registry.map((c) => c.family))).toEqual(
+      new Set(['run', 'request', 'answer', 'callback', 'over-time']),
     );
     expect(registry.every((c) => c.holds.length > 0 && (c.side === 'service' || c.side === 'caller'))).toBe(true);
   });

@@ -2,8 +2,7 @@
 // heading of at most 160 characters, with every fault below it; the coverage counts what passed.
 import { describe, expect, it } from 'vitest';
 import { summary } from '../../src/conformance/report.ts';
-import type { CheckResult } from '../../src/conformance/suite/context.ts';
-import type { SuiteReport } from '../../src/conformance/suite/context.ts';
+import type { CheckResult, SuiteReport } from '../../src/conformance/ground/model.ts';
 
 const long = (what: string) => `response 200 of closeThreads: ${what} ${'is not what the document allows '.repeat(4)}`;
 /** One failed check that shows four faults of one check, the way one broken answer does. */

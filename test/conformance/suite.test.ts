@@ -16,7 +16,7 @@ import { preparedRequest, withFreshIdentifiers } from '../../src/conformance/sui
 import { runConformance } from '../../src/conformance/index.ts';
 import { probes } from '../../src/conformance/suite/run-checks.ts';
 import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite/suite.ts';
-import type { SuiteReport } from '../../src/conformance/suite/context.ts';
+import type { SuiteReport } from '../../src/conformance/ground/model.ts';
 import { documentOperations, examplePairs, successExamples, type Operation } from '../../src/core/examples.ts';
 import { listedOnce, sentAgain, takenOnce } from '../../src/conformance/document/policy.ts';
 import { Digits, serialize } from '../../src/core/digits.ts';

@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checks } from '../../src/conformance/checks/answer.ts';
+import { register } from '../../src/conformance/judge.ts';
+import { json, junit } from '../../src/conformance/report.ts';
 import { conformanceMain, newRunState } from '../../src/conformance/cli/main.ts';
 import { proxyCommand } from '../../src/conformance/cli/traffic.ts';
 import { startProxy } from '../../src/conformance/traffic/proxy.ts';
@@ -239,16 +240,16 @@ describe('the proxy in front of a target with a base path', () => {
 });
 
 describe('one registry', () => {
-  it('a check added in one place judges the suite’s own exchanges, recorded ones and proxied ones alike', async () => {
+  it('a check registered here alone judges the suite’s own exchanges, recorded ones and proxied ones alike, and each report names it', async () => {
     // A check of every answer: an answer carrying the header `x-marked` is wrong. Only the sandbox behind a proxy that
-    // adds it to 404s shows it.
-    const marked = {
+    // adds it to 404s shows it. Registered here, with no other edit anywhere.
+    const remove = register({
       id: 'marked',
+      family: 'answer',
+      side: 'service',
       holds: 'no answer carries x-marked',
-      faults: (_c: unknown, a: { headers: Record<string, string> }) =>
-        a.headers['x-marked'] ? [{ fault: 'an answer marked x-marked', detail: 'x-marked' }] : [],
-    };
-    checks.push(marked as (typeof checks)[number]);
+      faults: (_c, a) => (a.headers['x-marked'] ? [{ fault: 'an answer marked x-marked', detail: 'x-marked' }] : []),
+    });
     const { startMutatingProxy } = await import('../helpers/mutating-proxy.ts');
     const marking = await startMutatingProxy(sandbox.url, (x) =>
       x.status === 404 ? { headers: { 'x-marked': '1' } } : undefined,
@@ -274,8 +275,12 @@ describe('one registry', () => {
       expect(ids(proxy.judge.report().results)).toEqual(new Set(['marked']));
       const recorded = await judgeTraffic([har]);
       expect(ids(recorded.report.results)).toEqual(new Set(['marked']));
+      for (const report of [live, proxy.judge.report(), recorded.report]) {
+        expect(json(report)).toContain('"check": "marked"');
+        expect(junit(report)).toContain('[marked] an answer marked x-marked');
+      }
     } finally {
-      checks.splice(checks.indexOf(marked as (typeof checks)[number]), 1);
+      remove();
       await marking.close();
     }
   }, 30_000);

@@ -2,10 +2,9 @@
 // enough, callbacks, --judge, and redaction. Requests and limits are read from the document's examples.
 import { describe, expect, it } from 'vitest';
 import { examplePairs } from '../../src/core/examples.ts';
-import type { RecordedExchange } from '../../src/conformance/traffic/exchange.ts';
+import type { RecordedExchange } from '../../src/conformance/ground/model.ts';
 import { TrafficJudge, type TrafficOptions } from '../../src/conformance/traffic/judge.ts';
-import { trafficSummary } from '../../src/conformance/traffic/run.ts';
-import { json } from '../../src/conformance/report.ts';
+import { json, trafficSummary } from '../../src/conformance/report.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { limits } from '../helpers/contract.ts';
 
@@ -171,15 +170,89 @@ describe('the traffic judge', () => {
     ).toBe(true);
   });
 
-  it('a thread resolved by two calls is a break; already resolved the second time, or listed twice in one answer, is not', () => {
+  it('an open world: a thread listed again where no history the document allows puts it is a break; what may happen unseen is not', () => {
     const close = (lists: Partial<Record<string, number[]>>, ids = [7]) =>
       exchange(closing.operation.path, { threadIds: ids }, { status: 200, body: closeAnswer(lists) }, withToken);
-    expect(judged([close({ resolved_threads: [7] }), close({ resolved_threads: [7] })]).checks).toEqual(['sent-again']);
-    expect(judged([close({ resolved_threads: [7] }), close({ already_resolved_threads: [7] })]).report.ok).toBe(true);
+    // A thread does not vanish: no history the description allows makes a closed or open thread match none.
+    expect(judged([close({ resolved_threads: [7] }), close({ not_existing_threads: [7] })]).checks).toEqual([
+      'sent-again',
+    ]);
+    expect(
+      judged([close({ not_resolved_due_to_system_error: [7] }), close({ not_existing_threads: [7] })]).checks,
+    ).toEqual(['sent-again']);
+    // A week of logs: closed on Monday, already closed on Tuesday, closed again on Wednesday. Section 3.1: "Transitions
+    // that reopen a thread: not shown": it may have been reopened in between.
+    const week = [
+      close({ resolved_threads: [7] }),
+      close({ already_resolved_threads: [7] }),
+      close({ resolved_threads: [7] }),
+    ];
+    expect(judged(week).report.ok).toBe(true);
+    // A thread whose closing failed may be closed by a call the log does not hold; one that matched none may be made.
+    expect(
+      judged([close({ not_resolved_due_to_system_error: [7] }), close({ already_resolved_threads: [7] })]).report.ok,
+    ).toBe(true);
+    expect(judged([close({ not_existing_threads: [7] }), close({ resolved_threads: [7] })]).report.ok).toBe(true);
     // Once or for each time it was sent: an open point, either passes (no earlier answer to compare with).
     expect(judged([close({ resolved_threads: [7, 7] }, [7, 7])]).report.ok).toBe(true);
     // A rule that needs the state before the log never guesses: a first answer of "already resolved" passes.
     expect(judged([close({ already_resolved_threads: [7] })]).report.ok).toBe(true);
+  });
+
+  it("a reset starts the rules over time again: the sandbox's, a --reset-url path, and a recorded reset", () => {
+    const body = { ...(scheduled.requestBody as object), requestId: 'once-per-reset-1' };
+    const ok = { status: 200, body: { ...(scheduled.response as object), requestId: 'once-per-reset-1' } };
+    const schedule = () => exchange(scheduled.operation.path, body, ok, withKey);
+    const vanish = (list: string) =>
+      exchange(
+        closing.operation.path,
+        { threadIds: [7] },
+        { status: 200, body: closeAnswer({ [list]: [7] }) },
+        withToken,
+      );
+    const sandboxReset = exchange('/_sandbox/reset', undefined, { status: 204 });
+    const teamReset = exchange('/internal/reset-fixtures', undefined, { status: 200, body: {} });
+    const recordedReset = { ...exchange('/anything', undefined, { status: 200, body: {} }), reset: true };
+    for (const reset of [sandboxReset, recordedReset]) {
+      const { report, checks } = judged([
+        schedule(),
+        vanish('resolved_threads'),
+        reset,
+        schedule(),
+        vanish('not_existing_threads'),
+      ]);
+      expect(checks, reset.request.url).toEqual([]);
+      expect(report.traffic.resets).toBe(1);
+    }
+    expect(judged([schedule(), teamReset, schedule()]).checks).toEqual(['taken-once']);
+    expect(judged([schedule(), teamReset, schedule()], { resetPaths: ['/internal/reset-fixtures'] }).checks).toEqual(
+      [],
+    );
+    // Without a reset the same value twice is still a break: resets are seen, never guessed.
+    expect(judged([schedule(), schedule()]).checks).toEqual(['taken-once']);
+  });
+
+  it('a subscriber created twice with one external identifier is no break over time: it may have been deleted unseen', () => {
+    const created = examplePairs().find((p) => p.operation.operationId === 'createSubscriber' && p.status === 200)!;
+    const create = () => exchange(created.operation.path, created.requestBody, { status: 200, body: {} }, withKey);
+    expect(judged([create(), create()]).report.ok).toBe(true);
+  });
+
+  it("entries that are not http(s) (a browser HAR's blob:, data:, ws:) are outside the document, counted and not judged", () => {
+    const odd = [
+      'blob:http://localhost/1',
+      'data:text/plain,x',
+      'ws://localhost/socket',
+      'chrome-extension://abc/x',
+    ].map((url) => ({
+      at: (clock += 1000),
+      request: { method: 'GET', url, headers: {}, body: undefined },
+      response: undefined,
+      source: url,
+    }));
+    const { report } = judged(odd, { judge: 'both' });
+    expect(report.ok).toBe(true);
+    expect(report.traffic).toMatchObject({ exchanges: 4, outside: 4, unanswered: 0 });
   });
 
   describe('callbacks', () => {

@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RecordedExchange } from '../../src/conformance/traffic/exchange.ts';
-import { readTraffic, type TrafficLimits, trafficFormat } from '../../src/conformance/traffic/read.ts';
-import { recorder, redactExchange } from '../../src/conformance/traffic/write.ts';
+import type { RecordedExchange } from '../../src/conformance/ground/model.ts';
+import { readTraffic, type TrafficLimits, trafficFormat } from '../../src/conformance/traffic/readers/index.ts';
+import { recorder } from '../../src/conformance/traffic/write.ts';
+import { redactExchange } from '../../src/conformance/ground/redaction.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'traffic-read-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -205,6 +206,124 @@ describe('recorded traffic', () => {
     expect(third!.response).toEqual({ status: 304, headers: {}, body: '' });
   });
 
+  // Browsers record their own requests beside the API's: each is an exchange with its URL and nothing else checked.
+  const notHttp = (at: string, method: string, url: string, source: string) => ({
+    at: Date.parse(at),
+    request: { method, url, headers: {}, body: undefined },
+    response: undefined,
+    source,
+  });
+
+  it('reads the blob:, data:, ws: and chrome-extension: entries of a browser HAR as exchanges, in file order', async () => {
+    const api = (at: string, method: string, url: string, status: number) => ({
+      startedDateTime: at,
+      request: { method, url, headers: [{ name: 'Accept', value: 'application/json' }] },
+      response: { status, headers: [], content: { size: 0 } },
+    });
+    const entries = [
+      api('2026-11-20T10:00:00.000Z', 'POST', 'http://127.0.0.1:4020/api/x', 200),
+      {
+        startedDateTime: '2026-11-20T10:00:01.000Z',
+        request: { method: 'GET', url: 'blob:http://127.0.0.1:4020/6f1c2a9e', headers: [] },
+        response: { status: 200, headers: [], content: { size: 12, mimeType: 'image/png' } },
+      },
+      // No time of its own (the one before it holds), no method, a response no HTTP answer has.
+      { startedDateTime: 'soon', request: { url: 'data:image/png;base64,iVBORw0KGgo=' }, response: { status: -1 } },
+      {
+        startedDateTime: '2026-11-20T10:00:02.500Z',
+        _resourceType: 'websocket',
+        _webSocketMessages: [{ type: 'send', time: 1763632802.6, opcode: 1, data: '{"op":"subscribe"}' }],
+        request: { method: 'get', url: 'wss://127.0.0.1:4020/socket', headers: [{ name: 'Upgrade', value: 7 }] },
+        response: { status: 101, statusText: 'Switching Protocols', headers: { odd: true }, content: 'none' },
+      },
+      { request: { method: 'GET /', url: 'chrome-extension://abcdef/content.js' } },
+      api('2026-11-20T10:00:03.000Z', 'GET', 'https://127.0.0.1:4020/api/y', 204),
+    ];
+    const read = await all(file('playwright.har', JSON.stringify({ log: { version: '1.2', entries } })));
+    expect(read).toEqual([
+      {
+        at: Date.parse('2026-11-20T10:00:00.000Z'),
+        request: { method: 'POST', url: 'http://127.0.0.1:4020/api/x', headers: { accept: 'application/json' } },
+        response: { status: 200, headers: {}, body: '' },
+        source: 'playwright.har entry 1',
+      },
+      notHttp('2026-11-20T10:00:01.000Z', 'GET', 'blob:http://127.0.0.1:4020/6f1c2a9e', 'playwright.har entry 2'),
+      notHttp('2026-11-20T10:00:01.000Z', 'GET', 'data:image/png;base64,iVBORw0KGgo=', 'playwright.har entry 3'),
+      notHttp('2026-11-20T10:00:02.500Z', 'GET', 'wss://127.0.0.1:4020/socket', 'playwright.har entry 4'),
+      notHttp('2026-11-20T10:00:02.500Z', 'GET', 'chrome-extension://abcdef/content.js', 'playwright.har entry 5'),
+      {
+        at: Date.parse('2026-11-20T10:00:03.000Z'),
+        request: { method: 'GET', url: 'https://127.0.0.1:4020/api/y', headers: { accept: 'application/json' } },
+        response: { status: 204, headers: {}, body: '' },
+        source: 'playwright.har entry 6',
+      },
+    ]);
+  });
+
+  it('reads NDJSON lines whose URL is not http(s) the same way, the first one without a time at 0', async () => {
+    const lines = [
+      { request: { url: 'data:text/plain,hello' } },
+      { startedAt: '2026-11-20T10:00:00Z', request: { method: 'POST', url: 'http://x.example/api' }, response: null },
+      {
+        startedAt: '2026-11-20T10:00:01Z',
+        request: { method: 'PUT', url: 'blob:http://x.example/1', headers: { a: 1 }, body: {} },
+        response: 'not an answer',
+        error: 'not kept',
+      },
+      { startedAt: 'yesterday', request: { method: 'GET', url: 'ws://x.example/socket' }, _webSocketMessages: [] },
+      { startedAt: '2026-11-20T10:00:02Z', request: { method: 7, url: 'chrome-extension://abc/x.js' } },
+      {
+        startedAt: '2026-11-20T10:00:03Z',
+        request: { method: 'GET', url: 'https://x.example/api/y' },
+        response: { status: 200, body: 'ok' },
+      },
+    ];
+    const read = await all(file('browser.ndjson', lines.map((x) => JSON.stringify(x)).join('\n')));
+    expect(read).toEqual([
+      notHttp('1970-01-01T00:00:00Z', 'GET', 'data:text/plain,hello', 'browser.ndjson line 1'), // at 0
+      {
+        at: Date.parse('2026-11-20T10:00:00Z'),
+        request: { method: 'POST', url: 'http://x.example/api', headers: {}, body: undefined },
+        response: undefined,
+        source: 'browser.ndjson line 2',
+      },
+      notHttp('2026-11-20T10:00:01Z', 'PUT', 'blob:http://x.example/1', 'browser.ndjson line 3'),
+      notHttp('2026-11-20T10:00:01Z', 'GET', 'ws://x.example/socket', 'browser.ndjson line 4'),
+      notHttp('2026-11-20T10:00:02Z', 'GET', 'chrome-extension://abc/x.js', 'browser.ndjson line 5'),
+      {
+        at: Date.parse('2026-11-20T10:00:03Z'),
+        request: { method: 'GET', url: 'https://x.example/api/y', headers: {}, body: undefined },
+        response: { status: 200, headers: {}, body: 'ok' },
+        source: 'browser.ndjson line 6',
+      },
+    ]);
+  });
+
+  it('still refuses a URL that is not absolute, naming its entry or line', async () => {
+    const entry = (url: unknown) => ({
+      startedDateTime: '2026-11-20T10:00:00Z',
+      request: { method: 'GET', url, headers: [] },
+      response: { status: 200, headers: [] },
+    });
+    const har = (url: unknown) => JSON.stringify({ log: { entries: [entry('blob:http://x.example/1'), entry(url)] } });
+    const ndjson = (url: unknown) =>
+      [
+        { startedAt: '2026-11-20T10:00:00Z', request: { url: 'ws://x.example/' } },
+        { startedAt: '2026-11-20T10:00:00Z', request: { method: 'GET', url } },
+      ]
+        .map((x) => JSON.stringify(x))
+        .join('\n');
+    expect(await failure(file('relative.har', har('/api/x')))).toBe(
+      'TrafficError: relative.har entry 2: request.url must be an absolute http(s) URL, got "/api/x"',
+    );
+    expect(await failure(file('relative.ndjson', ndjson('nonsense')))).toBe(
+      'TrafficError: relative.ndjson line 2: request.url must be an absolute http(s) URL, got "nonsense"',
+    );
+    expect(await failure(file('number.ndjson', ndjson(12)))).toBe(
+      'TrafficError: number.ndjson line 2: request.url must be an absolute http(s) URL, got 12',
+    );
+  });
+
   it('names the line or entry and what is wrong there', async () => {
     const ok = JSON.stringify({
       startedAt: '2026-11-20T10:00:00Z',
@@ -250,7 +369,7 @@ describe('recorded traffic', () => {
         line((x) => (x.request.url = '/x')),
         'line 3: request.url must be an absolute http(s) URL, got "/x"',
       ],
-      ['11.ndjson', line((x) => (x.request.url = 'ftp://x/')), 'line 3: request.url must be an absolute http(s) URL'],
+      ['11.ndjson', line((x) => (x.request.url = 3)), 'line 3: request.url must be an absolute http(s) URL, got 3'],
       ['12.ndjson', line((x) => (x.request.headers = [])), 'line 3: request.headers must be an object of strings'],
       ['13.ndjson', line((x) => (x.request.headers = { a: 1 })), 'line 3: request.headers "a" must be a string'],
       ['14.ndjson', line((x) => (x.request.body = {})), 'line 3: request.body must be a string, got an object'],

@@ -89,7 +89,8 @@ describe('webhook receiver check', () => {
     });
     const strict = await conformanceInProcess(['webhook', '--url', url, '--profile', 'strict']);
     expect(strict.code).toBe(1);
-    expect(strict.out).toContain('FAIL webhook [decision]: malformed JSON');
+    expect(strict.out).toContain('FAIL [receiver-survives] a receiver answered a post that is no callback with a 5xx');
+    expect(strict.out).toContain('first:    webhook [decision]: malformed JSON');
     expect(strict.out).toMatch(/^profile strict: /m);
     // What is not a callback is this contract's expectation: the default profile does not post it.
     const described = await conformanceInProcess(['webhook', '--url', url]);

@@ -11,7 +11,8 @@ import { projectRoot } from '../../src/paths.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { documentOperations, examplePairs } from '../../src/core/examples.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { judgeTraffic, trafficSummary } from '../../src/conformance/traffic/run.ts';
+import { judgeTraffic } from '../../src/conformance/traffic/run.ts';
+import { trafficSummary } from '../../src/conformance/report.ts';
 
 let browser: Browser;
 let sandbox: Sandbox;

@@ -4,7 +4,7 @@
 import { documentAjv } from '../../src/build/ajv.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pairCase, pairRequest } from '../../src/conformance/document/pairs.ts';
-import { judge } from '../../src/conformance/checks/answer.ts';
+import { judgeAnswer } from '../../src/conformance/judge.ts';
 import { pairExpectation } from '../../src/conformance/document/expectations.ts';
 import { parseAnswer } from '../../src/conformance/ground/transport.ts';
 import { startPrism, type RunningPrism } from '../../src/mock/prism.ts';
@@ -39,7 +39,11 @@ const send = (baseUrl: string, pair: (typeof pairs)[number]) => {
 };
 /** The suite's checks on the pair's answer, holding the example's own answer (the strict profile's expectation). */
 const faultsOf = (pair: (typeof pairs)[number], answer: Awaited<ReturnType<typeof answerOf>>) =>
-  judge(pairCase(pair, pairRequest('http://unused', pair, credentials), pairExpectation(pair, 'strict')), answer);
+  judgeAnswer(
+    pairCase(pair, pairRequest('http://unused', pair, credentials), pairExpectation(pair, 'strict')),
+    answer,
+    'strict',
+  );
 /** A fetch answer as the suite's checks read it. */
 const answerOf = async (res: Response) =>
   parseAnswer(res.status, res.headers.get('content-type') ?? '', await res.text(), Object.fromEntries(res.headers));

@@ -1,34 +1,18 @@
-// The checks of an answer (one family of the registry, index.ts): every answer any stage gets, and every recorded or
-// proxied answer, is judged here, by each check that concerns it. A check is a
-// small function over (case, answer); a check that applies to every answer is one entry of `checks`. The order is the
-// order of causes: a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON
-// has no schema to miss), so each answer names its root cause, and the report groups the same cause across every stage.
+// The registry's checks of an answer: every answer to a case, the suite's own and each recorded or proxied one, is
+// judged by each check here that concerns it. The order is the order of causes: a check whose `after` checks found a
+// fault in the same answer does not run (a body that is not JSON has no schema to miss), so each answer names its root
+// cause, and the report groups the same cause across every stage.
 import { parseCascadeViolations, violationKey, violationValues } from '../../core/cascade-violations.ts';
-import { parseJson } from '../../core/json-int64.ts';
 import { deref, resolvePointer } from '../../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
-import { errorParts } from '../../core/validation.ts';
-import { rawErrors } from '../../core/validators/all.ts';
-import { rootFaults, type Allowed, type Case, type Fault, type Found } from '../ground/model.ts';
-import type { Answer } from '../ground/transport.ts';
-import { documentedStatuses } from '../document/expectations.ts';
-import { listedOnce, responsePointer } from '../document/policy.ts';
+import { answerOf, type Allowed, type Answer, type Case, type PointCheck } from '../ground/model.ts';
+import { documentedStatuses, listedOnce, listsOf, responsePointer } from '../document/policy.ts';
+import { schemaFaults } from './schema.ts';
 import { openPoint, pointAt } from '../../core/open-points.ts';
 
 /** The media types an error may have (an open point on the Problem schema). */
 const errorMediaType = () => openPoint('error-media-type');
-
-export interface Check {
-  id: string;
-  /** What it holds, in a few words. */
-  holds: string;
-  /** Checks whose fault in the same answer makes this one moot: theirs is the root cause. */
-  after?: string[];
-  /** Whether the check judges this answer (default: every answer). */
-  concerns?(c: Case, answer: Answer): boolean;
-  faults(c: Case, answer: Answer): Found[];
-}
 
 const titleOf = (body: unknown) => (body as { title?: unknown } | null | undefined)?.title;
 const sameCode = (title: unknown, code: string) =>
@@ -49,36 +33,6 @@ function matchOf(c: Case, answer: Answer): Allowed | undefined {
   return sameStatus.find((a) => a.code === undefined || sameCode(titleOf(answer.body), a.code)) ?? sameStatus[0] ?? any;
 }
 
-/** An answer in short, for reading and for grouping: status and `title`. */
-export function answerOf(status: number, body: unknown): string {
-  const title = titleOf(body);
-  return typeof title === 'string' ? `${status} ${title.slice(0, 80)}` : String(status);
-}
-
-/**
- * Each schema error of `value` under the schema at `pointer`, as a fault: grouped by the keyword of
- * the document it breaks (`#/components/schemas/ThreadId/type`), so the same broken rule in four
- * lists, or in every problem body, is one cause; list positions read as `[]`.
- */
-export function schemaFaults(pointer: string, value: unknown, what: string): Found[] {
-  const found = new Map<string, Found>();
-  for (const e of rawErrors(pointer, value)) {
-    const parts = errorParts(e, value);
-    if (!parts) continue;
-    const rule = e.schemaPath.startsWith('#/components/') ? e.schemaPath : `${pointer}${e.schemaPath.slice(1)}`;
-    const missing = (e.params as { missingProperty?: string }).missingProperty;
-    const key = `${rule}${missing ? `/${missing}` : ''}`;
-    if (found.has(key)) continue;
-    const field = parts.field.replace(/\[\d+\]/g, '[]');
-    found.set(key, {
-      fault: `${what}: \`${field}\` expected ${parts.expected} (${key})`,
-      key,
-      detail: `${parts.field}: ${parts.value}; expected it ${parts.expected}`,
-    });
-  }
-  return [...found.values()];
-}
-
 /** An operation's response with `status` as the document writes it (an error's may be a `$ref`). */
 const responseOf = (op: Operation, status: number) =>
   (resolvePointer(op.pointer) as { responses: Record<string, Record<string, any> | undefined> }).responses[status];
@@ -95,12 +49,6 @@ const idsSent = (body: string | undefined, field: string) =>
     .split(',')
     .map((d) => d.trim())
     .filter(Boolean);
-
-/** An answer's lists as digits (read digit for digit: an id past 2^53 is not rounded), by list. */
-export function listsOf(text: string): Array<[string, string[]]> {
-  const body = parseJson(text) as Record<string, unknown>;
-  return Object.entries(body).flatMap(([name, list]) => (Array.isArray(list) ? [[name, list.map(String)]] : []));
-}
 
 /**
  * How the answer lists the identifiers sent: every one in exactly one list, none more (`lost` and `wrong` otherwise);
@@ -163,9 +111,11 @@ function declaredHeaders(op: Operation, status: number) {
 const canonical = (v: unknown) =>
   Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].sort().join(',') : JSON.stringify(v);
 
-export const checks: Check[] = [
+export const answerChecks: PointCheck<'answer'>[] = [
   {
     id: 'json',
+    family: 'answer',
+    side: 'service',
     holds: 'the body is JSON',
     faults: (_c, a) =>
       a.json ? [] : [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }],
@@ -174,6 +124,8 @@ export const checks: Check[] = [
     // Grouped by what came, not by which field or limit the request was about: the same wrong
     // answer is one cause, whichever requests show it.
     id: 'status',
+    family: 'answer',
+    side: 'service',
     holds: 'the status, and the code where one is expected, are an answer the document allows for the request',
     faults(c, a) {
       const match = matchOf(c, a);
@@ -201,6 +153,8 @@ export const checks: Check[] = [
   {
     // An empty success where the document allows one (an open point with the answer `no-body`) is a decision's fault.
     id: 'body',
+    family: 'answer',
+    side: 'service',
     holds: 'a success has a body, unless the document allows none for it',
     after: ['status'],
     concerns: (_c, a) => a.status < 300 && a.text === '',
@@ -215,6 +169,8 @@ export const checks: Check[] = [
   },
   {
     id: 'content-type',
+    family: 'answer',
+    side: 'service',
     holds: "the answer is application/json, or an error's a media type the document allows for it",
     after: ['json', 'body'],
     faults(_c, a) {
@@ -236,6 +192,8 @@ export const checks: Check[] = [
   },
   {
     id: 'headers',
+    family: 'answer',
+    side: 'service',
     holds: 'every header the document declares for the answer: present where required, and as its schema says',
     after: ['status'],
     faults: (c, a) =>
@@ -254,6 +212,8 @@ export const checks: Check[] = [
   },
   {
     id: 'problem',
+    family: 'answer',
+    side: 'service',
     holds: "an error's body is a problem whose `status` is the answer's",
     after: ['json', 'status', 'body'],
     concerns: (_c, a) => a.status >= 400,
@@ -268,6 +228,8 @@ export const checks: Check[] = [
   },
   {
     id: 'schema',
+    family: 'answer',
+    side: 'service',
     holds: "a success's body is valid against the operation's response schema",
     after: ['json', 'status', 'body'],
     concerns: (c, a) => a.status < 300 && answerSchema(c.operation, a.status) !== undefined,
@@ -276,6 +238,8 @@ export const checks: Check[] = [
   },
   {
     id: 'listed-once',
+    family: 'answer',
+    side: 'service',
     holds:
       'each identifier sent is in exactly one result list, digit for digit (`x-lists-each-once`), as often as an open point allows',
     after: ['json', 'status', 'body', 'schema'],
@@ -292,6 +256,8 @@ export const checks: Check[] = [
   },
   {
     id: 'fields',
+    family: 'answer',
+    side: 'service',
     holds: "a success's fields are the ones the document gives for the request",
     after: ['json', 'status', 'body', 'schema', 'listed-once'],
     concerns: (c, a) => c.fields !== undefined && a.status < 300,
@@ -308,6 +274,8 @@ export const checks: Check[] = [
     // The open points of a result list: how often an identifier given twice is listed, and the order. Their decision
     // is held under strict only, and nothing waits on it (a list out of order hides no other fault).
     id: 'list-form',
+    family: 'answer',
+    side: 'service',
     holds: 'the result lists list a repeated identifier and keep an order as the document decides (open points)',
     after: ['json', 'status', 'body', 'schema', 'listed-once'],
     concerns: (c, a) => a.status < 300 && listedOnce(c.operation, a.status) !== undefined,
@@ -344,6 +312,8 @@ export const checks: Check[] = [
   {
     // The ids and channels must match; the sentences are not all published, so their wording need not.
     id: 'violations',
+    family: 'answer',
+    side: 'service',
     holds: "a validation error's detail names every violation of the request",
     after: ['json', 'status'],
     concerns(c, a) {
@@ -373,10 +343,3 @@ export const checks: Check[] = [
     },
   },
 ];
-
-/** Every fault of the answer, root causes only; a check whose expectation the case marks as decided is a decision. */
-export function judge(c: Case, answer: Answer): Fault[] {
-  return rootFaults(checks, c, answer).map((f) =>
-    c.decided?.includes(f.check) ? { ...f, kind: 'decision' as const } : f,
-  );
-}

@@ -3,26 +3,9 @@
 // a POST to --callback-path, or, without one, a POST to no operation's path whose body has every property the
 // webhook's schema requires.
 import { openapi, resolvePointer } from '../../core/document.ts';
-import { marked } from '../../core/examples.ts';
-import type { ExpectationKind } from '../../core/examples.ts';
-import { rootFaults, type Fault, type Found } from '../ground/model.ts';
-import { schemaFaults } from './answer.ts';
-import type { Answer } from '../ground/transport.ts';
-
-export interface Callback {
-  webhook: string;
-  body: unknown;
-  answer: Answer | undefined;
-}
-
-export interface CallbackCheck {
-  id: string;
-  holds: string;
-  /** Whose break a fault is: the service's (it posts the callback) or the receiver's (it answers it). */
-  side: 'service' | 'caller';
-  after?: string[];
-  faults(c: Callback): Found[];
-}
+import { marked, type ExpectationKind } from '../../core/examples.ts';
+import type { PointCheck } from '../ground/model.ts';
+import { schemaFaults } from './schema.ts';
 
 /** Each webhook of the document: its name and the pointer of its payload's schema (a `$ref` is followed). */
 const webhooks = Object.entries((openapi.webhooks ?? {}) as Record<string, { post?: any }>).flatMap(([name, item]) => {
@@ -54,11 +37,12 @@ export function callbackOf(method: string, path: string, body: string | undefine
 
 const schemaOf = (webhook: string) => webhooks.find((w) => w.name === webhook)?.pointer;
 
-export const callbackChecks: CallbackCheck[] = [
+export const callbackChecks: PointCheck<'callback'>[] = [
   {
     id: 'callback-schema',
-    holds: "a callback's payload is valid against its webhook's schema",
+    family: 'callback',
     side: 'service',
+    holds: "a callback's payload is valid against its webhook's schema",
     faults(c) {
       const pointer = schemaOf(c.webhook);
       if (!pointer) return [];
@@ -73,8 +57,9 @@ export const callbackChecks: CallbackCheck[] = [
   },
   {
     id: 'receiver-answer',
-    holds: 'a receiver answers a valid callback with 200 (otherwise the service posts it again)',
+    family: 'callback',
     side: 'caller',
+    holds: 'a receiver answers a valid callback with 200 (otherwise the service posts it again)',
     after: ['callback-schema'],
     faults: (c) =>
       c.answer === undefined || c.answer.status === 200
@@ -87,8 +72,22 @@ export const callbackChecks: CallbackCheck[] = [
             },
           ],
   },
+  {
+    // What is not a callback (malformed JSON, another media type, an oversized body) is this contract's expectation.
+    id: 'receiver-survives',
+    family: 'callback',
+    side: 'caller',
+    holds: 'a receiver answers a post that is no valid callback with anything but a 5xx [contract decision]',
+    concerns: (c) => c.answer !== undefined && c.answer.status >= 500,
+    faults: (c) =>
+      schemaOf(c.webhook) && schemaFaults(schemaOf(c.webhook)!, c.body, c.webhook).length
+        ? [
+            {
+              fault: 'a receiver answered a post that is no callback with a 5xx',
+              kind: 'decision',
+              detail: `answered ${c.answer!.status}`,
+            },
+          ]
+        : [],
+  },
 ];
-
-/** Every fault of the callback and its answer, root causes only, each with its side. */
-export const judgeCallback = (c: Callback): Array<Fault & { side: 'service' | 'caller' }> =>
-  rootFaults(callbackChecks, c).map((f) => ({ ...f, side: callbackChecks.find((k) => k.id === f.check)!.side }));

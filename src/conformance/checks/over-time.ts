@@ -1,37 +1,12 @@
-// The registry's checks of a sequence: the description's rules over time, run over exchanges in time order (a log, a
-// proxy's traffic, a run's own requests). Each rule is read from the document's keys (policy.ts) and judges only what
-// the exchanges show: a value accepted twice, an identifier listed where a second send cannot put it, a callback the
-// receiver refused and that never came again while the log went on past the first retry. A rule that needs state from
-// before the first exchange never guesses: it starts knowing nothing.
+// The registry's rules over time: the description's rules that need more than one exchange, run over exchanges in time
+// order (the suite's own, a log's, a proxy's) by the judge's one driver. The world is open: a log need not hold every
+// exchange, and the description names transitions it does not show (a thread reopened, a subscriber deleted). A rule
+// fails only on what no history the document allows could explain: it starts knowing nothing, reads what may happen
+// unseen from the document (`released-unseen`, `x-unseen-moves`), and starts again at a reset. It keeps hashes, never
+// values, and a bounded number of them.
 import { hashKey } from '../../core/hash-key.ts';
-import { apiKeyHeader } from '../../core/meta.ts';
-import type { ExpectationKind } from '../../core/examples.ts';
-import type { Fault, Found } from '../ground/model.ts';
-import { listsOf } from './answer.ts';
-import { firstRetrySeconds, listedOnce, sentAgain, takenOnce, valuesAt } from '../document/policy.ts';
-import type { Routed } from './request.ts';
-import type { RecordedExchange } from '../traffic/exchange.ts';
-import type { Answer } from '../ground/transport.ts';
-
-/** An exchange as the rules over time see it: the request routed to its operation, or the callback it carries. */
-export interface Seen {
-  exchange: RecordedExchange;
-  routed?: Routed;
-  answer?: Answer;
-  /** A status callback the service posted to a receiver: the webhook's name and the payload. */
-  callback?: { webhook: string; body: unknown };
-  /** Who sent it: a hash of its credentials (a value is taken once per account; the log's secrets are never kept). */
-  caller: string;
-}
-
-export interface SequenceCheck {
-  id: string;
-  holds: string;
-  kind: ExpectationKind;
-  basis: string;
-  /** A fresh state for one pass over exchanges in time order. */
-  start(): { see(s: Seen): Found[]; end(): Found[] };
-}
+import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt } from '../document/policy.ts';
+import type { Found, RuleOverTime, Seen } from '../ground/model.ts';
 
 /** The most a rule remembers: past it the oldest is forgotten, so a week of traffic needs bounded memory. */
 export const rememberedAtMost = 1_000_000;
@@ -46,30 +21,27 @@ class Memory<V> extends Map<string, V> {
   }
 }
 
-/** Who sent a request: a hash of its credentials, never the values. */
-export const callerOf = (headers: Record<string, string>) =>
-  hashKey(`${headers[apiKeyHeader] ?? ''}\0${headers.authorization ?? ''}`);
-
 const success = (s: Seen) => s.answer !== undefined && s.answer.status >= 200 && s.answer.status < 300;
 const show = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` : value);
 
-const webhookPointer = (name: string) => `#/webhooks/${name}/post`;
-/** How late a retry may come past its delay before the log counts it as never sent (the callbacks stage waits so too). */
+/** How late a retry may come past its delay before it counts as never sent (the callbacks stage waits as long). */
 export const retrySlackSeconds = 10;
 
-export const sequenceChecks: SequenceCheck[] = [
+export const overTimeChecks: RuleOverTime[] = [
   {
     id: 'taken-once',
+    family: 'over-time',
+    side: 'service',
     holds: 'a value a deployment takes once (`x-taken-once`) is accepted once: a second success with it is a break',
     kind: 'described',
-    basis: 'x-taken-once of each operation',
+    basis: 'x-taken-once of each operation (none where `released-unseen` says how it is freed unseen)',
     start() {
       const accepted = new Memory<string>();
       return {
         see(s) {
           const op = s.routed?.operation;
           const once = op && takenOnce(op);
-          if (!once || !success(s)) return [];
+          if (!once || once['released-unseen'] || !success(s)) return [];
           return valuesAt(s.routed!.body, once.field).flatMap((value) => {
             const key = hashKey(`${op.operationId}\0${s.caller}\0${JSON.stringify(value)}`);
             const first = accepted.get(key);
@@ -83,25 +55,27 @@ export const sequenceChecks: SequenceCheck[] = [
             ];
           });
         },
-        end: () => [],
+        due: () => [],
       };
     },
   },
   {
     id: 'sent-again',
+    family: 'over-time',
+    side: 'service',
     holds:
-      'an identifier listed in an answer is listed in a later answer of the same caller only where `x-sent-again` says a second send puts it',
+      'an identifier listed in an answer is listed in a later answer only where `x-sent-again` or `x-unseen-moves` can put it',
     kind: 'described',
-    basis: 'x-sent-again of each list answer (a thread once closed is already closed; no reopening is shown)',
+    basis: 'x-sent-again and x-unseen-moves of each list answer',
     start() {
       const last = new Memory<{ list: string; at: string }>();
       return {
         see(s) {
           const op = s.routed?.operation;
-          if (!op || !success(s)) return [];
-          const again = sentAgain(op, s.answer!.status);
+          if (!op || !success(s) || !s.answer!.json) return [];
+          const later = laterLists(op, s.answer!.status);
           const field = listedOnce(op, s.answer!.status);
-          if (!again || !field || !s.answer!.json) return [];
+          if (!later || !field) return [];
           // Judged against earlier answers only: an identifier given twice may be listed twice in one answer.
           const now = new Map<string, { id: string; list: string }>();
           for (const [list, ids] of listsOf(s.answer!.text))
@@ -110,70 +84,59 @@ export const sequenceChecks: SequenceCheck[] = [
           for (const [key, { id, list }] of now) {
             const before = last.get(key);
             last.set(key, { list, at: s.exchange.source });
-            const allowed = before && again[before.list];
+            const allowed = before && later[before.list];
             if (!allowed || allowed.includes(list)) continue;
             found.push({
-              fault: `${op.operationId} listed a \`${field}\` in ${list} after listing it in ${before.list} (a second send puts it in ${allowed.join(' or ')})`,
+              fault: `${op.operationId} listed a \`${field}\` in ${list} after listing it in ${before.list} (no history the document allows puts it there)`,
               key: `${op.operationId} ${before.list} -> ${list}`,
-              detail: `${field} ${show(id)}: ${before.list} at ${before.at}, ${list} at ${s.exchange.source}; no reopening is shown between them`,
+              detail: `${field} ${show(id)}: ${before.list} at ${before.at}, ${list} at ${s.exchange.source}; from ${before.list} it may be in ${allowed.join(', ')}`,
             });
           }
           return found;
         },
-        end: () => [],
+        due: () => [],
       };
     },
   },
   {
     id: 'callback-retried',
+    family: 'over-time',
+    side: 'service',
     holds:
-      'a callback the receiver did not answer with 200 is posted again (`x-retry-delays-seconds`), where the log goes on past the first delay',
+      'a callback the receiver did not answer with 200 is posted again, same message and status (`x-retry-delays-seconds`), where the exchanges go on past the first delay',
     kind: 'described',
-    basis: `${webhookPointer('{webhook}')}/description ("otherwise the service retries"), x-retry-delays-seconds`,
+    basis: '#/webhooks/{webhook}/post/description ("otherwise the service retries"), x-retry-delays-seconds',
     start() {
       const waiting = new Memory<{ at: number; due: number; source: string; status: number | undefined }>();
-      let latest = Number.NEGATIVE_INFINITY;
       const keyOf = (s: Seen) => {
         const body = s.callback!.body as { messageId?: unknown; status?: unknown } | null;
         return hashKey(`${s.callback!.webhook}\0${JSON.stringify(body?.messageId)}\0${JSON.stringify(body?.status)}`);
       };
       return {
         see(s) {
-          latest = Math.max(latest, s.exchange.at);
           if (!s.callback) return [];
           const key = keyOf(s);
           waiting.delete(key); // posted again: whatever came before is retried
           const delay = firstRetrySeconds(s.callback.webhook);
-          if (delay !== undefined && s.answer?.status !== 200)
+          if (delay !== undefined && s.callback.answer?.status !== 200)
             waiting.set(key, {
               at: s.exchange.at,
               due: s.exchange.at + (delay + retrySlackSeconds) * 1000,
               source: s.exchange.source,
-              status: s.answer?.status,
+              status: s.callback.answer?.status,
             });
           return [];
         },
-        // Only where the log goes on past the delay: a callback refused near its end may yet be retried.
-        end: () =>
-          [...waiting.values()]
-            .filter((w) => w.due <= latest)
-            .map((w) => ({
-              fault: 'a callback its receiver did not answer with 200 was never posted again',
-              detail: `answered ${w.status ?? 'nothing'} at ${w.source}; no repeat in the ${Math.round((latest - w.at) / 1000)} s the log goes on`,
-            })),
+        // Only those whose time has come: a callback refused near the end of the exchanges may yet be retried.
+        due(at) {
+          const late = [...waiting].filter(([, w]) => w.due <= at);
+          for (const [key] of late) waiting.delete(key);
+          return late.map(([, w]) => ({
+            fault: 'a callback its receiver did not answer with 200 was never posted again',
+            detail: `answered ${w.status ?? 'nothing'} at ${w.source}; no repeat of the same message and status in the ${Math.round((at - w.at) / 1000)} s that followed`,
+          }));
+        },
       };
     },
   },
 ];
-
-/** Every rule over time, started: what an exchange breaks, each fault named by its rule and kind. */
-export function sequenceRun() {
-  const states = sequenceChecks.map((check) => ({ check, state: check.start() }));
-  const named = (check: SequenceCheck, found: Found[]): Fault[] =>
-    found.map((f) => ({ check: check.id, ...f, kind: f.kind ?? check.kind }));
-  return {
-    see: (s: Seen) => states.flatMap(({ check, state }) => named(check, state.see(s))),
-    end: () => states.flatMap(({ check, state }) => named(check, state.end())),
-  };
-}
-export type SequenceRun = ReturnType<typeof sequenceRun>;

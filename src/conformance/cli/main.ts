@@ -2,19 +2,12 @@
 // one fails, 2 for bad arguments or a server that does not answer. A function of its arguments, streams and
 // environment, so tests call it without starting a process; bin.ts is the command.
 import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../../core/cli.ts';
-import {
-  checkWebhookReceiver,
-  conformanceStages,
-  formatSummary,
-  loadVars,
-  OptionError,
-  runConformance,
-  type ConformanceOptions,
-  UnreachableError,
-  type Vars,
-} from '../index.ts';
+import { checkWebhookReceiver } from '../stages/webhook.ts';
+import { conformanceStages, OptionError, runConformance, type ConformanceOptions } from '../suite/suite.ts';
+import { UnreachableError } from '../suite/run-checks.ts';
+import { loadVars, type Vars } from '../suite/vars.ts';
 import type { CallbackOptions } from '../suite/context.ts';
-import { stopLine } from '../report.ts';
+import { stopLine, summary as formatSummary } from '../report.ts';
 import {
   credentialOptions,
   newRunState,

@@ -4,8 +4,7 @@ import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
 import { json as formatJson, junit as formatJUnit } from '../report.ts';
-import type { Profile } from '../suite/context.ts';
-import type { SuiteReport as ConformanceReport } from '../suite/context.ts';
+import type { Profile, SuiteReport as ConformanceReport } from '../ground/model.ts';
 
 /** --profile: described or strict; undefined when not given (described applies). */
 export function profileOption(value: string | undefined): Profile | undefined {

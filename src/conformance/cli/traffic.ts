@@ -4,14 +4,16 @@ import { parseArgs } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
 import { credentialOptions, profileOption, reporter, writable, type RunState } from './shared.ts';
 import { redactor } from '../ground/redaction.ts';
-import type { CheckResult } from '../suite/context.ts';
-import { TrafficError } from '../traffic/exchange.ts';
+import type { CheckResult } from '../ground/model.ts';
+import { TrafficError } from '../traffic/readers/format.ts';
 import type { Judged } from '../traffic/judge.ts';
 import { startProxy } from '../traffic/proxy.ts';
-import { findingLine, judgeTraffic, trafficSummary } from '../traffic/run.ts';
+import { judgeTraffic } from '../traffic/run.ts';
+import { findingLine, trafficSummary } from '../report.ts';
 
 export const trafficUsage = `usage: messaging-conformance traffic <file>... [--format har|ndjson] [--judge service|caller|both]
-         [--base-path P] [--callback-path P] [--profile described|strict] [--reporter junit|json --output <file>]
+         [--base-path P] [--callback-path P] [--reset-url U]... [--profile described|strict]
+         [--reporter junit|json --output <file>]
 
   Judges recorded exchanges: HAR 1.2 files (a browser's, a proxy's, Playwright's recordHar) and
   NDJSON logs, one exchange per line:
@@ -27,23 +29,30 @@ export const trafficUsage = `usage: messaging-conformance traffic <file>... [--f
   --base-path           the path the document's paths start from on the recorded host (default:
                         the document's servers' paths)
   --callback-path       the path your status-callback receiver listens on (default: told by shape)
+  --reset-url           a reset hook's URL or path (the suite's --reset-url): a POST there puts the
+                        service back in its fixtures' state, and the rules over time start again.
+                        The sandbox's /_sandbox/reset and the suite's recorded resets always are.
+                        Entries that are not http(s) (a browser's blob:, data:, ws:) are counted,
+                        not judged
   --profile, --reporter, --output as for the suite
 
 usage: messaging-conformance proxy --target <url> [--port N] [--host H] [--judge service|caller|both]
-         [--record <file>] [--report-every N] [--base-path P] [--callback-path P]
+         [--record <file>] [--report-every N] [--base-path P] [--callback-path P] [--reset-url U]...
          [--profile described|strict] [--reporter junit|json --output <file>]
 
   Forwards every request to --target unchanged and judges each exchange both ways (--judge both by
   default): your app's requests and the service's answers. Prints each failure as it is found,
   and the whole report on Ctrl-C or SIGTERM (and writes --reporter's file then, and every
   --report-every N exchanges). --record writes what it saw (credentials as ***) as NDJSON, or HAR
-  for a .har name, to judge again with traffic. Exit as for traffic.
+  for a .har name, to judge again with traffic (the bodies of exchanges outside the document's
+  paths, such as a docs page, are left out). Exit as for traffic.
 `;
 
 const shared = {
   judge: { type: 'string' },
   'base-path': { type: 'string' },
   'callback-path': { type: 'string' },
+  'reset-url': { type: 'string', multiple: true },
   profile: { type: 'string' },
   reporter: { type: 'string' },
   output: { type: 'string' },
@@ -72,6 +81,10 @@ function pathOption(flag: string, value: string | undefined): string | undefined
   return value;
 }
 
+/** The paths of --reset-url (a URL or a path): a POST there is a reset, after which the rules over time start again. */
+const resetPaths = (given: string[] | undefined) =>
+  (given ?? []).map((u) => (u.startsWith('/') ? u : new URL(httpUrl('--reset-url', u)).pathname));
+
 /** The credentials the environment holds: written as *** wherever a recorded exchange has them. */
 const envSecrets = (env: CliIo['env']) =>
   credentialOptions.map(([, , variable]) => env[variable]).filter((s): s is string => typeof s === 'string');
@@ -91,6 +104,7 @@ export async function trafficCommand(args: string[], io: CliIo, say: (line: stri
       judge: judgedOption(o.judge, 'service'),
       basePath: pathOption('base-path', o['base-path']),
       callbackPath: pathOption('callback-path', o['callback-path']),
+      resetPaths: resetPaths(o['reset-url']),
       profile: profileOption(o.profile),
       secrets,
     });
@@ -135,6 +149,7 @@ export async function proxyCommand(
     judge: judgedOption(o.judge, 'both'),
     basePath: pathOption('base-path', o['base-path']),
     callbackPath: pathOption('callback-path', o['callback-path']),
+    resetPaths: resetPaths(o['reset-url']),
     profile: profileOption(o.profile),
     secrets,
     ...(o.record ? { record: writable('record', o.record) } : {}),

@@ -16,18 +16,14 @@ import { documentViolation, schemaViolation } from '../../core/schema-violations
 import type { Allowed, Expectation, Profile } from '../ground/model.ts';
 import { pattern, type Path } from '../../core/edges.ts';
 import { parsed, type Json } from '../../core/digits.ts';
-import { businessAnswers, responsePointer } from './policy.ts';
+import { businessAnswers, documentedStatuses, responsePointer } from './policy.ts';
+
+export { documentedStatuses } from './policy.ts';
 import { openPoint, pointAt, pointBasis } from '../../core/open-points.ts';
 import { otherReadings } from './readings.ts';
 
 /** The answers to a malformed property the description allows: its own code, or 500 system-error (on the shared 500). */
 const malformed = () => openPoint('malformed-property', ['property-code', 'system-error'] as const);
-
-/** The statuses the document lists for an operation (not `default`). */
-export const documentedStatuses = (op: Operation): number[] =>
-  Object.keys((resolvePointer(op.pointer) as { responses: object }).responses)
-    .filter((s) => /^\d{3}$/.test(s))
-    .map(Number);
 
 /** `decision` when any of the statuses is one the description does not state for the operation. */
 const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKind =>

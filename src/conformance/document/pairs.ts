@@ -2,8 +2,7 @@
 import { listsViolations } from '../../core/error-codes.ts';
 import type { ExamplePair } from '../../core/examples.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
-import type { HttpRequest } from '../ground/transport.ts';
-import type { Case, Credentials, Expectation } from '../ground/model.ts';
+import type { Case, Credentials, Expectation, HttpRequest } from '../ground/model.ts';
 
 export type { Credentials } from '../ground/model.ts';
 

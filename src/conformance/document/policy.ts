@@ -5,11 +5,24 @@
 // the requests that change nothing (the probes), the webhook that reports an operation's messages.
 // A new operation needs its keys in the document, not a line here.
 import { resolvePointer } from '../../core/document.ts';
+import { parseJson } from '../../core/json-int64.ts';
 import { examplePairs, marked, type ExamplePair, type ExpectationKind, type Operation } from '../../core/examples.ts';
 
 type Obj = Record<string, unknown>;
 
 const operationObject = (op: Operation) => resolvePointer(op.pointer) as Obj;
+
+/** The statuses the document lists for an operation (not `default`). */
+export const documentedStatuses = (op: Operation): number[] =>
+  Object.keys(operationObject(op).responses as Obj)
+    .filter((s) => /^\d{3}$/.test(s))
+    .map(Number);
+
+/** An answer's lists as digits (read digit for digit: an id past 2^53 is not rounded), by list. */
+export function listsOf(text: string): Array<[string, string[]]> {
+  const body = parseJson(text) as Record<string, unknown>;
+  return Object.entries(body).flatMap(([name, list]) => (Array.isArray(list) ? [[name, list.map(String)]] : []));
+}
 
 /** Where the operation's response with `status` is written (a shared one is a `$ref` to it). */
 export function responsePointer(op: Operation, status: number | string): string {
@@ -38,12 +51,16 @@ const selector = /^[^.[\]=]+(\[\w+=[^\]]+\])?(\.[^.[\]=]+(\[\w+=[^\]]+\])?)*$/;
 
 /** The value a deployment accepts once (`x-taken-once`): where it is in the request, and the code a second use gets. */
 export const takenOnce = (op: Operation) =>
-  key<{ field: string; code: string }>(
+  key<{ field: string; code: string; 'released-unseen'?: string }>(
     operationObject(op),
     op.pointer,
     'x-taken-once',
-    (v) => isString(v?.field) && selector.test(v.field) && isString(v?.code),
-    "{field, code}, the field a path of names, a list's items picked as `list[field=value]`",
+    (v) =>
+      isString(v?.field) &&
+      selector.test(v.field) &&
+      isString(v?.code) &&
+      (v['released-unseen'] === undefined || isString(v['released-unseen'])),
+    "{field, code, released-unseen?}, the field a path of names, a list's items picked as `list[field=value]`",
   );
 
 /** The request's fields an answer with `status` gives back as sent (`x-echoes`). */
@@ -70,6 +87,28 @@ export function sentAgain(op: Operation, status: number): Record<string, string[
     'an object of list -> a list, or a list of the lists it may be in',
   );
   return again && Object.fromEntries(Object.entries(again).map(([from, to]) => [from, [to].flat()]));
+}
+
+/**
+ * Per list of the answer with `status`, the lists an identifier in it may be in at a later call, whatever happened
+ * between that no exchange shows: where `x-sent-again` puts it, and each `to` of the `x-unseen-moves` from its list.
+ */
+export function laterLists(op: Operation, status: number): Record<string, string[]> | undefined {
+  const again = sentAgain(op, status);
+  const moves = ofResponse<Array<{ from: string[]; to: string[]; why: string }>>(
+    op,
+    status,
+    'x-unseen-moves',
+    (v) => Array.isArray(v) && v.every((m) => isStringList(m?.from) && isStringList(m?.to) && isString(m?.why)),
+    'a list of {from: [lists], to: [lists], why}',
+  );
+  if (!again) return undefined;
+  return Object.fromEntries(
+    Object.entries(again).map(([from, to]) => [
+      from,
+      [...new Set([...to, ...(moves ?? []).filter((m) => m.from.includes(from)).flatMap((m) => m.to)])],
+    ]),
+  );
 }
 
 /**

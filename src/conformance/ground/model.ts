@@ -1,13 +1,9 @@
-// The case model, the suite's lowest layer: a case is one request, the answers the document allows for it, what else
-// its answer must hold, and where it came from. Every stage makes cases, the runner (runner.ts) sends them, and
-// the checks (checks.ts) judge their answers. This module imports no other module of the suite.
+// The ground of the suite: an exchange, what the document allows as its answer (a case), what a check finds (a fault),
+// the checks of the registry, and the verdict the judge (judge.ts) makes of them. Types only, and a leaf: every layer
+// above reads these, and nothing here depends on what is above.
 import type { ExpectationKind, Operation } from '../../core/examples.ts';
-import type { HttpRequest } from './transport.ts';
 
-/**
- * `described` (the default): only checks whose expectation the service's description (or its
- * public docs) states. `strict`: the contract's own decisions too (this repository's sandbox).
- */
+/** `described` (default): what the description (or its public docs) states. `strict`: this contract's decisions too. */
 export type Profile = 'described' | 'strict';
 
 export interface Credentials {
@@ -17,6 +13,51 @@ export interface Credentials {
   apiKeyNoBalance?: string;
   /** A token of a user with the INTEGRATOR permission (close threads). */
   integratorToken: string;
+}
+export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+}
+
+/** An answer as the checks read it. */
+export interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+  /** The JSON the text holds; undefined when it holds none. */
+  body: unknown;
+  /** False when the text is not empty and not JSON. */
+  json: boolean;
+  /** The answer's headers, their names in lower case (several of one name joined with `, `). */
+  headers: Record<string, string>;
+}
+
+/** What one exchange's answer was, as recorded: its body as text (decoded: no content coding, no base64). */
+export interface RecordedAnswer {
+  status: number;
+  /** Header names in lower case; several of one name joined with `, `. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** An exchange: a request and the answer it got, as the suite sent it, a log or a HAR file holds it, or a proxy saw it. */
+export interface RecordedExchange {
+  /** When the request started, epoch milliseconds. */
+  at: number;
+  /** Header names in lower case; the body as text, undefined when there was none. */
+  request: HttpRequest;
+  /** Undefined when the log holds no answer (the connection failed, or the recorder saw none). */
+  response: RecordedAnswer | undefined;
+  /** Why no answer came, where the recorder knows: the service's fault, unless the caller gave up (aborted, cancelled). */
+  error?: string;
+  /** Where it came from, as a person finds it again: `traffic.ndjson line 17`, `run.har entry 4`, `proxy exchange 12`. */
+  source: string;
+  /** A reset hook's request (the suite's --reset-url): the state is the fixtures' again; the rules over time restart. */
+  reset?: boolean;
 }
 
 /** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
@@ -48,47 +89,251 @@ export interface Case {
   decided?: string[];
 }
 
-/** What a check found wrong with one answer: which check, the fault as causes are grouped by it, and this answer's instance. */
-export interface Fault {
-  check: string;
+/** A request as the checks read it: its operation (by path and method), and its body as JSON. */
+export interface Routed {
+  request: HttpRequest;
+  /** The path past the base path, without the query. */
+  path: string;
+  /** The operation of the path and method; undefined for a path or method the document does not describe. */
+  operation: Operation | undefined;
+  /** The operation of the path, whatever the method. */
+  atPath: Operation | undefined;
+  /** The body as JSON, when it is JSON. */
+  body: unknown;
+  json: boolean;
+  credentialGiven: boolean;
+  /** Not the API's: a path whose first segment is no operation's (a docs page, a health check), or not http(s). */
+  outside: boolean;
+}
+
+/** A status callback the service posted, and the receiver's answer to it. */
+export interface Callback {
+  webhook: string;
+  body: unknown;
+  answer: Answer | undefined;
+}
+
+/** An exchange as the rules over time see it. */
+export interface Seen {
+  exchange: RecordedExchange;
+  routed?: Routed;
+  answer?: Answer;
+  callback?: Callback;
+  /** Who sent it: a hash of its credentials (a value is taken once per account; secrets are never kept). */
+  caller: string;
+}
+
+/** Whose break a fault is: the service's, or the caller's (the app sending requests, or receiving callbacks). */
+export type Side = 'service' | 'caller';
+
+/** What a check found wrong, before the judge names its check. */
+export interface Found {
   /** The fault, in words ("a problem body: `status` expected to be present"). */
   fault: string;
   /** What causes are grouped by, when not the fault's words: the rule of the document it breaks. */
   key?: string;
-  /** This answer's instance of it (the field and value). */
+  /** This instance of it (the field and value). */
   detail: string;
-  /** `decision` where the check's expectation for this case is this contract's own (Case.decided). */
+  /** `decision` where the expectation is this contract's own, not the description's. */
   kind?: ExpectationKind;
 }
 
-/** A fault before the registry names its check. */
-export type Found = Omit<Fault, 'check'>;
-
-/** A check of the registry as the root-cause walk reads it: checks run in order, one whose `after` found a fault skipped. */
-interface Ordered<A extends unknown[]> {
-  id: string;
-  after?: string[];
-  concerns?(...args: A): boolean;
-  faults(...args: A): Found[];
+/** A fault, named by the check of the registry that found it. */
+export interface Fault extends Found {
+  check: string;
 }
 
 /**
- * Every fault the checks find in what `args` are (an answer, a request, a callback), root causes only: a check is
- * skipped when a check it comes after found one, so each names its own cause.
+ * The checks of the registry, by what they judge: the run (a request that got no answer), a request (the caller's
+ * side), an answer to a case, a callback, and the rules over time. Each entry is one check: its id, its side, what it
+ * holds; its place in the registry is its place in the order of causes. A check whose `after` checks found a fault in
+ * the same subject does not run: theirs is the root cause.
  */
-export function rootFaults<A extends unknown[]>(checks: Array<Ordered<A>>, ...args: A): Fault[] {
-  const faults: Fault[] = [];
-  const failed = new Set<string>();
-  for (const check of checks) {
-    if (check.after?.some((id) => failed.has(id)) || check.concerns?.(...args) === false) continue;
-    const found = check.faults(...args);
-    if (found.length === 0) continue;
-    failed.add(check.id);
-    faults.push(...found.map((f) => ({ check: check.id, ...f })));
-  }
-  return faults;
+export interface Subjects {
+  run: [];
+  request: [r: Routed];
+  answer: [c: Case, a: Answer];
+  callback: [c: Callback];
 }
+interface Entry {
+  id: string;
+  side: Side;
+  /** What it holds, in a few words. */
+  holds: string;
+  after?: string[];
+}
+export type PointCheck<F extends keyof Subjects = keyof Subjects> = {
+  [K in F]: Entry & {
+    family: K;
+    /** Whether the check judges this subject (default: every one). */
+    concerns?(...s: Subjects[K]): boolean;
+    faults(...s: Subjects[K]): Found[];
+  };
+}[F];
+/** A rule over time: a fresh state for one pass over exchanges in time order. */
+export interface RuleOverTime extends Entry {
+  family: 'over-time';
+  kind: ExpectationKind;
+  basis: string;
+  start(): { see(s: Seen): Found[]; due(at: number): Found[] };
+}
+export type Check = PointCheck | RuleOverTime;
+export type Family = Check['family'];
+
+/** An operation's documented status, error code or named example that a check exercises. */
+export interface Coverage {
+  operationId: string;
+  status?: number;
+  code?: string;
+  example?: string;
+  /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
+  needsReset?: string;
+  /** A request schema limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
+  limit?: string;
+  side?: 'at' | 'past';
+  /** Requests the check generated. */
+  generated?: number;
+}
+
+export interface CheckSpec {
+  stage: string;
+  name: string;
+  /** Where the expectation comes from: the description, or a [contract decision] of this contract. */
+  kind: ExpectationKind;
+  /** What of the document the check exercises, for the coverage scorecard. */
+  covers?: Coverage;
+  /** The part of the document the expectation comes from: a JSON pointer, and the sentence where it widens one. */
+  basis?: string;
+}
+
+/** What a source hands the judge for one check: what its exchanges showed. Never whether it passed: the judge says. */
+export interface Outcome {
+  /** What the checks found wrong (the profile's own): a check fails on any. */
+  faults?: Fault[];
+  /** A failure no check of the registry judges: the run's own (a stage stopped, a reset failed, a plan is wrong). */
+  failed?: string;
+  expected?: string;
+  actual?: string;
+  /** The answer in short (`400 text-not-specified`, `no answer`). */
+  answer?: string;
+  request?: HttpRequest;
+}
+
+/** A verdict: one check, and what the judge made of it. Made by judge.ts's `verdict` alone. */
+export interface CheckResult extends CheckSpec, Omit<Outcome, 'request' | 'failed'> {
+  ok: boolean;
+  ms: number;
+  request?: string;
+  /** The request as a ready curl command, credentials as environment references. */
+  replay?: string;
+  /** Where a recorded exchange is (`traffic.ndjson line 17`), when it was sent, and the answer it got. */
+  recorded?: string;
+  /** Whose break a failure is: the service's (the default) or the caller's. */
+  side?: Side;
+}
+
+/** Of the `of` items the document states, how many a check reached (`covered`), and of those how many no check failed. */
+export interface Covered {
+  covered: number;
+  /** Absent in a report of 1.1.0 and before, which counted no passes: read it as `covered`. */
+  passed?: number;
+  of: number;
+}
+
+/** Per operation: how much of what the document states for it this run exercised. */
+export interface CoverageRow {
+  operationId: string;
+  statuses: Covered;
+  codes: Covered;
+  examples: Covered;
+  /** Distinct schema limits reached; checks that met one (`at`) or passed it by one (`past`); requests generated. */
+  breadth: { limits: number; at: number; past: number; generated: number };
+  /** What no check reached, and why. */
+  missed: Array<{ what: string; why: string }>;
+  /** What a check held only loosely because no reset hook made the starting state known. */
+  needsReset?: Array<{ what: string; why: string }>;
+}
+
+export interface SuiteReport {
+  /** Which checks ran: `described` only, or `strict` (the contract's decisions too). */
+  profile: Profile;
+  results: CheckResult[];
+  stageMs: Record<string, number>;
+  /** Per operation, what of the document the run exercised (absent for the webhook check). */
+  coverage?: CoverageRow[];
+  /** False when the run could not finish (its deadline passed); `unfinished` says why. */
+  finished: boolean;
+  unfinished?: string;
+  /** The credentials answered 401 on requests that are otherwise right: the run stopped before any stage. */
+  rejectedCredentials?: CredentialName[];
+  /** Why the run stopped before any stage: the probes' answers are not the service's (all 404, none JSON). */
+  misdirected?: string;
+  /** True only when the run finished and every check of every selected stage ran and passed. */
+  ok: boolean;
+  /** The stage whose failed check stopped the run (--bail): the stages after it did not run. */
+  bailedAt?: string;
+}
+
+/** Whose breaks fail the run: the service's (answers the document does not allow), the callers' (requests it refuses), or both. */
+export type Judged = Side | 'both';
+
+/** What a judge saw, by side: exchanges judged, and how many broke the contract. */
+export interface TrafficCounts {
+  exchanges: number;
+  unanswered: number;
+  callbacks: number;
+  /** Exchanges at paths outside the document's (a docs page, a health check): not the API's, not judged. */
+  outside: number;
+  /** Answers whose every allowed answer is a decision of this contract: judged under --profile strict only. */
+  decisions: number;
+  /** Reset hooks' requests (the sandbox's /_sandbox/reset, --reset-url's path): the rules over time start again. */
+  resets: number;
+  service: { judged: number; failed: number };
+  caller: { judged: number; failed: number };
+  /** Failures past the first few of their cause, and of causes past the most the report holds: counted, not kept. */
+  notKept: number;
+}
+
+/** The traffic report: the suite's report with what the judge counted. */
+export type TrafficReport = SuiteReport & { traffic: TrafficCounts & { judgedSide: Judged; ms: number } };
+
+/**
+ * A judge of traffic as its users see it: what it judges, each exchange in time order, the rules that judge at the end,
+ * and the report. (The packages' types name this interface, not the class: a class with private members is a new type
+ * in every build of the declarations, which the types gate reads as a break.)
+ */
+export interface TrafficJudgement {
+  readonly judged: Judged;
+  /** Judges one exchange; the failures it shows that fail the run. */
+  see(x: RecordedExchange): CheckResult[];
+  /** The rules over time that judge at the end; their failures. */
+  end(): CheckResult[];
+  report(): TrafficReport;
+  /** How many failures the causes of these kept results stand for. */
+  shown(results: CheckResult[]): number;
+}
+
+/**
+ * The most of one answer the suite reads. The document states no answer size, and the largest answers it allows (a
+ * list of every thread id sent) are far below; a server that sends more must not fill the suite's memory.
+ */
+export const maxAnswerBytes = 16 * 1024 * 1024;
 
 /** "400 text-not-specified or 500 system-error" (", or another error status" where any error passes). */
 export const describeAllowed = (allowed: Allowed[], otherErrors = false) =>
   `${allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ')}${otherErrors ? ', or another error status' : ''}`;
+
+/** The media type a request's body is sent as, in lower case, without parameters. */
+export const mediaType = (r: HttpRequest) => (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/** An answer in short, for reading and for grouping: status and `title`. */
+export function answerOf(status: number, body: unknown): string {
+  const title = (body as { title?: unknown } | null | undefined)?.title;
+  return typeof title === 'string' ? `${status} ${title.slice(0, 80)}` : String(status);
+}
+
+/** The profile filter: a decision of this contract is held under strict only (the judge's, read by plans too). */
+export const held = (kind: string | undefined, profile: Profile) => kind !== 'decision' || profile === 'strict';
+
+/** Whether an outcome fails: a fault (the profile's own: the judge hands no other), or a failure of the run's own. */
+export const fails = (o: Outcome) => o.failed !== undefined || (o.faults?.length ?? 0) > 0;

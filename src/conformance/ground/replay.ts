@@ -1,8 +1,7 @@
 // A failed check's request as a person replays it: a curl command (credentials as the environment variables that hold
 // them) and one line to read.
 import { apiKeyHeader } from '../../core/meta.ts';
-import type { SuiteContext } from '../suite/context.ts';
-import type { HttpRequest as PairRequest } from './transport.ts';
+import type { Credentials, HttpRequest as PairRequest } from './model.ts';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -10,11 +9,11 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * The request as a curl command to replay it: each credential is written as the environment
  * variable that holds it (`"$MESSAGING_API_KEY"`), never as its value.
  */
-export const replay = (ctx: SuiteContext, r: PairRequest): string =>
+export const replay = (credentials: Credentials, r: PairRequest): string =>
   curl(r, [
-    [ctx.credentials.apiKeyNoBalance, '$MESSAGING_API_KEY_NO_BALANCE'],
-    [ctx.credentials.apiKey, '$MESSAGING_API_KEY'],
-    [ctx.credentials.integratorToken, '$MESSAGING_INTEGRATOR_TOKEN'],
+    [credentials.apiKeyNoBalance, '$MESSAGING_API_KEY_NO_BALANCE'],
+    [credentials.apiKey, '$MESSAGING_API_KEY'],
+    [credentials.integratorToken, '$MESSAGING_INTEGRATOR_TOKEN'],
   ]);
 
 /** The request as a curl command, each of `refs`' values written as the environment variable it names. */

@@ -4,20 +4,11 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createGunzip, createInflate } from 'node:zlib';
 import { openapi } from '../../core/document.ts';
+import { maxAnswerBytes, type Answer, type HttpRequest } from './model.ts';
 
-/** An answer as the checks read it. */
-export interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-  /** The JSON the text holds; undefined when it holds none. */
-  body: unknown;
-  /** False when the text is not empty and not JSON. */
-  json: boolean;
-  /** The answer's headers, their names in lower case (several of one name joined with `, `). */
-  headers: Record<string, string>;
-}
+export { maxAnswerBytes, type Answer, type HttpRequest } from './model.ts';
 
+/** An answer as the checks read it: its text, and the JSON it holds. */
 export function parseAnswer(
   status: number,
   contentType: string,
@@ -32,13 +23,6 @@ export function parseAnswer(
     json = false;
   }
   return { status, contentType, text, body, json, headers };
-}
-
-export interface HttpRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | undefined;
 }
 
 export interface Exchange extends HttpRequest {
@@ -59,12 +43,6 @@ export const clientHeaders: Readonly<Record<string, string>> = {
   'accept-encoding': 'gzip, deflate',
   'user-agent': `messaging-conformance (contract ${(openapi.info as { version: string }).version})`,
 };
-/**
- * The most of one answer the suite reads. The document states no answer size, and the largest answers it allows (a
- * list of every thread id sent) are far below; a server that sends more must not fill the suite's memory.
- */
-export const maxAnswerBytes = 16 * 1024 * 1024;
-
 export class AnswerTooLarge extends Error {
   constructor() {
     super(`the answer is over ${maxAnswerBytes / 1024 / 1024} MiB; the suite read no further`);

@@ -6,8 +6,7 @@
 import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
-import { caseCheck, planStage } from '../suite/runner.ts';
-import { runs, type Planned, type SuiteContext } from '../suite/context.ts';
+import { caseCheck, planStage, runs, type Planned, type SuiteContext } from '../suite/context.ts';
 import { acceptedExpectation, anyError, documentsDefault, statusExpectation } from '../document/expectations.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';

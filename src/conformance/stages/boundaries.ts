@@ -6,9 +6,13 @@
 import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
-import { caseCheck, planStage } from '../suite/runner.ts';
-import type { Planned, SuiteContext } from '../suite/context.ts';
-import { acceptedExpectation, invalidBodyExpectation, isAccepted, readingsExpectation } from '../document/expectations.ts';
+import { caseCheck, planStage, type Planned, type SuiteContext } from '../suite/context.ts';
+import {
+  acceptedExpectation,
+  invalidBodyExpectation,
+  isAccepted,
+  readingsExpectation,
+} from '../document/expectations.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { prepare, withFreshIdentifiers } from '../suite/vars.ts';

@@ -5,23 +5,13 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
-import { documentOperations, successExamples } from '../../core/examples.ts';
-import { check } from '../suite/runner.ts';
-import {
-  runs,
-  type CallbackOptions,
-  type CheckOutcome,
-  type CheckResult,
-  type Stage,
-  type SuiteContext,
-} from '../suite/context.ts';
-import { send } from '../suite/send.ts';
+import { documentOperations, successExamples, type ExpectationKind } from '../../core/examples.ts';
+import { openPoint, pointBasis } from '../../core/open-points.ts';
+import { retrySlackSeconds } from '../checks/over-time.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { firstRetrySeconds, links, reportedBy, sentAt } from '../document/policy.ts';
-import { retrySlackSeconds } from '../checks/over-time.ts';
-import { judgeCallback } from '../checks/callback.ts';
-import { openPoint, pointBasis } from '../../core/open-points.ts';
-import type { ExpectationKind } from '../../core/examples.ts';
+import type { CheckResult, Fault, Outcome } from '../ground/model.ts';
+import { runs, type CallbackOptions, type Stage, type SuiteContext } from '../suite/context.ts';
 import { prepare } from '../suite/vars.ts';
 
 /** The webhook the operations' answers are reported by (`x-reported-by`): the status callback this stage judges. */
@@ -34,8 +24,9 @@ const webhookPointer = `#/webhooks/${webhook}/post`;
 const { identifies, reports } = links(webhook);
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs = firstRetrySeconds(webhook)! * 1000;
-/** Long enough for the first retry, as late as the rule over time allows it to come. */
-const defaultCallbackWindowMs = firstRetryMs + retrySlackSeconds * 1000;
+/** How long after a refused callback its retry is due: the first delay, and as late as the retry rule lets it come. */
+const retryDueMs = firstRetryMs + retrySlackSeconds * 1000;
+const defaultCallbackWindowMs = retryDueMs;
 /** A receiver keeps at most this many posts, each at most this many bytes: a flood costs bounded memory. */
 const maxPosts = 10_000;
 const maxPostBytes = 1 << 20;
@@ -44,12 +35,15 @@ interface Post {
   at: number;
   text: string;
   body: any;
+  /** What the judge found in it: its payload against the webhook, and the rules over time on it. */
+  faults: Fault[];
 }
 
-/** The receiver: 200 to every post, except 500 to the first post about `failOnce`. */
-async function listen(options: CallbackOptions, failOnce: string) {
+/** The receiver: 200 to every post, except 500 to the first post about `failOnce`; each post judged as it comes. */
+async function listen(ctx: SuiteContext, options: CallbackOptions, failOnce: string) {
   const posts: Post[] = [];
   let failed = false;
+  let here = '';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -66,19 +60,19 @@ async function listen(options: CallbackOptions, failOnce: string) {
       } catch {}
       const fail = !failed && body?.[identifies.payload] === failOnce;
       failed ||= fail;
-      if (posts.length < maxPosts) posts.push({ at: Date.now(), text, body });
-      res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
+      const at = Date.now();
+      const status = fail ? 500 : 200;
+      const faults = ctx.received({ at, url: here, webhook, body, text, status });
+      if (posts.length < maxPosts) posts.push({ at, text, body, faults });
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
     });
     req.on('error', () => {});
   });
   server.listen(options.port, options.host);
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
-  return {
-    server,
-    posts,
-    url: options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`,
-  };
+  here = options.publicUrl ?? `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}/`;
+  return { server, posts, url: here };
 }
 
 /** The operations whose messages the webhook reports. */
@@ -117,37 +111,38 @@ interface Received {
   seen: string;
   /** How long the stage waited for posts. */
   waitedMs: number;
+  /** What the registry's retry rule found due once the probe's retry was due (or the wait ended). */
+  retried: Fault[];
 }
 
-/** The same callback again: the same message and status (a service may also post other statuses of the message). */
-const sameCallback = (a: Post, b: Post) => a.body?.status === b.body?.status && a.body?.messageId === b.body?.messageId;
-
-/** The probe's first callback (the one the receiver answered with 500) and its repeats. */
-function repeatsOf(about: (id: string) => Post[], probe: string) {
+/** The probe's first callback (the one the receiver answered with 500) and whether the same came again. */
+function probed(about: (id: string) => Post[], probe: string) {
   const [first, ...later] = about(probe);
-  return { first, again: first ? later.filter((p) => sameCallback(p, first)) : [] };
+  const same = (p: Post) => p.body?.status === first?.body?.status && p.body?.messageId === first?.body?.messageId;
+  return { first, again: first !== undefined && later.some(same) };
 }
 
-/** The checks of the callbacks that arrived: what each is, and its verdict. */
-const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; judge(r: Received): CheckOutcome }> = [
+const fault = (check: string, found: string[], fault: string): Fault[] =>
+  found.length ? [{ check, fault, detail: found.slice(0, 3).join(' | ') }] : [];
+
+/** The checks of the callbacks that arrived: what each holds, and the faults the judge (and this stage's receiver) found. */
+const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; judge(r: Received): Outcome }> = [
   {
     name: 'every callback is a status callback as the document writes it (status in upper case, UNDELIVERED with its error code)',
     basis: callbackSchema,
-    // The registry's check of a callback's payload (callback-checks.ts): as recorded traffic and the proxy judge one.
     judge: ({ posts, seen }) => {
-      const wrong = posts.flatMap((p) => {
-        const faults = judgeCallback({ webhook, body: p.body, answer: undefined }).filter((f) => f.side === 'service');
-        return faults.length ? [`${p.text.slice(0, 160)}: ${faults.map((f) => f.detail).join('; ')}`] : [];
-      });
+      const wrong = posts.filter((p) => p.faults.some((f) => f.check === 'callback-schema'));
       return {
-        ok: posts.length > 0 && wrong.length === 0,
         expected: `each callback valid against the ${webhook} webhook's schema`,
-        actual:
-          posts.length === 0
-            ? 'no callback arrived'
-            : wrong.length
-              ? `${wrong.length} of ${posts.length} not: ${wrong.slice(0, 3).join(' | ')}`
-              : seen,
+        actual: seen,
+        faults: [
+          ...fault(
+            'callback-arrives',
+            posts.length ? [] : ['no callback arrived'],
+            'no callback arrived in the window',
+          ),
+          ...wrong.flatMap((p) => p.faults.filter((f) => f.check === 'callback-schema')),
+        ],
       };
     },
   },
@@ -157,9 +152,13 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
     judge: ({ accepted, about, seen }) => {
       const missing = accepted.filter((m) => about(m.id).length === 0).map((m) => `${m.pair.name} (${m.id})`);
       return {
-        ok: accepted.length > 0 && missing.length === 0,
         expected: `a callback for each of ${accepted.length} accepted messages`,
-        actual: missing.length ? `none for ${missing.join(', ')}; ${seen}` : seen,
+        actual: seen,
+        faults: fault(
+          'callback-arrives',
+          accepted.length ? missing : ['no message was accepted'],
+          'an accepted message got no callback in the window',
+        ),
       };
     },
   },
@@ -175,26 +174,35 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
         ),
       );
       return {
-        ok: wrong.length === 0,
         expected: `the ${reports.map((l) => l.request).join(' and ')} of the scheduling request`,
-        actual: wrong.length ? wrong.join('; ') : seen,
+        actual: seen,
+        faults: fault(
+          'callback-reports',
+          wrong,
+          'a callback reports another value than its message was scheduled with',
+        ),
       };
     },
   },
   {
     name: 'a callback the receiver answered with 500 is posted again',
     basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds`,
-    judge: ({ about, probe, waitedMs }) => {
-      const { first, again } = repeatsOf(about, probe);
+    // The registry's retry rule, over the posts this receiver heard, judged when the probe's retry was due.
+    judge: ({ about, probe, retried, waitedMs }) => {
+      const { first } = probed(about, probe);
       return {
-        ok: first !== undefined && again.length > 0,
         expected: `the callback about ${probe} posted again after the receiver's 500 (first retry after ${firstRetryMs / 1000} s)`,
-        actual:
-          first === undefined
-            ? `no callback about ${probe}`
-            : again.length
-              ? `posted again after ${again[0]!.at - first.at} ms`
-              : `not posted again within ${(waitedMs / 1000).toFixed(1)} s`,
+        actual: first
+          ? `${about(probe).length} callbacks about it in ${(waitedMs / 1000).toFixed(1)} s`
+          : `no callback about ${probe}`,
+        faults: [
+          ...fault(
+            'callback-arrives',
+            first ? [] : [`no callback about ${probe}`],
+            'an accepted message got no callback in the window',
+          ),
+          ...retried,
+        ],
       };
     },
   },
@@ -214,28 +222,38 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
         const posts = accepted.flatMap((m) => about(m.id));
         const others = [...new Set(posts.map((p) => String(p.body?.status)).filter((s) => !results.includes(s)))];
         return {
-          ok: others.length === 0,
           expected: `the statuses ${results.join(', ')} only`,
-          actual: others.length ? `also ${others.join(', ')}` : seen,
+          actual: seen,
+          faults: others.length
+            ? [
+                {
+                  check: 'callback-statuses',
+                  fault: 'a callback reports a status that is no result',
+                  detail: `also ${others.join(', ')}`,
+                  kind: 'decision',
+                },
+              ]
+            : [],
         };
       },
     });
 }
 
 /** Schedules each message; each accepted one is marked so. */
-async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<CheckOutcome> {
+async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<Outcome> {
   const refused: string[] = [];
+  const overTime: Fault[] = [];
   for (const m of messages) {
-    const request = pairRequest(ctx.server, m.pair, ctx.credentials, m.body);
-    const { answer, error } = await send(ctx, request);
+    const { answer, error, overTime: found } = await ctx.send(pairRequest(ctx.server, m.pair, ctx.credentials, m.body));
+    overTime.push(...found);
     m.accepted = answer?.status === 200;
     if (!m.accepted)
       refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
   }
   return {
-    ok: refused.length === 0,
     expected: `200 for each of ${messages.length} messages`,
     actual: refused.length ? refused.join('; ') : 'each accepted',
+    faults: [...fault('callback-arrives', refused, 'a message the callbacks are about was not accepted'), ...overTime],
   };
 }
 
@@ -250,7 +268,7 @@ export const callbacksStage: Stage = {
     const windowMs = options.windowMs ?? defaultCallbackWindowMs;
     const messages = messagesToSend(ctx);
     const probe = messages[0]!.id;
-    const receiver = await listen(options, probe);
+    const receiver = await listen(ctx, options, probe);
     ctx.log(
       `  callbacks: listening for the service's posts at ${receiver.url} for up to ${Math.round(windowMs / 1000)} s`,
     );
@@ -264,21 +282,24 @@ export const callbacksStage: Stage = {
     try {
       const scheduling = reported.map((op) => `${op.pointer}/responses/200`).join(', ');
       const sent = spec('the messages the callbacks are about are accepted', scheduling);
-      results.push(await check(ctx, sent, () => sendMessages(ctx, messages)));
+      results.push(await ctx.check(sent, () => sendMessages(ctx, messages)));
       const accepted = messages.filter((m) => m.accepted);
       const about = (id: string) => receiver.posts.filter((p) => String(p.body?.[identifies.payload]) === id);
-      // Until each message has a callback and the probe's first one its repeat, or the window or the run's deadline ends.
+      // Until each message has a callback and the probe's first one its repeat, or the window ends: past the window
+      // while the probe's retry is not yet due (the retry rule judges then), never past the run's deadline.
       const start = Date.now();
-      const end = Math.min(start + windowMs, ctx.deadlineAt);
-      const done = () => accepted.every((m) => about(m.id).length > 0) && repeatsOf(about, probe).again.length > 0;
-      while (!done() && Date.now() < end && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
+      const end = () =>
+        Math.min(Math.max(start + windowMs, (probed(about, probe).first?.at ?? 0) + retryDueMs), ctx.deadlineAt);
+      const done = () => accepted.every((m) => about(m.id).length > 0) && probed(about, probe).again;
+      while (!done() && Date.now() < end() && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
       const { posts } = receiver;
       const waitedMs = Date.now() - start;
       const seen = `${posts.length} callbacks in ${(waitedMs / 1000).toFixed(1)} s`;
-      const received: Received = { posts, accepted, about, probe, seen, waitedMs };
+      const retried = ctx.due();
+      const received: Received = { posts, accepted, about, probe, seen, waitedMs, retried };
       for (const { name, basis, kind, judge } of judgements)
         if (runs(ctx, kind ?? 'described'))
-          results.push(await check(ctx, spec(name, basis, kind), async () => judge(received)));
+          results.push(await ctx.check(spec(name, basis, kind), async () => judge(received)));
     } finally {
       receiver.server.closeAllConnections();
       await new Promise<void>((resolve) => receiver.server.close(() => resolve()));

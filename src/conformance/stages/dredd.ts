@@ -13,9 +13,7 @@ import { documentOperations, examplePairs, type ExamplePair } from '../../core/e
 import { validator } from '../../core/validators/all.ts';
 import type { Expectation } from '../ground/model.ts';
 import { documentedStatuses, exampleExpectation, pairExpectation } from '../document/expectations.ts';
-import { judgeSent, planStage, runPlanned } from '../suite/runner.ts';
-import { runs, type Planned, type SuiteContext } from '../suite/context.ts';
-import { send } from '../suite/send.ts';
+import { planStage, runPlanned, runs, type Planned, type SuiteContext } from '../suite/context.ts';
 import { missingFixtures, preparedRequest } from '../suite/vars.ts';
 
 const transactionsPath = assetPath(import.meta.url, {
@@ -90,7 +88,7 @@ export function dreddChecks(
     name,
     kind: 'described',
     basis: '#/paths',
-    run: async () => ({ ok: false, expected: 'a transaction Dredd compiles and the suite plans', actual }),
+    run: async () => ({ expected: 'a transaction Dredd compiles and the suite plans', failed: actual }),
   });
   const planned = names.flatMap((name): Planned[] => {
     const step = Object.hasOwn(plan, name) ? plan[name]! : undefined;
@@ -107,10 +105,10 @@ export function dreddChecks(
         covers: { operationId: pair.operation.operationId, status, ...(code ? { code } : {}) },
         run: async () => {
           const { request, expected } = preparedRequest(ctx, pair);
-          const sent = await send(ctx, request);
+          const sent = await ctx.send(request);
           // The examples stage judges this answer as its example's: the request is sent once.
           if (sent.answer) ctx.sentExamples.set(pair, { request, expected, answer: sent.answer });
-          return judgeSent(ctx, { operation: pair.operation, request, expectation }, sent);
+          return ctx.judged({ operation: pair.operation, request, expectation }, sent);
         },
       },
     ];

@@ -3,9 +3,8 @@
 // another answer than the example's, the default profile accepts it (expectations.ts); where the
 // example needs a starting state the suite cannot know (an open thread), the check holds for any.
 import { examplePairs, validRequestBody, type ExamplePair } from '../../core/examples.ts';
-import { judgeSent, noAnswer, planStage, sendCase, verdict } from '../suite/runner.ts';
-import { send } from '../suite/send.ts';
-import type { CheckOutcome, SuiteContext } from '../suite/context.ts';
+import { planStage, type Sent, type SuiteContext } from '../suite/context.ts';
+import type { Outcome } from '../ground/model.ts';
 import { pairExpectation } from '../document/expectations.ts';
 import { pairCase, pairRequest, type PairRequest } from '../document/pairs.ts';
 import { missingFixtures, preparedRequest } from '../suite/vars.ts';
@@ -57,34 +56,34 @@ export const examplesStage = planStage('examples', 'every named request/response
  * A mock is asked for the example by name, with a request it accepts (the operation's own path, method, credentials and
  * a valid body).
  */
-function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<CheckOutcome> {
+function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<Outcome> {
   const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, validRequestBody(pair));
   const prefer = `code=${pair.status}, example=${pair.name}`;
-  return sendCase(ctx, caseOf(ctx, pair, request, pair.response), { prefer });
+  return ctx.sendCase(caseOf(ctx, pair, request, pair.response), { prefer });
 }
 
-async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: boolean): Promise<CheckOutcome> {
+async function sendPair(ctx: SuiteContext, pair: ExamplePair, unknownState: boolean): Promise<Outcome> {
   // The dredd stage sent this very request in this run: its answer is judged here, not asked for again.
   const earlier = pair.trigger.sendTwice ? undefined : ctx.sentExamples.get(pair);
   const { request, expected } = earlier ?? preparedRequest(ctx, pair);
-  if (pair.trigger.sendTwice) {
-    // The first send makes the state the example is about (a requestId or a subscriber used before); its answer is not
-    // judged.
-    const first = await send(ctx, request);
-    if (!first.answer) return noAnswer(request, 'an answer to the first of two sends', first.error);
-  }
-  const sent = earlier ?? (await send(ctx, request));
-  if (!unknownState || !sent.answer) return judgeSent(ctx, caseOf(ctx, pair, request, expected), sent);
+  const judged = (fields: unknown, sent: Sent) => ctx.judged(caseOf(ctx, pair, request, fields), sent);
+  // The first of two sends makes the state the example is about (a requestId or a subscriber used before); only the
+  // rules over time judge its answer.
+  const first = pair.trigger.sendTwice ? await ctx.send(request) : undefined;
+  if (first && !first.answer) return { ...judged(expected, first), expected: 'an answer to the first of two sends' };
+  const got = earlier ? { answer: earlier.answer, overTime: [] } : await ctx.send(request);
+  const sent = { ...got, overTime: [...(first?.overTime ?? []), ...got.overTime] };
+  if (!unknownState || !sent.answer) return judged(expected, sent);
   // The send moves identifiers between lists and the state is unknown (no reset hook): each may come back in its list
   // or where an earlier send moved it. Where a send moves it is the stateful stage's rule (`x-sent-again`).
-  const got = (sent.answer.body ?? {}) as Lists;
+  const lists = (sent.answer.body ?? {}) as Lists;
   const widened = { ...(expected as Lists) };
   for (const [from, to] of moving(pair)) {
-    const movedBefore = new Set(Array.isArray(got[to]) ? got[to] : []);
+    const movedBefore = new Set(Array.isArray(lists[to]) ? lists[to] : []);
     widened[from] = (expected as Lists)[from]!.filter((id) => !movedBefore.has(id));
     widened[to] = [...(widened[to] ?? []), ...(expected as Lists)[from]!.filter((id) => movedBefore.has(id))];
   }
-  return verdict(caseOf(ctx, pair, request, widened), sent.answer, ctx.profile);
+  return judged(widened, sent);
 }
 
 /** The case of a pair's request: the answers the document allows for the pair, and the fields `expected` holds. */

@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
-import { planStage, sendCase } from '../suite/runner.ts';
-import { runs, type CheckOutcome, type SuiteContext } from '../suite/context.ts';
+import { planStage, runs, type SuiteContext } from '../suite/context.ts';
+import type { Outcome } from '../ground/model.ts';
 import { acceptedExpectation, isAccepted, readingsExpectation } from '../document/expectations.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { prepare, substitute, withFreshIdentifiers } from '../suite/vars.ts';
@@ -193,35 +193,29 @@ async function property<T>(
   ctx: SuiteContext,
   arb: fc.Arbitrary<T>,
   seed: number,
-  judge: (value: T) => Promise<CheckOutcome>,
-): Promise<CheckOutcome> {
-  let failure: CheckOutcome | undefined;
+  judge: (value: T) => Promise<Outcome>,
+): Promise<Outcome> {
+  let failure: Outcome | undefined;
   let sent = 0;
   const details = await fc.check(
     fc.asyncProperty(arb, async (value) => {
       const outcome = await judge(value);
       sent++;
-      if (!outcome.ok) failure = outcome;
-      return outcome.ok;
+      const failed = (outcome.faults?.length ?? 0) > 0;
+      if (failed) failure = outcome;
+      return !failed;
     }),
     { seed, numRuns: ctx.generated, endOnFailure: false, maxSkipsPerRun: 100 },
   );
   const expected = `${ctx.generated} generated requests`;
   // A property no generated request reached proves nothing: it fails rather than pass empty.
   if (!details.failed && sent === 0)
-    return {
-      ok: false,
-      expected,
-      actual: `none of ${details.numSkips} generated requests was valid (--seed ${ctx.seed})`,
-    };
-  if (!details.failed) return { ok: true, expected, actual: `${sent} sent, each answered as predicted` };
+    return { expected, failed: `none of ${details.numSkips} generated requests was valid (--seed ${ctx.seed})` };
+  if (!details.failed) return { expected, actual: `${sent} sent, each answered as predicted` };
   // The run's seed is the one to give: each property's own seed is made from it.
   const replay = `replay: --seed ${ctx.seed} --only generated (shrunk in ${details.numShrinks} steps)`;
-  return {
-    ...(failure ?? { ok: false }),
-    ok: false,
-    actual: `${failure?.actual ?? String(details.errorInstance)}; ${replay}`,
-  };
+  const actual = `${failure?.actual ?? String(details.errorInstance)}; ${replay}`;
+  return failure ? { ...failure, actual } : { expected, failed: actual };
 }
 
 export const generatedStage = planStage(
@@ -250,7 +244,7 @@ export const generatedStage = planStage(
               // A request whose answer only this contract decides (another reading takes it past a decided limit) is
               // one the default profile does not send.
               fc.pre(runs(ctx, expectation.kind));
-              return sendCase(ctx, { operation: op, request: requestOf(ctx, op, draft), expectation });
+              return ctx.sendCase({ operation: op, request: requestOf(ctx, op, draft), expectation });
             }),
         };
       }),

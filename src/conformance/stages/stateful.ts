@@ -3,7 +3,7 @@
 // of the answer, and where `x-sent-again` says when sent again; the account without balance is refused every time, the
 // one with balance accepted every time. Each holds whatever state the service starts from: the values taken once are
 // new on every run, and the second close is judged against the answer to the first. Every answer is a case, judged by
-// the registry of checks (checks.ts): a rule says only what the document allows at each step.
+// the judge (the context's `judged`): a rule says only what the document allows at each step.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import {
   documentOperations,
@@ -13,14 +13,12 @@ import {
   type Operation,
 } from '../../core/examples.ts';
 import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../document/expectations.ts';
-import type { Expectation } from '../ground/model.ts';
-import { noAnswer, planStage, verdict } from '../suite/runner.ts';
-import { send } from '../suite/send.ts';
-import type { CheckOutcome, Planned, SuiteContext } from '../suite/context.ts';
+import { planStage, type Planned, type SuiteContext } from '../suite/context.ts';
+import { fails, type Expectation, type Outcome } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';
 import { listedOnce, sentAgain, takenOnce } from '../document/policy.ts';
 import { missingFixtures, preparedRequest, substitute } from '../suite/vars.ts';
-import type { Answer } from '../ground/transport.ts';
+import type { Answer } from '../ground/model.ts';
 
 /** One step of a rule: the request, what the document allows as its answer, and the fields a success must have. */
 interface Step {
@@ -29,23 +27,20 @@ interface Step {
   fields?: Record<string, unknown>;
 }
 
-type Outcome = CheckOutcome & { last?: Answer };
+type Ruled = Outcome & { last?: Answer };
 
-/** Sends each step in turn and judges each answer; the rule fails at the first step whose answer fails. */
-async function steps(ctx: SuiteContext, operation: Operation, all: Step[], expected: string): Promise<Outcome> {
+/** Sends each step in turn and has each answer judged; the rule fails at the first step whose answer fails. */
+async function steps(ctx: SuiteContext, operation: Operation, all: Step[], expected: string): Promise<Ruled> {
   let last: Answer | undefined;
-  let outcome: CheckOutcome | undefined;
+  let outcome: Outcome | undefined;
   for (const [i, step] of all.entries()) {
-    const sent = await send(ctx, step.request);
-    const at = `step ${i + 1} of ${all.length}`;
-    if (!sent.answer) return noAnswer(step.request, expected, `${at}: ${sent.error}`);
-    last = sent.answer;
-    outcome = verdict(
+    const sent = await ctx.send(step.request);
+    outcome = ctx.judged(
       { operation, request: step.request, expectation: step.expectation, fields: step.fields },
-      sent.answer,
-      ctx.profile,
+      sent,
     );
-    if (!outcome.ok) return { ...outcome, expected, actual: `${at}: ${outcome.actual}` };
+    if (fails(outcome)) return { ...outcome, expected, actual: `step ${i + 1} of ${all.length}: ${outcome.actual}` };
+    last = sent.answer ?? undefined;
   }
   return { ...outcome!, expected, last };
 }
@@ -64,14 +59,14 @@ const rule = (
   op: Operation,
   name: string,
   holds: Pick<Expectation, 'kind' | 'basis'>,
-  run: () => Promise<Outcome>,
+  run: () => Promise<Ruled>,
 ): Planned => ({
   name: `${op.operationId}: ${name}`,
   kind: holds.kind,
   basis: holds.basis,
   covers: { operationId: op.operationId },
   // The last answer a rule read stays with the rule: the report holds the verdict.
-  run: () => run().then(({ last: _, ...outcome }: Outcome) => outcome),
+  run: () => run().then(({ last: _, ...outcome }: Ruled) => outcome),
 });
 
 /**
@@ -114,25 +109,23 @@ function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   };
   const code = exact ? ` with ${once.code}` : '';
   // The same value in requests sent at once: one is accepted and every other refused (a check-then-store race shows).
-  const atOnce = async (): Promise<Outcome> => {
+  const atOnce = async (): Promise<Ruled> => {
     const request = requestOf(ctx, first);
-    const answers = await Promise.all(Array.from({ length: concurrent }, () => send(ctx, request)));
+    const answers = await Promise.all(Array.from({ length: concurrent }, () => ctx.send(request)));
     const expected = `one 200 of ${concurrent} sent at once, then ${then}`;
-    const lost = answers.find((a) => !a.answer);
-    if (lost) return noAnswer(request, expected, lost.error ?? 'no answer');
     // One answer (the first success, or the first answer) must be a success, every other a refusal: each is judged by
     // the registry, so an acceptance too many is the same cause as a value accepted twice one after the other.
-    const got = answers.map((a) => a.answer!);
     const winner = Math.max(
       0,
-      got.findIndex((a) => a.status < 300),
+      answers.findIndex((a) => a.answer && a.answer.status < 300),
     );
-    for (const [i, answer] of got.entries()) {
+    for (const [i, sent] of answers.entries()) {
       const expectation = i === winner ? accepted(op) : refused;
-      const outcome = verdict({ operation: op, request, expectation }, answer, ctx.profile);
-      if (!outcome.ok) return { ...outcome, expected, actual: `answer ${i + 1} of ${concurrent}: ${outcome.actual}` };
+      const outcome = ctx.judged({ operation: op, request, expectation }, sent);
+      if (fails(outcome))
+        return { ...outcome, expected, actual: `answer ${i + 1} of ${concurrent}: ${outcome.actual}` };
     }
-    return { ok: true, request, expected, actual: `one accepted, ${concurrent - 1} refused` };
+    return { request, expected, actual: `one accepted, ${concurrent - 1} refused` };
   };
   return [
     rule(op, `the same ${once.field} sent twice is refused the second time${code}`, refused, () => twice([])),
@@ -157,12 +150,12 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
     .filter((p) => missingFixtures(p, ctx.values).length === 0)
     .flatMap((p) => (p.requestBody as Record<string, unknown[]>)[field] ?? []);
   const ids = [...new Set(substitute(sent, ctx.values))];
-  const sending = (sent: unknown[], fields?: Record<string, unknown[]>) => {
+  const sending = (sent: unknown[], fields?: Record<string, unknown[]>): Promise<Ruled> => {
     const request = pairRequest(ctx.server, successExamples(op)[0]!, ctx.credentials, { [field]: sent });
     const expected = fields ? 'each identifier in the list x-sent-again names' : 'each identifier in one list';
     return steps(ctx, op, [{ request, expectation: accepted(op), fields }], expected);
   };
-  let first: Promise<Outcome> | undefined;
+  let first: Promise<Ruled> | undefined;
   const listed = rule(op, `every identifier of ${field} is reported in exactly one list`, accepted(op), () => {
     first = sending(ids);
     return first;
@@ -179,7 +172,7 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
       // This rule reads the first send's answer: where that failed, it fails with the same faults.
       const outcome = await first;
       if (!outcome) throw new Error('the first send did not run');
-      if (!outcome.ok) return outcome;
+      if (fails(outcome)) return outcome;
       const lists = outcome.last!.body as Record<string, unknown[]>;
       // A list that may receive identifiers from a list with several destinations holds an unknown part of them.
       const open = new Set(moves.flatMap(([, to]) => (to.length > 1 ? to : [])));

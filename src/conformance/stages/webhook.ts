@@ -3,13 +3,12 @@
 // order), must get 200 (the service retries anything else); what is not a callback (malformed
 // JSON, a wrong content type, an oversized body; --profile strict) anything but a 5xx or a hang.
 import { resolvePointer } from '../../core/document.ts';
-import { defaultTimeoutMs, type CheckResult, type Profile } from '../suite/context.ts';
+import { defaultTimeoutMs } from '../suite/context.ts';
+import type { CheckResult, Outcome, Profile, SuiteReport } from '../ground/model.ts';
 import { exchange } from '../ground/transport.ts';
-import { judgeCallback } from '../checks/callback.ts';
+import { judgeCallback, noAnswer, report, sideOf, verdict } from '../judge.ts';
 import { documentOperations } from '../../core/examples.ts';
 import { reportedBy } from '../document/policy.ts';
-import type { Fault } from '../ground/model.ts';
-import type { SuiteReport } from '../suite/context.ts';
 
 type Obj = Record<string, unknown>;
 /** The webhook the operations' messages are reported by (`x-reported-by`): the receiver's side of it. */
@@ -96,51 +95,38 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
   options.log?.(`webhook receiver ${options.url}: ${cases.length} posts`);
   for (const c of cases) {
     const began = performance.now();
-    let actual: string;
-    let ok = false;
-    let faults: Array<Fault & { side: string }> = [];
+    const request = { method: 'POST', url: options.url, headers: { 'content-type': c.contentType }, body: c.body };
+    let outcome: Outcome;
     try {
-      const res = await exchange({
-        method: 'POST',
-        url: options.url,
-        headers: { 'content-type': c.contentType },
-        body: c.body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const res = await exchange({ ...request, signal: AbortSignal.timeout(timeoutMs) });
       const text = res.text.slice(0, 200);
-      actual = `${res.status}${text ? ` ${text}` : ''}`;
-      // A callback's answer is judged by the registry's check of a receiver (callback-checks.ts), as in traffic.
-      faults = c.wellFormed ? judgeCallback({ webhook: webhookName, body: JSON.parse(c.body), answer: res }) : [];
-      ok = c.wellFormed ? faults.length === 0 : res.status < 500;
-      if (!ok && c.wellFormed) actual = `${actual}: the contract says "${answerRule}"`;
+      // The receiver's answer, judged by the registry's checks of a receiver as in traffic (what is not a callback is
+      // judged as no payload).
+      const callback = { webhook: webhookName, body: c.wellFormed ? JSON.parse(c.body) : undefined, answer: res };
+      const faults = judgeCallback(callback, profile).filter((f) => sideOf(f.check) === 'caller');
+      const actual = `${res.status}${text ? ` ${text}` : ''}`;
+      outcome = {
+        request,
+        actual: faults.length && c.wellFormed ? `${actual}: the contract says "${answerRule}"` : actual,
+        faults,
+      };
     } catch (error) {
-      actual =
-        (error as Error).name === 'TimeoutError'
-          ? `no answer within ${timeoutMs} ms`
-          : `no answer: ${(error as Error).message}`;
+      const timedOut = (error as Error).name === 'TimeoutError';
+      const why = timedOut ? `no answer within ${timeoutMs} ms` : (error as Error).message;
+      outcome = { request, actual: timedOut ? why : `no answer: ${why}`, faults: [noAnswer(why)] };
     }
-    results.push({
+    // 200 to every callback, unknown values included, is the service's rule [public docs]; how a receiver treats what
+    // is not a callback is this contract's expectation.
+    const spec = {
       stage: 'webhook',
       name: c.name,
-      // 200 to every callback, unknown values included, is the service's rule [public docs]; how
-      // a receiver treats what is not a callback is this contract's expectation.
-      kind: c.wellFormed ? 'described' : 'decision',
-      ok,
-      ms: performance.now() - began,
-      request: `POST ${options.url} [content-type: ${c.contentType}] ${c.body.slice(0, 200)}`,
-      expected: c.wellFormed ? '200 (anything else makes the service retry)' : 'an answer that is not a 5xx',
-      basis: c.wellFormed ? `${webhookPointer}/description` : undefined,
-      actual,
-      ...(faults.length ? { faults: faults.map(({ side: _, ...f }) => f) } : {}),
-    });
+      kind: c.wellFormed ? ('described' as const) : ('decision' as const),
+      ...(c.wellFormed ? { basis: `${webhookPointer}/description` } : {}),
+    };
+    const expected = c.wellFormed ? '200 (anything else makes the service retry)' : 'an answer that is not a 5xx';
+    results.push(verdict(spec, { ...outcome, expected }, profile, { ms: performance.now() - began }));
   }
   const failed = results.filter((r) => !r.ok).length;
   options.log?.(`  ${results.length - failed} passed, ${failed} failed`);
-  return {
-    profile,
-    results,
-    stageMs: { webhook: performance.now() - start },
-    finished: true,
-    ok: failed === 0,
-  };
+  return report(profile, results, { stageMs: { webhook: performance.now() - start } }, true);
 }

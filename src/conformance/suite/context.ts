@@ -1,12 +1,20 @@
-// The model of a run: what every stage gets (the context), what a check is and reports, and what a run reports. A
-// leaf of the suite beside case.ts: the runner, the stages and the run's checks import it.
-import type { ExamplePair, ExpectationKind } from '../../core/examples.ts';
-import type { Credentials, Fault, Profile } from '../ground/model.ts';
-import type { Answer, HttpRequest as PairRequest } from '../ground/transport.ts';
-import type { RecordedExchange } from '../traffic/exchange.ts';
-import type { SequenceRun } from '../checks/over-time.ts';
-
-export type { Profile } from '../ground/model.ts';
+// The model of a run: what every stage gets (the context: the run's options, and how it sends and has a check judged),
+// what a stage is, and a check a stage plans. The stages read this and the document, never the runner or the judge:
+// the runner (runner.ts) gives the context its methods.
+import type { ExamplePair } from '../../core/examples.ts';
+import {
+  held,
+  type Answer,
+  type Case,
+  type CheckResult,
+  type CheckSpec,
+  type Coverage,
+  type Credentials,
+  type Fault,
+  type HttpRequest,
+  type Outcome,
+  type Profile,
+} from '../ground/model.ts';
 
 export interface CallbackOptions {
   /** Where the receiver listens. */
@@ -16,6 +24,19 @@ export interface CallbackOptions {
   publicUrl?: string;
   /** How long to wait for the callbacks (default: the first documented retry delay plus 10 s). */
   windowMs?: number;
+}
+
+/** What `send` got: the whole answer, or why none came; and what the rules over time found in the exchange. */
+export type Sent = ({ answer: Answer; error?: undefined } | { answer: null; error: string }) & { overTime: Fault[] };
+
+/** A post the callbacks stage's receiver got, and the status it answered. */
+export interface ReceivedPost {
+  at: number;
+  url: string;
+  webhook: string;
+  text: string;
+  body: unknown;
+  status: number;
 }
 
 export interface SuiteContext {
@@ -36,41 +57,35 @@ export interface SuiteContext {
   /** Fires when the whole run's time is up, at `deadlineAt` (epoch ms). */
   deadline: AbortSignal;
   deadlineAt: number;
-  /** The current stage's traffic, for failing fast, and its checks as they end (runSuite resets it per stage). */
-  stage: {
-    name?: string;
-    answered: number;
-    networkFailures: number;
-    sent: number;
-    checks: CheckResult[];
-    /** What the rules over time found in the current check's exchanges: `check` adds them to its verdict. */
-    sequenceFaults: Fault[];
-  };
+  /** The current stage's traffic, for failing fast, and its checks as they end (the run resets it per stage). */
+  stage: { name?: string; answered: number; networkFailures: number; sent: number; checks: CheckResult[] };
   /**
    * True when a reset hook put the service in the examples' state before this stage: only then can
    * a check know that a thread is open. Without it every check must hold whatever state it finds.
    */
   stateKnown: boolean;
   /** The example requests the dredd stage sent in this run, with their answers: the examples stage judges these. */
-  sentExamples: Map<ExamplePair, { request: PairRequest; expected: unknown; answer: Answer }>;
+  sentExamples: Map<ExamplePair, { request: HttpRequest; expected: unknown; answer: Answer }>;
   /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
   bail?: boolean;
-  /** Hears every exchange the run sends, answered or not, as it ends (--record). */
-  observe?: (x: RecordedExchange) => void;
-  /**
-   * The rules over time (sequence-checks.ts) over every exchange the run sends; started again after each reset (the
-   * state is the examples' again), none against a mock (it keeps no state).
-   */
-  sequence?: SequenceRun;
+  /** Sends a request and reads the whole answer, within the run's timeout and deadline; heard (--record) and judged over time. */
+  send(r: HttpRequest): Promise<Sent>;
+  /** What the judge makes of what `send` got for a case's request. */
+  judged(c: Case, sent: Sent): Outcome;
+  /** Sends a case's request, with `headers` the report leaves out of it, and has its answer judged. */
+  sendCase(c: Case, headers?: Record<string, string>): Promise<Outcome>;
+  /** Runs one check: times it, has the judge make its verdict, and stops the stage or the run where it must. */
+  check(spec: CheckSpec, run: () => Promise<Outcome>): Promise<CheckResult>;
+  /** A status callback the run's receiver got and answered: heard (--record) and judged, the rules over time too. */
+  received(post: ReceivedPost): Fault[];
+  /** The rules over time due by now (a callback never posted again), for the check that waited for them. */
+  due(): Fault[];
 }
 
 /** Longest wait for one answer, body included, unless the run says otherwise. */
 export const defaultTimeoutMs = 10_000;
 /** Longest time for a whole run, unless the run says otherwise. */
 export const defaultDeadlineMs = 5 * 60_000;
-
-/** The first requests of a stage all failing at the network level: the stage stops at once. */
-export const failFastAfter = 3;
 
 /** Thrown by `check` to stop a stage: the server stopped answering. */
 export class StageStopped extends Error {}
@@ -84,21 +99,6 @@ export class Bailed extends Error {
   }
 }
 
-/** An operation's documented status, error code or named example that a check exercises. */
-export interface Coverage {
-  operationId: string;
-  status?: number;
-  code?: string;
-  example?: string;
-  /** What the check could not hold exactly because the starting state is unknown (no reset hook). */
-  needsReset?: string;
-  /** A request schema limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
-  limit?: string;
-  side?: 'at' | 'past';
-  /** Requests the check generated. */
-  generated?: number;
-}
-
 /**
  * Whether the run's time is up. The clock decides, not only the deadline's signal: a timer that
  * is due fires only when the event loop gets to it, and work that runs before (Dredd, after
@@ -106,17 +106,22 @@ export interface Coverage {
  */
 export const deadlinePassed = (ctx: SuiteContext) => ctx.deadline.aborted || Date.now() >= ctx.deadlineAt;
 
-/** Whether a check of `kind` runs under the context's profile. */
-export const runs = (ctx: SuiteContext, kind: ExpectationKind) => kind === 'described' || ctx.profile === 'strict';
-
-export interface CheckResult extends CheckSpec, Omit<CheckOutcome, 'request'> {
-  ms: number;
-  request?: string;
-  /** The request as a ready curl command, credentials as environment references. */
-  replay?: string;
-  /** Where a recorded exchange is (`traffic.ndjson line 17`), when it was sent, and the answer it got. */
-  recorded?: string;
+/**
+ * A signal that fires after `ms` or at the run's deadline, whichever comes first. One timer, no listener: Node 20's
+ * AbortSignal.any() can lose a timeout signal to garbage collection (a stalled request then waited for the server to
+ * give up), and a listener per request on the deadline would pile up.
+ */
+export function requestSignal(ctx: Pick<SuiteContext, 'deadlineAt' | 'timeoutMs'>, ms = ctx.timeoutMs): AbortSignal {
+  const controller = new AbortController();
+  const left = ctx.deadlineAt - Date.now();
+  const [wait, why, name] =
+    left <= ms ? [left, "the run's deadline passed", 'AbortError'] : [ms, `no answer within ${ms} ms`, 'TimeoutError'];
+  setTimeout(() => controller.abort(new DOMException(why, name)), Math.max(0, wait)).unref();
+  return controller.signal;
 }
+
+/** Whether a check of `kind` runs under the context's profile. */
+export const runs = (ctx: SuiteContext, kind: string) => held(kind, ctx.profile);
 
 export interface Stage {
   name: string;
@@ -128,72 +133,40 @@ export interface Stage {
 
 /** One check of a stage before it runs: what it is, and its body. */
 export interface Planned extends Omit<CheckSpec, 'stage'> {
-  run(): Promise<CheckOutcome>;
+  run(): Promise<Outcome>;
 }
 
-export interface CheckSpec {
-  stage: string;
-  name: string;
-  /** Where the expectation comes from: the description, or a [contract decision] of this contract. */
-  kind: ExpectationKind;
-  /** What of the document the check exercises, for the coverage scorecard. */
-  covers?: Coverage;
-  /** The part of the document the expectation comes from: a JSON pointer, and the sentence where it widens one. */
-  basis?: string;
+/** Runs planned checks in order, each as a check of `stage`. */
+export async function runPlanned(ctx: SuiteContext, stage: string, planned: Planned[]): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const { run, ...spec } of planned) results.push(await ctx.check({ stage, ...spec }, run));
+  return results;
 }
 
-/** What a check's body returns: the verdict, and the request it sent (described and replayed by `check`, once). */
-export interface CheckOutcome {
-  ok: boolean;
-  expected?: string;
-  actual?: string;
-  /** The answer in short (`400 text-not-specified`, `no answer`). */
-  answer?: string;
-  /** What the checks found wrong with the answers (checks.ts): failures are grouped by these, across stages. */
-  faults?: Fault[];
-  request?: PairRequest;
+/**
+ * A stage whose checks are a list made from the run's options, once per run (each run has its own
+ * context), so that its banner counts the very checks it runs: those of the run's profile, in order.
+ */
+export function planStage(name: string, description: string, plan: (ctx: SuiteContext) => Planned[]): Stage {
+  const built = new WeakMap<SuiteContext, Planned[]>();
+  const selected = (ctx: SuiteContext) => {
+    const list = built.get(ctx) ?? plan(ctx).filter((p) => runs(ctx, p.kind));
+    built.set(ctx, list);
+    return list;
+  };
+  return {
+    name,
+    description,
+    count: (ctx) => selected(ctx).length,
+    run: (ctx) => runPlanned(ctx, name, selected(ctx)),
+  };
 }
 
-export interface SuiteReport {
-  /** Which checks ran: `described` only, or `strict` (the contract's decisions too). */
-  profile: Profile;
-  results: CheckResult[];
-  stageMs: Record<string, number>;
-  /** Per operation, what of the document the run exercised (absent for the webhook check). */
-  coverage?: CoverageRow[];
-  /** False when the run could not finish (its deadline passed); `unfinished` says why. */
-  finished: boolean;
-  unfinished?: string;
-  /** The credentials answered 401 on requests that are otherwise right: the run stopped before any stage. */
-  rejectedCredentials?: CredentialName[];
-  /** Why the run stopped before any stage: the probes' answers are not the service's (all 404, none JSON). */
-  misdirected?: string;
-  /** True only when the run finished and every check of every selected stage ran and passed. */
-  ok: boolean;
-  /** The stage whose failed check stopped the run (--bail): the stages after it did not run. */
-  bailedAt?: string;
-}
-
-export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
-
-/** Per operation: how much of what the document states for it this run exercised. */
-/** Of the `of` items the document states, how many a check reached (`covered`), and of those how many no check failed. */
-export interface Covered {
-  covered: number;
-  /** Absent in a report of 1.1.0 and before, which counted no passes: read it as `covered`. */
-  passed?: number;
-  of: number;
-}
-
-export interface CoverageRow {
-  operationId: string;
-  statuses: Covered;
-  codes: Covered;
-  examples: Covered;
-  /** Distinct schema limits reached; checks that met one (`at`) or passed it by one (`past`); requests generated. */
-  breadth: { limits: number; at: number; past: number; generated: number };
-  /** What no check reached, and why. */
-  missed: Array<{ what: string; why: string }>;
-  /** What a check held only loosely because no reset hook made the starting state known. */
-  needsReset?: Array<{ what: string; why: string }>;
-}
+/** The check that sends a case and has its answer judged. */
+export const caseCheck = (ctx: SuiteContext, name: string, c: Case, covers?: Coverage): Planned => ({
+  name,
+  kind: c.expectation.kind,
+  basis: c.expectation.basis,
+  ...(covers ? { covers } : {}),
+  run: () => ctx.sendCase(c),
+});

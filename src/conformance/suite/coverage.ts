@@ -2,8 +2,9 @@
 // reached and passed, and why the rest was not reached.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
-import type { CheckResult, Coverage, CoverageRow, Profile, Stage } from './context.ts';
-import { documentedStatuses } from '../document/expectations.ts';
+import type { CheckResult, Coverage, CoverageRow, Profile } from '../ground/model.ts';
+import type { Stage } from './context.ts';
+import { documentedStatuses } from '../document/policy.ts';
 import { missingFixtures } from './vars.ts';
 
 /** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */

@@ -1,15 +1,20 @@
 // The reset hook: a team's way back to the examples' state before each stage, a URL to POST and/or a shell command.
 import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { SuiteContext } from './context.ts';
-import { requestSignal } from './send.ts';
+import type { RecordedExchange } from '../ground/model.ts';
+import { requestSignal, type SuiteContext } from './context.ts';
 import { exchange } from '../ground/transport.ts';
 
 /**
  * Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s,
- * within the run's deadline.
+ * within the run's deadline. Its POST is heard as a reset (`observe`, --record), so that judging the recording again
+ * starts the rules over time where the run did.
  */
-export async function reset(ctx: SuiteContext, hook: { url?: string; command?: string }): Promise<string | undefined> {
+export async function reset(
+  ctx: SuiteContext,
+  hook: { url?: string; command?: string },
+  observe?: (x: RecordedExchange) => void,
+): Promise<string | undefined> {
   const ms = Math.max(ctx.timeoutMs, 30_000);
   if (hook.url) {
     // A reset URL may carry credentials (https://user:secret@host/reset), as curl takes them: they
@@ -20,14 +25,12 @@ export async function reset(ctx: SuiteContext, hook: { url?: string; command?: s
       headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(target.username)}:${decodeURIComponent(target.password)}`).toString('base64')}`;
       [target.username, target.password] = ['', ''];
     }
+    const request = { method: 'POST', url: String(target), headers, body: undefined };
+    const at = Date.now();
     try {
-      const res = await exchange({
-        method: 'POST',
-        url: String(target),
-        headers,
-        body: undefined,
-        signal: requestSignal(ctx, ms),
-      });
+      const res = await exchange({ ...request, signal: requestSignal(ctx, ms) });
+      const response = { status: res.status, headers: res.headers, body: res.text };
+      observe?.({ at, request, response, source: `reset before ${ctx.stage.name ?? 'the run'}`, reset: true });
       if (res.status < 200 || res.status > 299)
         return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
     } catch (error) {

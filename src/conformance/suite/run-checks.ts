@@ -3,8 +3,9 @@
 // not finish, a stage stopped, a reset failed).
 import { documentOperations, type ExamplePair } from '../../core/examples.ts';
 import { probeExamples } from '../document/policy.ts';
-import type { CheckResult, CredentialName, Profile, SuiteContext, SuiteReport } from './context.ts';
-import { requestSignal, send } from './send.ts';
+import { report, verdict } from '../judge.ts';
+import type { CheckResult, CredentialName, Profile, SuiteReport } from '../ground/model.ts';
+import { requestSignal, type SuiteContext } from './context.ts';
 import { exchange, type Answer } from '../ground/transport.ts';
 import { preparedRequest } from './vars.ts';
 
@@ -28,27 +29,21 @@ export async function reachable(ctx: SuiteContext, redact: (text: string) => str
 }
 
 /** The report of a run that could not start or go on, with the reason: the reports say why on every exit. */
-export function failedRun(reason: string, profile: Profile = 'described'): SuiteReport {
-  return {
-    profile,
-    results: [failedCheck('run', 'the run could not finish', 'the run to finish', reason)],
-    stageMs: {},
+export const failedRun = (reason: string, profile: Profile = 'described'): SuiteReport =>
+  report(profile, [failedCheck('run', 'the run could not finish', 'the run to finish', reason)], {
     finished: false,
     unfinished: reason,
-    ok: false,
-  };
-}
+  });
 
 /** A failed check about the run itself: it could not finish, a stage stopped, a reset failed. */
-export function failedCheck(
+export const failedCheck = (
   stage: string,
   name: string,
   expected: string,
-  actual: string,
+  failed: string,
   answer?: string,
-): CheckResult {
-  return { stage, name, kind: 'described', ok: false, ms: 0, expected, actual, ...(answer ? { answer } : {}) };
-}
+): CheckResult =>
+  verdict({ stage, name, kind: 'described' }, { expected, failed, ...(answer ? { answer } : {}) }, 'described');
 
 /**
  * The requests that tell whether each credential is accepted, and whether the service answers
@@ -73,7 +68,7 @@ export async function probe(ctx: SuiteContext): Promise<{ rejected: CredentialNa
       if (!value) return undefined;
       const apiKey = credential === 'apiKeyNoBalance' ? value : credentials.apiKey;
       const { request } = preparedRequest({ ...ctx, credentials: { ...credentials, apiKey } }, pair);
-      const { answer } = await send(ctx, request);
+      const { answer } = await ctx.send(request);
       return answer ? { credential, answer } : undefined;
     }),
   );

@@ -3,6 +3,7 @@
 import { badInputStage } from '../stages/bad-input.ts';
 import { boundariesStage } from '../stages/boundaries.ts';
 import { callbacksStage } from '../stages/callbacks.ts';
+import { isHttpUrl } from '../../core/http-url.ts';
 import { defaultGenerated, generatedStage } from '../stages/generated.ts';
 import { dreddStage } from '../stages/dredd.ts';
 import { examplesStage } from '../stages/examples.ts';
@@ -14,17 +15,18 @@ import {
   defaultTimeoutMs,
   RunOver,
   StageStopped,
-  type CheckResult,
   type Stage,
   type SuiteContext,
-  type SuiteReport,
 } from './context.ts';
+import { OverTime, report } from '../judge.ts';
+import type { CallbackOptions } from './context.ts';
+import type { CheckResult, Credentials, Profile, RecordedExchange, SuiteReport } from '../ground/model.ts';
+import { redactAll, redactExchange, redactor } from '../ground/redaction.ts';
+import { runner } from './runner.ts';
 import { coverage } from './coverage.ts';
-import { redactAll, redactor } from '../ground/redaction.ts';
 import { reset } from './reset.ts';
 import { failedCheck, misdirection, probe, reachable } from './run-checks.ts';
-import { sequenceRun } from '../checks/over-time.ts';
-import { recorder, redactExchange } from '../traffic/write.ts';
+import { recorder } from '../traffic/write.ts';
 
 export const stages: Stage[] = [
   dreddStage,
@@ -52,17 +54,9 @@ export function selectStages(only: string[] = [], skip: string[] = [], withCallb
   return selected;
 }
 
-export type SuiteOptions = Omit<
+export type SuiteOptions = Pick<
   SuiteContext,
-  | 'timeoutMs'
-  | 'deadline'
-  | 'deadlineAt'
-  | 'stage'
-  | 'profile'
-  | 'stateKnown'
-  | 'generated'
-  | 'sentExamples'
-  | 'sequence'
+  'server' | 'credentials' | 'values' | 'seed' | 'callbacks' | 'mock' | 'log' | 'bail'
 > &
   Partial<Pick<SuiteContext, 'generated' | 'profile' | 'timeoutMs'>> & {
     /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
@@ -76,24 +70,33 @@ export type SuiteOptions = Omit<
     reset?: { url?: string; command?: string };
     /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
     record?: string;
+    /** Hears every exchange the run sends, answered or not, as it ends (--record). */
+    observe?: (x: RecordedExchange) => void;
+    /** The rules over time the run's exchanges are judged by (default: started for this run; none against a mock). */
+    overTime?: OverTime;
   };
 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
 export function suiteContext(options: SuiteOptions): SuiteContext {
   const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
-  return {
-    ...options,
-    stateKnown: false,
-    sentExamples: new Map(),
-    server: options.server.replace(/\/+$/, ''),
-    profile: options.profile ?? 'described',
-    generated: options.generated ?? defaultGenerated,
-    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-    deadline: AbortSignal.timeout(deadlineMs),
-    deadlineAt: Date.now() + deadlineMs,
-    stage: { answered: 0, networkFailures: 0, sent: 0, checks: [], sequenceFaults: [] },
-    ...(options.mock ? {} : { sequence: sequenceRun() }),
-  };
+  const { observe, overTime, secrets: _, reset: __, record: ___, deadlineMs: ____, ...rest } = options;
+  const profile = options.profile ?? 'described';
+  return runner(
+    {
+      ...rest,
+      stateKnown: false,
+      sentExamples: new Map(),
+      server: options.server.replace(/\/+$/, ''),
+      profile,
+      generated: options.generated ?? defaultGenerated,
+      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+      deadline: AbortSignal.timeout(deadlineMs),
+      deadlineAt: Date.now() + deadlineMs,
+      stage: { answered: 0, networkFailures: 0, sent: 0, checks: [] },
+    },
+    observe,
+    overTime ?? (options.mock ? undefined : new OverTime(profile)),
+  );
 }
 
 /** Runs the stages; with `record`, writes every exchange they send (credentials as ***) to that file. */
@@ -121,7 +124,8 @@ export async function runSuite(options: SuiteOptions, selected: Stage[] = stages
 }
 
 async function runStages(options: SuiteOptions, selected: Stage[]): Promise<SuiteReport> {
-  const ctx = suiteContext(options);
+  const overTime = options.mock ? undefined : new OverTime(options.profile ?? 'described');
+  const ctx = suiteContext({ ...options, ...(overTime ? { overTime } : {}) });
   const redact = redactor([...(options.secrets ?? []), ...Object.values(options.credentials)]);
   const log = ctx.log;
   ctx.log = (line) => log(redact(line));
@@ -150,9 +154,9 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
       results.push(failedCheck(stage.name, 'stage ran', 'the stage to run', reason));
       continue;
     }
-    ctx.stage = { name: stage.name, answered: 0, networkFailures: 0, sent: 0, checks: [], sequenceFaults: [] };
+    ctx.stage = { name: stage.name, answered: 0, networkFailures: 0, sent: 0, checks: [] };
     if (options.reset?.url || options.reset?.command) {
-      const failed = await reset(ctx, options.reset);
+      const failed = await reset(ctx, options.reset, options.observe);
       if (failed) {
         unfinished = `the reset hook failed before stage ${stage.name}: ${failed}`;
         results.push(failedCheck(stage.name, 'reset before the stage', 'the reset hook to succeed', failed));
@@ -160,7 +164,7 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
       }
       ctx.stateKnown = true;
       // The examples' state again: what the rules over time remember is no longer so.
-      if (ctx.sequence) ctx.sequence = sequenceRun();
+      overTime?.reset();
     }
     // After the reset: a stage's checks may depend on whether the state is known.
     const start = performance.now();
@@ -199,16 +203,112 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
   }
   // Every text of the report: a fault quotes the answer, which may echo a credential.
   const redacted = redactAll(results, redact);
-  return {
-    profile: ctx.profile,
-    results: redacted,
+  return report(ctx.profile, redacted, {
     stageMs,
     coverage: coverage(redacted, selected, ctx.profile, ctx.values),
     finished: unfinished === undefined,
     ...(unfinished === undefined ? {} : { unfinished: redact(unfinished) }),
     ...(rejected.length > 0 ? { rejectedCredentials: rejected } : {}),
     ...(misdirected ? { misdirected: redact(misdirected) } : {}),
-    ok: unfinished === undefined && redacted.length > 0 && redacted.every((r) => r.ok),
     ...(bailedAt ? { bailedAt } : {}),
-  };
+  });
+}
+
+export interface ConformanceOptions extends Credentials {
+  /** Base URL of the implementation, e.g. https://staging.example.org. */
+  server: string;
+  /** Deployment values for the examples' values, keyed by their JSON form (see the README). */
+  values?: Record<string, unknown>;
+  /** Stage names to run (default: all) and to leave out. */
+  only?: string[];
+  skip?: string[];
+  /** Seed of the generated requests and of the order of the bad inputs (default 1): the same seed repeats a run. */
+  seed?: number;
+  /** Generated requests per operation in the generated stage (default 25). */
+  generated?: number;
+  /**
+   * Check the service's own status callbacks (adds the stage `callbacks`): a receiver listens at
+   * `host:port` (the service posts there, or to `publicUrl`) for `windowMs` after the suite
+   * schedules the success examples.
+   */
+  callbacks?: CallbackOptions;
+  /** Against a mock: ask for each example by name with `Prefer`. */
+  mock?: boolean;
+  /** Stop at the first failed check (default false): a quick answer to "is anything wrong?", not the whole list. */
+  bail?: boolean;
+  /** `described` (default): only what the service's description states. `strict`: this contract's decisions too. */
+  profile?: Profile;
+  /** Progress lines (default: none). */
+  log?: (line: string) => void;
+  /** Longest wait for one answer, body included (default 10 s). */
+  timeoutMs?: number;
+  /** Longest time for the whole run (default 5 min); past it the run stops, unfinished and not passed. */
+  deadlineMs?: number;
+  /**
+   * POSTed before each stage, to put the service back in the state the examples describe (the
+   * sandbox's is `<url>/_sandbox/reset`). Without a reset hook every check holds whatever state the
+   * service starts from; the few that need the examples' state say so in the coverage.
+   */
+  resetUrl?: string;
+  /** A shell command run before each stage, for the same purpose; it must exit 0. */
+  resetCommand?: string;
+  /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
+  record?: string;
+}
+
+/** An option of runConformance that is not what it must be: which, what it must be, and what it was. */
+export class OptionError extends TypeError {
+  constructor(
+    readonly option: keyof ConformanceOptions,
+    readonly expected: string,
+    readonly value: unknown,
+  ) {
+    super(`runConformance: ${option} ${expected}, got ${JSON.stringify(value)}`);
+  }
+}
+
+/** The names and descriptions of the stages, in the order they run; `callbacks` runs only with the callbacks option. */
+export const conformanceStages: Array<{ name: string; description: string; needsCallbacks?: true }> = [
+  ...stages.map(({ name, description }) => ({ name, description })),
+  { name: callbacksStage.name, description: callbacksStage.description, needsCallbacks: true },
+];
+
+/**
+ * Runs the selected stages and resolves with every check. Rejects with UnreachableError when the
+ * server does not answer, and with an Error naming the stage for an unknown stage name.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
+  // The one place the options are checked: the command line passes its flags here and names them in the error.
+  const wrong = (option: keyof ConformanceOptions, expected: string, value: unknown) =>
+    new OptionError(option, expected, value);
+  if (!isHttpUrl(options?.server)) throw wrong('server', 'must be an http(s) URL', options?.server);
+  const { apiKey, apiKeyNoBalance, integratorToken, resetUrl, resetCommand } = options;
+  if (!apiKey || !integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
+  if (resetUrl !== undefined && !isHttpUrl(resetUrl)) throw wrong('resetUrl', 'must be an http(s) URL', resetUrl);
+  if (resetCommand !== undefined && (typeof resetCommand !== 'string' || resetCommand.trim() === ''))
+    throw wrong('resetCommand', 'must be a command line', resetCommand);
+  for (const key of ['timeoutMs', 'deadlineMs'] as const) {
+    const value = options[key];
+    if (value !== undefined && !(Number.isFinite(value) && value > 0))
+      throw wrong(key, 'must be a number of milliseconds above 0', value);
+  }
+  return runSuite(
+    {
+      server: options.server,
+      credentials: { apiKey, apiKeyNoBalance, integratorToken },
+      values: options.values ?? {},
+      seed: options.seed ?? 1,
+      generated: options.generated,
+      callbacks: options.callbacks,
+      mock: options.mock ?? false,
+      bail: options.bail === true,
+      profile: options.profile,
+      log: options.log ?? (() => {}),
+      timeoutMs: options.timeoutMs,
+      deadlineMs: options.deadlineMs,
+      reset: { url: resetUrl, command: resetCommand },
+      ...(options.record === undefined ? {} : { record: options.record }),
+    },
+    selectStages(options.only, options.skip, options.callbacks !== undefined),
+  );
 }

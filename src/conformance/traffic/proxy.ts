@@ -7,8 +7,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { maxAnswerBytes } from '../ground/transport.ts';
-import type { CheckResult } from '../suite/context.ts';
-import type { RecordedExchange } from './exchange.ts';
+import type { CheckResult, RecordedExchange } from '../ground/model.ts';
 import { TrafficJudge, type TrafficJudgement, type TrafficOptions } from './judge.ts';
 import { recorder } from './write.ts';
 

@@ -1,81 +1,9 @@
 // Writing exchanges: NDJSON (one exchange per line, the shape `traffic` reads) or HAR 1.2 for a `.har` name, streamed
 // as they come, so a long recording holds no more than what the disk has not yet taken. The recorders write what they
-// are given: the caller redacts first (`redactExchange`).
+// are given: the caller redacts first (ground/redaction.ts `redactExchange`).
 import { createWriteStream } from 'node:fs';
 import conformancePackage from '../package.json' with { type: 'json' };
-import { redactor } from '../ground/redaction.ts';
-import type { RecordedExchange } from './exchange.ts';
-
-/** The headers whose values are credentials, written as *** (an Authorization keeps its scheme). */
-const credentialHeaders = new Set(['x-api-key', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-const authScheme = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s+(.+)$/;
-
-/** The secrets one credential header holds: the value, the token after a scheme, and each cookie's value alone. */
-function credentialsIn(name: string, value: string): string[] {
-  if (name.endsWith('authorization')) {
-    const token = authScheme.exec(value)?.[2];
-    return token === undefined ? [value] : [value, token];
-  }
-  // A body or a URL may echo the session id alone, without its `sid=`.
-  const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();
-  if (name === 'cookie')
-    return [
-      value,
-      ...value
-        .split(';')
-        .filter((p) => p.includes('='))
-        .map(cookieValue),
-    ];
-  // Several Set-Cookie joined with `, `; in each, the first pair before `;` is the cookie (an Expires date has none).
-  if (name === 'set-cookie')
-    return [
-      value,
-      ...value
-        .split(', ')
-        .map((c) => c.split(';')[0]!)
-        .filter((p) => p.includes('='))
-        .map(cookieValue),
-    ];
-  return [value];
-}
-
-/**
- * The exchange with every credential written as ***: the values of the credential headers (`Bearer ***` keeps the
- * scheme), and each of those values and of `secrets` wherever else it occurs: the URL (percent-encoded too), the other
- * headers (a Referer), both bodies (an answer may echo a key) and the error. Values under 4 characters are left where
- * they occur outside their header (see `redactor`): replacing them would garble the text.
- */
-export function redactExchange(x: RecordedExchange, secrets: string[] = []): RecordedExchange {
-  const found = [...secrets];
-  for (const h of [x.request.headers, x.response?.headers ?? {}])
-    for (const [name, value] of Object.entries(h))
-      if (credentialHeaders.has(name.toLowerCase())) found.push(...credentialsIn(name.toLowerCase(), value));
-  const hide = redactor(found.flatMap((s) => [s, encodeURIComponent(s)]));
-  const headers = (h: Record<string, string>) =>
-    Object.fromEntries(
-      Object.entries(h).map(([name, value]) => {
-        const lower = name.toLowerCase();
-        if (!credentialHeaders.has(lower)) return [name, hide(value)];
-        const scheme = lower.endsWith('authorization') ? authScheme.exec(value)?.[1] : undefined;
-        return [name, scheme ? `${scheme} ***` : '***'];
-      }),
-    );
-  const r = x.request;
-  const a = x.response;
-  return {
-    at: x.at,
-    request: {
-      method: r.method,
-      url: hide(r.url),
-      headers: headers(r.headers),
-      body: r.body === undefined ? undefined : hide(r.body),
-    },
-    response: a && { status: a.status, headers: headers(a.headers), body: hide(a.body) },
-    ...(x.error === undefined ? {} : { error: hide(x.error) }),
-    source: x.source,
-  };
-}
+import type { RecordedExchange } from '../ground/model.ts';
 
 /** One exchange as a line of NDJSON (the shape `messaging-conformance traffic` reads). */
 export const ndjsonLine = (x: RecordedExchange): string => {
@@ -87,6 +15,7 @@ export const ndjsonLine = (x: RecordedExchange): string => {
     request: { method: r.method, url: r.url, headers: r.headers, body: r.body },
     response: a ? { status: a.status, headers: a.headers, body: a.body } : null,
     ...(x.error ? { error: x.error } : {}),
+    ...(x.reset ? { reset: true } : {}),
   })}\n`;
 };
 
@@ -138,6 +67,7 @@ function harEntry(x: RecordedExchange) {
           bodySize: -1,
           ...(x.error ? { _error: x.error } : {}), // Chrome's field for why no answer came
         },
+    ...(x.reset ? { _reset: true } : {}), // the suite's reset hook: the rules over time start again
     cache: {},
     timings: { blocked: -1, dns: -1, connect: -1, ssl: -1, send: 0, wait: 0, receive: 0 },
   };

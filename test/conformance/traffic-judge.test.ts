@@ -244,8 +244,8 @@ describe('the traffic judge', () => {
       'data:text/plain,x',
       'ws://localhost/socket',
       'chrome-extension://abc/x',
-    ].map((url) => ({
-      at: (clock += 1000),
+    ].map((url, i) => ({
+      at: clock + i * 1000,
       request: { method: 'GET', url, headers: {}, body: undefined },
       response: undefined,
       source: url,

@@ -61,18 +61,25 @@ describe('messaging-conformance traffic', () => {
     const ok = await cli(['traffic', good]);
     expect(ok.code, ok.out + ok.err).toBe(0);
     expect(ok.out).toMatch(/judged: the service's side, profile described: every exchange is allowed/);
+    // Closed, then matching no thread: no history the description allows makes a thread vanish.
+    const vanished = {
+      ...closed,
+      body: closed.body
+        .replace('"not_existing_threads":[]', '"not_existing_threads":[101]')
+        .replace('"resolved_threads":[101]', '"resolved_threads":[]'),
+    };
     const twice = file(
       'twice.ndjson',
       [
         line(closeRequest({ threadIds: [101] }), closed),
-        line(closeRequest({ threadIds: [101] }), closed, '2026-11-20T10:00:05Z'),
+        line(closeRequest({ threadIds: [101] }), vanished, '2026-11-20T10:00:05Z'),
       ].join('\n'),
     );
     const report = join(dir, 'twice.json');
     const bad = await cli(['traffic', twice, '--reporter', 'json', '--output', report]);
     expect(bad.code, bad.out + bad.err).toBe(1);
     expect(bad.out).toMatch(
-      /^FAIL \[sent-again\] closeThreads listed a `threadIds` in resolved_threads after listing it in resolved_threads/m,
+      /^FAIL \[sent-again\] closeThreads listed a `threadIds` in not_existing_threads after listing it in resolved_threads/m,
     );
     expect(bad.out).toMatch(/recorded: twice\.ndjson line 2, sent 2026-11-20T10:00:05\.000Z, answered 200/);
     expect(bad.out).toContain('-H "authorization: Bearer $MESSAGING_INTEGRATOR_TOKEN"');

@@ -102,9 +102,9 @@ describe('imports go one way', () => {
   });
 });
 
-/** The import circles among `files`: each as the files on it, in import order (Tarjan's strongly connected components). */
-function circles(all: string[]): string[][] {
-  const edges = new Map(
+/** Each of `all` with the files of `all` it imports. */
+const importsAmong = (all: string[]) =>
+  new Map(
     all.map((file) => [
       file,
       specifiers(readFileSync(file, 'utf8'))
@@ -113,6 +113,10 @@ function circles(all: string[]): string[][] {
         .filter((to) => all.includes(to)),
     ]),
   );
+
+/** The import circles among `files`: each as the files on it, in import order (Tarjan's strongly connected components). */
+function circles(all: string[]): string[][] {
+  const edges = importsAmong(all);
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -215,26 +219,16 @@ const layerOf = (file: string) => layers.findIndex(([, pattern]) => pattern.test
 
 /** Each import of a file of `all` that climbs: from a lower layer to a higher one. */
 function climbs(all: string[], layer: (file: string) => number): string[] {
-  return all.flatMap((file) =>
-    specifiers(readFileSync(file, 'utf8'))
-      .filter((s) => s.startsWith('.'))
-      .map((s) => resolve(dirname(file), s))
-      .filter((to) => all.includes(to) && layer(to) > layer(file))
+  return [...importsAmong(all)].flatMap(([file, imports]) =>
+    imports
+      .filter((to) => layer(to) > layer(file))
       .map((to) => `${relative(projectRoot, file)} (${layers[layer(file)]?.[0]}) imports ${relative(projectRoot, to)}`),
   );
 }
 
 /** The longest chain of imports among `all`, as its files (type imports count: they tie a file's meaning too). */
 function longestChain(all: string[]): string[] {
-  const edges = new Map(
-    all.map((file) => [
-      file,
-      specifiers(readFileSync(file, 'utf8'))
-        .filter((s) => s.startsWith('.'))
-        .map((s) => resolve(dirname(file), s))
-        .filter((to) => all.includes(to)),
-    ]),
-  );
+  const edges = importsAmong(all);
   const memo = new Map<string, string[]>();
   const from = (file: string): string[] => {
     if (!memo.has(file)) {

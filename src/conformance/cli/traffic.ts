@@ -85,9 +85,22 @@ function pathOption(flag: string, value: string | undefined): string | undefined
 const resetPaths = (given: string[] | undefined) =>
   (given ?? []).map((u) => (u.startsWith('/') ? u : new URL(httpUrl('--reset-url', u)).pathname));
 
-/** The credentials the environment holds: written as *** wherever a recorded exchange has them. */
-const envSecrets = (env: CliIo['env']) =>
-  credentialOptions.map(([, , variable]) => env[variable]).filter((s): s is string => typeof s === 'string');
+/**
+ * What traffic and the proxy judge by, from the options they share; the credentials the environment holds are written
+ * as *** wherever a recorded exchange has them.
+ */
+function judgingOptions(o: ReturnType<typeof parse>['values'], io: CliIo, run: RunState, judged: Judged) {
+  const secrets = credentialOptions.map(([, , v]) => io.env[v]).filter((s): s is string => typeof s === 'string');
+  run.redact = redactor(secrets);
+  return {
+    judge: judgedOption(o.judge as string | undefined, judged),
+    basePath: pathOption('base-path', o['base-path'] as string | undefined),
+    callbackPath: pathOption('callback-path', o['callback-path'] as string | undefined),
+    resetPaths: resetPaths(o['reset-url'] as string[] | undefined),
+    profile: profileOption(o.profile as string | undefined),
+    secrets,
+  };
+}
 
 export async function trafficCommand(args: string[], io: CliIo, say: (line: string) => void, run: RunState) {
   const { values: o, positionals: files } = parse(args, { format: { type: 'string' } });
@@ -96,17 +109,11 @@ export async function trafficCommand(args: string[], io: CliIo, say: (line: stri
   if (o.format !== undefined && o.format !== 'har' && o.format !== 'ndjson')
     throw new UsageError(`--format must be har or ndjson, got "${o.format}"`);
   const write = reporter(o, run);
-  const secrets = envSecrets(io.env);
-  run.redact = redactor(secrets);
   try {
+    const judging = judgingOptions(o, io, run, 'service');
     const { report, judge } = await judgeTraffic(files, {
       format: o.format as 'har' | 'ndjson' | undefined,
-      judge: judgedOption(o.judge, 'service'),
-      basePath: pathOption('base-path', o['base-path']),
-      callbackPath: pathOption('callback-path', o['callback-path']),
-      resetPaths: resetPaths(o['reset-url']),
-      profile: profileOption(o.profile),
-      secrets,
+      ...judging,
     });
     say(run.redact(trafficSummary(report, judge)));
     write(report, say);
@@ -139,19 +146,13 @@ export async function proxyCommand(
   if (every !== undefined && !/^[1-9]\d*$/.test(every))
     throw new UsageError(`--report-every must be a whole number above 0, got "${every}"`);
   const write = reporter(o, run);
-  const secrets = envSecrets(io.env);
-  run.redact = redactor(secrets);
+  const judging = judgingOptions(o, io, run, 'both');
   const found = (r: CheckResult) => say(run.redact(findingLine(r)));
   const proxy = await startProxy({
     target: httpUrl('--target', o.target),
     port: port(o.port, 0),
     host: o.host ?? '127.0.0.1',
-    judge: judgedOption(o.judge, 'both'),
-    basePath: pathOption('base-path', o['base-path']),
-    callbackPath: pathOption('callback-path', o['callback-path']),
-    resetPaths: resetPaths(o['reset-url']),
-    profile: profileOption(o.profile),
-    secrets,
+    ...judging,
     ...(o.record ? { record: writable('record', o.record) } : {}),
     finding: found,
     judged: (n) => {

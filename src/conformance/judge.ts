@@ -317,8 +317,12 @@ export class Judge {
     this.resets = new Set([sandboxReset, ...(options.resetPaths ?? [])].map((p) => p.replace(/\/+$/, '') || '/'));
   }
 
-  /** Whether the exchange is a reset hook's: marked so by the suite's recording, or a POST to a reset path. */
+  /**
+   * Whether the exchange is a reset that took: marked so by the suite's recording, or a POST to a reset path, answered
+   * 2xx (a reset that failed, or got no answer, changed nothing the rules may forget).
+   */
   private isReset(x: RecordedExchange) {
+    if (!x.response || x.response.status < 200 || x.response.status > 299) return false;
     if (x.reset) return true;
     if (x.request.method.toUpperCase() !== 'POST' || !URL.canParse(x.request.url)) return false;
     return this.resets.has(new URL(x.request.url).pathname.replace(/\/+$/, '') || '/');

@@ -274,7 +274,7 @@ export function trafficSummary(report: TrafficReport, judge?: TrafficJudgement):
   return [
     ...found.map(describeCause),
     ...(found.length ? [''] : []),
-    `traffic: ${n(t.exchanges)} exchanges in ${(t.ms / 1000).toFixed(1)} s (${n(Math.round(t.exchanges / Math.max(t.ms / 1000, 0.001)))}/s): ${n(t.callbacks)} callbacks, ${n(t.unanswered)} without a recorded answer, ${n(t.outside)} outside the document's paths (not judged)${t.resets ? `, ${n(t.resets)} resets (the rules over time start again)` : ''}`,
+    `traffic: ${n(t.exchanges)} exchanges in ${(t.ms / 1000).toFixed(1)} s (${n(Math.round(t.exchanges / Math.max(t.ms / 1000, 0.001)))}/s): ${n(t.callbacks)} callbacks, ${n(t.unanswered)} without a recorded answer, ${n(t.outside)} outside the document's paths (not judged)${t.resets ? `, ${n(t.resets)} reset${t.resets === 1 ? '' : 's'} (the rules over time start again)` : ''}`,
     `  the service's side: ${n(t.service.judged)} answers judged, ${n(t.service.failed)} not allowed by the document${t.decisions ? `; ${n(t.decisions)} only this contract's decisions judge (--profile strict)` : ''}`,
     `  the callers' side: ${n(t.caller.judged)} requests judged, ${n(t.caller.failed)} refused by the document`,
     ...notJudged,

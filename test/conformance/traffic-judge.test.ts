@@ -228,6 +228,11 @@ describe('the traffic judge', () => {
     expect(judged([schedule(), teamReset, schedule()], { resetPaths: ['/internal/reset-fixtures'] }).checks).toEqual(
       [],
     );
+    // A reset that failed, or got no answer, changed nothing: the rules remember.
+    const failedReset = exchange('/_sandbox/reset', undefined, { status: 500, body: {} });
+    expect(judged([schedule(), failedReset, schedule()]).checks).toEqual(['taken-once']);
+    const lostReset = { ...exchange('/_sandbox/reset', undefined, undefined), error: 'connect ECONNREFUSED' };
+    expect(judged([schedule(), lostReset, schedule()]).checks).toEqual(['taken-once']);
     // Without a reset the same value twice is still a break: resets are seen, never guessed.
     expect(judged([schedule(), schedule()]).checks).toEqual(['taken-once']);
   });

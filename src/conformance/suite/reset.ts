@@ -30,7 +30,8 @@ export async function reset(
     try {
       const res = await exchange({ ...request, signal: requestSignal(ctx, ms) });
       const response = { status: res.status, headers: res.headers, body: res.text };
-      observe?.({ at, request, response, source: `reset before ${ctx.stage.name ?? 'the run'}`, reset: true });
+      const ok = res.status >= 200 && res.status <= 299;
+      observe?.({ at, request, response, source: `reset before ${ctx.stage.name ?? 'the run'}`, reset: ok });
       if (res.status < 200 || res.status > 299)
         return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
     } catch (error) {

@@ -142,7 +142,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       request: {
         method: req.method ?? 'GET',
         url: url.href,
-        headers: headerRecord(req.rawHeaders),
+        // As sent on: the URL is the target's, so the app's `host` (the proxy) and the hop-by-hop headers are left out.
+        headers: Object.fromEntries(
+          Object.entries(headerRecord(forwarded(req.rawHeaders))).filter(([n]) => n !== 'host'),
+        ),
         body: sent.whole && sent.size > 0 ? sent.bytes().toString('utf8') : undefined,
       },
       response,
@@ -168,7 +171,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
           body = got.bytes().toString('latin1'); // a coding that does not decode: the checks see the bytes
         }
         const x = exchange(
-          got.whole ? { status: up.statusCode ?? 0, headers: headerRecord(up.rawHeaders), body } : undefined,
+          got.whole ? { status: up.statusCode ?? 0, headers: headerRecord(forwarded(up.rawHeaders)), body } : undefined,
         );
         finish(x);
       });

@@ -253,10 +253,6 @@ export function trafficCauses(report: TrafficReport, judge?: TrafficJudgement) {
   }));
 }
 
-/** A failure as it is found, on one line: where, which check, what. */
-export const findingLine = (r: CheckResult) =>
-  `${r.side === 'caller' ? 'CALLER' : 'SERVICE'} ${r.name}: [${r.faults?.map((f) => f.check).join(', ')}] ${r.faults?.[0]?.fault ?? ''}`;
-
 const n = (x: number) => x.toLocaleString('en-US');
 
 /** What a traffic run prints at its end: the causes, then what was judged on each side and what fails the run. */

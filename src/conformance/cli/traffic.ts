@@ -8,8 +8,8 @@ import type { CheckResult } from '../ground/model.ts';
 import { TrafficError } from '../traffic/readers/format.ts';
 import type { Judged } from '../traffic/judge.ts';
 import { startProxy } from '../traffic/proxy.ts';
-import { judgeTraffic } from '../traffic/run.ts';
-import { findingLine, trafficSummary } from '../report.ts';
+import { findingLine, judgeTraffic } from '../traffic/run.ts';
+import { trafficSummary } from '../report.ts';
 
 export const trafficUsage = `usage: messaging-conformance traffic <file>... [--format har|ndjson] [--judge service|caller|both]
          [--base-path P] [--callback-path P] [--reset-url U]... [--profile described|strict]

@@ -287,7 +287,7 @@ export interface TrafficCounts {
   /** Answers whose every allowed answer is a decision of this contract: judged under --profile strict only. */
   decisions: number;
   /** Reset hooks' requests (the sandbox's /_sandbox/reset, --reset-url's path): the rules over time start again. */
-  resets: number;
+  resets?: number;
   service: { judged: number; failed: number };
   caller: { judged: number; failed: number };
   /** Failures past the first few of their cause, and of causes past the most the report holds: counted, not kept. */

@@ -29,7 +29,7 @@ export class TrafficJudge implements TrafficJudgement {
   /** The first few failures of each cause, and how many there were. */
   private readonly groups = new Map<string, { results: CheckResult[]; count: number }>();
   private readonly started = performance.now();
-  readonly counts: TrafficCounts = {
+  readonly counts: Required<TrafficCounts> = {
     exchanges: 0,
     unanswered: 0,
     callbacks: 0,

@@ -22,10 +22,14 @@ export async function* merged(files: string[], format?: 'har' | 'ndjson'): Async
 export async function judgeTraffic(
   files: string[],
   options: TrafficOptions & { format?: 'har' | 'ndjson' } = {},
-  found: (failure: CheckResult) => void = () => {},
+  found: (line: string) => void = () => {},
 ): Promise<{ report: TrafficReport; judge: TrafficJudgement }> {
   const judge = new TrafficJudge(options);
-  for await (const x of merged(files, options.format)) for (const r of judge.see(x)) found(r);
-  for (const r of judge.end()) found(r);
+  for await (const x of merged(files, options.format)) for (const r of judge.see(x)) found(findingLine(r));
+  for (const r of judge.end()) found(findingLine(r));
   return { report: judge.report(), judge };
 }
+
+/** A failure as it is found, on one line: whose break, where, which check, what. */
+export const findingLine = (r: CheckResult) =>
+  `${r.side === 'caller' ? 'CALLER' : 'SERVICE'} ${r.name}: [${r.faults?.map((f) => f.check).join(', ')}] ${r.faults?.[0]?.fault ?? ''}`;

@@ -25,8 +25,7 @@ const { identifies, reports } = links(webhook);
 const callbackSchema = `${webhookPointer}/requestBody/content/application~1json/schema`;
 const firstRetryMs = firstRetrySeconds(webhook)! * 1000;
 /** How long after a refused callback its retry is due: the first delay, and as late as the retry rule lets it come. */
-const retryDueMs = firstRetryMs + retrySlackSeconds * 1000;
-const defaultCallbackWindowMs = retryDueMs;
+const defaultCallbackWindowMs = firstRetryMs + retrySlackSeconds * 1000;
 /** A receiver keeps at most this many posts, each at most this many bytes: a flood costs bounded memory. */
 const maxPosts = 10_000;
 const maxPostBytes = 1 << 20;
@@ -285,17 +284,16 @@ export const callbacksStage: Stage = {
       results.push(await ctx.check(sent, () => sendMessages(ctx, messages)));
       const accepted = messages.filter((m) => m.accepted);
       const about = (id: string) => receiver.posts.filter((p) => String(p.body?.[identifies.payload]) === id);
-      // Until each message has a callback and the probe's first one its repeat, or the window ends: past the window
-      // while the probe's retry is not yet due (the retry rule judges then), never past the run's deadline.
+      // Until each message has a callback and the probe's first one its repeat, or the window or the run's deadline ends.
       const start = Date.now();
-      const end = () =>
-        Math.min(Math.max(start + windowMs, (probed(about, probe).first?.at ?? 0) + retryDueMs), ctx.deadlineAt);
+      const end = () => Math.min(start + windowMs, ctx.deadlineAt);
       const done = () => accepted.every((m) => about(m.id).length > 0) && probed(about, probe).again;
       while (!done() && Date.now() < end() && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
       const { posts } = receiver;
       const waitedMs = Date.now() - start;
       const seen = `${posts.length} callbacks in ${(waitedMs / 1000).toFixed(1)} s`;
-      const retried = ctx.due();
+      // The receiver has stopped listening: a refused callback not posted again in the window was not, for this run.
+      const retried = ctx.due(Number.POSITIVE_INFINITY);
       const received: Received = { posts, accepted, about, probe, seen, waitedMs, retried };
       for (const { name, basis, kind, judge } of judgements)
         if (runs(ctx, kind ?? 'described'))

@@ -78,8 +78,11 @@ export interface SuiteContext {
   check(spec: CheckSpec, run: () => Promise<Outcome>): Promise<CheckResult>;
   /** A status callback the run's receiver got and answered: heard (--record) and judged, the rules over time too. */
   received(post: ReceivedPost): Fault[];
-  /** The rules over time due by now (a callback never posted again), for the check that waited for them. */
-  due(): Fault[];
+  /**
+   * What the rules over time find due (a callback never posted again): by now, or by `at`; the callbacks stage, whose
+   * receiver has stopped listening, asks for all that is still waiting.
+   */
+  due(at?: number): Fault[];
 }
 
 /** Longest wait for one answer, body included, unless the run says otherwise. */

@@ -66,7 +66,7 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
       const found = overTime?.see({ exchange: x, callback, caller: callerOf({}) }) ?? [];
       return [...judgeCallback(callback, this.profile), ...found];
     },
-    due: () => overTime?.due(Date.now()) ?? [],
+    due: (at = Date.now()) => overTime?.due(at) ?? [],
   };
   return Object.assign(data, methods);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The messaging-conformance command: conformanceMain (cli.ts) on the process's arguments, streams
+// The messaging-conformance command: conformanceMain (cli/main.ts) on the process's arguments, streams
 // and environment, with the guards only a whole process needs.
 import { conformanceMain, newRunState, reportFailure } from './cli/main.ts';
 
@@ -21,11 +21,8 @@ process.on('beforeExit', () => {
   process.exitCode = 2;
 });
 
-void conformanceMain(
-  process.argv.slice(2),
-  { stdout: (text) => process.stdout.write(text), stderr, env: process.env },
-  run,
-).then((code) => {
+const io = { stdout: (text: string) => process.stdout.write(text), stderr, env: process.env };
+void conformanceMain(process.argv.slice(2), io, run).then((code) => {
   process.exitCode = code;
   // A run that failed before it reported ends now: whatever it left pending must not hold the process.
   if (code !== 0 && !run.finished) process.exit(code);

@@ -91,3 +91,20 @@ export const callbackChecks: PointCheck<'callback'>[] = [
         : [],
   },
 ];
+
+/**
+ * The checks only the callbacks stage can make: its receiver hears every callback about the messages it scheduled, a
+ * closed world no recording is (a log need not hold the receiver's side). The stage finds their faults.
+ */
+const byTheStage = (id: string, holds: string): PointCheck<'run'> => ({
+  id,
+  family: 'run',
+  side: 'service',
+  holds,
+  faults: () => [],
+});
+export const receivedChecks = [
+  byTheStage('callback-arrives', 'every message accepted gets a callback naming it within the window'),
+  byTheStage('callback-reports', 'a callback reports the values of the message it names (`x-links`)'),
+  byTheStage('callback-statuses', 'a callback reports a result, where this contract decides so [contract decision]'),
+];

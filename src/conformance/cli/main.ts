@@ -2,28 +2,16 @@
 // one fails, 2 for bad arguments or a server that does not answer. A function of its arguments, streams and
 // environment, so tests call it without starting a process; bin.ts is the command.
 import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../../core/cli.ts';
+import { redactor } from '../ground/redaction.ts';
 import { checkWebhookReceiver } from '../stages/webhook.ts';
-import { conformanceStages, OptionError, runConformance, type ConformanceOptions } from '../suite/suite.ts';
-import { UnreachableError } from '../suite/run-checks.ts';
+import { conformanceStages, OptionError, runConformance, selectStages } from '../suite/suite.ts';
+import { failedRun, UnreachableError } from '../suite/run-checks.ts';
 import { loadVars, type Vars } from '../suite/vars.ts';
-import type { CallbackOptions } from '../suite/context.ts';
 import { stopLine, summary as formatSummary } from '../report.ts';
-import {
-  credentialOptions,
-  newRunState,
-  profileOption,
-  reporter,
-  seconds,
-  writable,
-  type RunState,
-  type WriteReport,
-} from './shared.ts';
+import * as cli from './shared.ts';
 import { proxyCommand, trafficCommand, trafficUsage } from './traffic.ts';
 
 export { newRunState, type RunState } from './shared.ts';
-import { failedRun } from '../suite/run-checks.ts';
-import { redactor } from '../ground/redaction.ts';
-import { selectStages } from '../suite/suite.ts';
 
 const name = 'messaging-conformance';
 
@@ -83,88 +71,34 @@ usage: messaging-conformance webhook --url <receiver> [--profile described|stric
 
 ${trafficUsage}`;
 
-/** --callbacks with --callback-listen HOST:PORT, [--callback-url URL] and [--callback-window S]. */
-function callbackOptions(o: Options): CallbackOptions | undefined {
-  if (!o.callbacks) {
-    const given = (['callback-listen', 'callback-url', 'callback-window'] as const).find((f) => o[f] !== undefined);
-    if (given) throw new UsageError(`--${given} needs --callbacks`);
-    return undefined;
-  }
-  const listen = /^(.+):(\d{1,5})$/.exec(o['callback-listen'] ?? '');
-  if (!listen || Number(listen[2]) > 65535)
-    throw new UsageError(
-      `--callbacks needs --callback-listen HOST:PORT (where the service's status callbacks arrive), got ${JSON.stringify(o['callback-listen'] ?? null)}`,
-    );
-  return {
-    host: listen[1]!.replace(/^\[(.*)\]$/, '$1'),
-    port: Number(listen[2]),
-    publicUrl: o['callback-url'] === undefined ? undefined : httpUrl('--callback-url', o['callback-url']),
-    windowMs: seconds('callback-window', o['callback-window']),
-  };
-}
-
-export const reportFailure = (error: unknown, stderr: (text: string) => void, run: RunState): number =>
+export const reportFailure = (error: unknown, stderr: (text: string) => void, run: cli.RunState): number =>
   reportError(name, usage, error, stderr, run.redact);
 
-async function webhook(args: string[], say: (line: string) => void, run: RunState): Promise<number> {
-  const o = parse(args, {
-    url: { type: 'string' },
-    profile: { type: 'string' },
-    timeout: { type: 'string' },
-    reporter: { type: 'string' },
-    output: { type: 'string' },
-  });
+async function webhook(args: string[], say: cli.Say, run: cli.RunState): Promise<number> {
+  const o = parse(args, cli.strings('url', 'profile', 'timeout', 'reporter', 'output'));
   if (o.url === undefined) throw new UsageError('webhook needs --url <receiver>');
-  const write = reporter(o, run);
+  const write = cli.reporter(o, run);
   const report = await checkWebhookReceiver({
     url: httpUrl('--url', o.url),
-    profile: profileOption(o.profile),
-    timeoutMs: seconds('timeout', o.timeout),
+    profile: cli.profileOption(o.profile),
+    timeoutMs: cli.seconds('timeout', o.timeout),
     log: say,
   });
-  say(formatSummary(report));
-  write(report, say);
-  run.finished = true;
-  return report.ok ? 0 : 1;
+  return cli.finish(run, report, formatSummary(report), write, say);
 }
 
-/** The flag of each option runConformance checks, where the command line names it otherwise. */
-const flags: Partial<Record<keyof ConformanceOptions, string>> = {
-  resetUrl: 'reset-url',
-  resetCommand: 'reset-command',
-  timeoutMs: 'timeout',
-  deadlineMs: 'deadline',
-};
-
+const callbackFlags = ['callback-listen', 'callback-url', 'callback-window'] as const;
 const suiteOptions = {
-  server: { type: 'string' },
-  'api-key': { type: 'string' },
-  'api-key-no-balance': { type: 'string' },
-  'integrator-token': { type: 'string' },
-  vars: { type: 'string' },
-  only: { type: 'string', multiple: true },
-  skip: { type: 'string', multiple: true },
-  seed: { type: 'string' },
-  generated: { type: 'string' },
-  mock: { type: 'boolean', default: false },
-  bail: { type: 'boolean', default: false },
-  list: { type: 'boolean', default: false },
-  reporter: { type: 'string' },
-  output: { type: 'string' },
-  timeout: { type: 'string' },
-  profile: { type: 'string' },
-  deadline: { type: 'string' },
-  'reset-url': { type: 'string' },
-  'reset-command': { type: 'string' },
-  callbacks: { type: 'boolean', default: false },
-  'callback-listen': { type: 'string' },
-  'callback-url': { type: 'string' },
-  'callback-window': { type: 'string' },
-  record: { type: 'string' },
-} as const;
+  ...cli.strings('server', 'vars', 'seed', 'generated', 'timeout', 'deadline', 'profile', 'reporter', 'output'),
+  ...cli.strings('record', 'reset-url', 'reset-command', ...callbackFlags),
+  ...cli.strings(...cli.credentialOptions.map(([, flag]) => flag)),
+  ...cli.booleans('mock', 'bail', 'list', 'callbacks'),
+  ...cli.repeated('only', 'skip'),
+};
+type Options = ReturnType<typeof parse<typeof suiteOptions>>;
 
 /** Writes what the command prints to `io`, returns its exit code; `run`: the bin passes its own, for its guards. */
-export async function conformanceMain(args: string[], io: CliIo, run: RunState = newRunState()): Promise<number> {
+export async function conformanceMain(args: string[], io: CliIo, run = cli.newRunState()): Promise<number> {
   if (asksForHelp(args)) {
     io.stdout(usage);
     return 0;
@@ -175,29 +109,34 @@ export async function conformanceMain(args: string[], io: CliIo, run: RunState =
     if (args[0] === 'traffic') return await trafficCommand(args.slice(1), io, say, run);
     if (args[0] === 'proxy') return await proxyCommand(args.slice(1), io, say, run);
     const o = parse(args, suiteOptions);
-    const write = reporter(o, run);
-    try {
-      return await conformance(o, write, io, say, run);
-    } catch (error) {
+    const write = cli.reporter(o, run);
+    return await conformance(o, write, io, say, run).catch((error) => {
       // Once the report's file is known, every exit writes it, with the reason.
-      const reason = String((error as Error)?.message ?? error);
+      const reason = String(error?.message ?? error);
       if (!run.finished) write(failedRun(reason, o.profile === 'strict' ? 'strict' : 'described'));
       throw error;
-    }
+    });
   } catch (error) {
     return reportFailure(error, io.stderr, run);
   }
 }
 
-type Options = ReturnType<typeof parse<typeof suiteOptions>>;
-
-/** `f()`, its error a usage error: selectStages's (a stage named wrong) and loadVars's (only VarsError, a bad file). */
-function asUsageError<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+/** --callbacks with --callback-listen HOST:PORT, [--callback-url URL] and [--callback-window S]. */
+function callbackOptions(o: Options) {
+  const given = callbackFlags.find((f) => o[f] !== undefined);
+  if (!o.callbacks && given) throw new UsageError(`--${given} needs --callbacks`);
+  if (!o.callbacks) return undefined;
+  const listen = /^(.+):(\d{1,5})$/.exec(o['callback-listen'] ?? '');
+  if (!listen || Number(listen[2]) > 65535)
+    throw new UsageError(
+      `--callbacks needs --callback-listen HOST:PORT (where the service's status callbacks arrive), got ${JSON.stringify(o['callback-listen'] ?? null)}`,
+    );
+  return {
+    host: listen[1]!.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(listen[2]),
+    publicUrl: o['callback-url'] === undefined ? undefined : httpUrl('--callback-url', o['callback-url']),
+    windowMs: cli.seconds('callback-window', o['callback-window']),
+  };
 }
 
 /**
@@ -205,15 +144,15 @@ function asUsageError<T>(f: () => T): T {
  * says the server rejected it); and the redactor that writes every credential given any way as ***.
  */
 function credentials(o: Options, vars: Vars, env: Record<string, string | undefined>) {
-  const given = credentialOptions.map(([key, flag, variable]) => {
-    const [value, source] =
-      o[flag] !== undefined
-        ? [o[flag], `--${flag}`]
-        : vars[key] !== undefined
-          ? [vars[key], `"${key}" in ${o.vars}`]
-          : [env[variable], `env ${variable}`];
+  const given = cli.credentialOptions.map(([key, flag, variable]) => {
+    const ways = [
+      [o[flag], `--${flag}`],
+      [vars[key], `"${key}" in ${o.vars}`],
+      [env[variable], `env ${variable}`],
+    ] as const;
+    const [value, source] = ways.find(([v]) => v !== undefined) ?? ways[2];
     // Every value given any way is a secret, the ones not used too.
-    return { key, value, source, secrets: [o[flag], vars[key], env[variable]] };
+    return { key, value, source, secrets: ways.map(([v]) => v) };
   });
   const [apiKey, apiKeyNoBalance, integratorToken] = given.map((g) => g.value);
   if (!apiKey || !integratorToken)
@@ -221,21 +160,19 @@ function credentials(o: Options, vars: Vars, env: Record<string, string | undefi
       'conformance needs credentials: --api-key and --integrator-token, "apiKey" and "integratorToken" in --vars, or MESSAGING_API_KEY and MESSAGING_INTEGRATOR_TOKEN in the environment',
     );
   return {
-    apiKey,
-    integratorToken,
-    apiKeyNoBalance,
+    keys: { apiKey, integratorToken, apiKeyNoBalance },
     sources: Object.fromEntries(given.map((g) => [g.key, g.source])),
     redact: redactor(given.flatMap((g) => g.secrets)),
   };
 }
 
-async function conformance(o: Options, write: WriteReport, io: CliIo, say: (line: string) => void, run: RunState) {
-  const timeoutMs = seconds('timeout', o.timeout);
-  const deadlineMs = seconds('deadline', o.deadline);
+async function conformance(o: Options, write: cli.WriteReport, io: CliIo, say: cli.Say, run: cli.RunState) {
+  const timeoutMs = cli.seconds('timeout', o.timeout);
+  const deadlineMs = cli.seconds('deadline', o.deadline);
   const split = (v: string[] | undefined) => (v ?? []).flatMap((s) => s.split(',')).filter(Boolean);
   const only = split(o.only);
   const skip = split(o.skip);
-  const selected = asUsageError(() => selectStages(only, skip, o.callbacks));
+  const selected = cli.asUsageError(() => selectStages(only, skip, o.callbacks));
   if (o.list) {
     for (const s of selected) say(`${s.name.padEnd(10)} ${s.description}`);
     const callbacks = conformanceStages.find((s) => s.needsCallbacks)!;
@@ -245,41 +182,38 @@ async function conformance(o: Options, write: WriteReport, io: CliIo, say: (line
     return 0;
   }
   if (o.server === undefined) throw new UsageError('conformance needs --server <url>');
-  const profile = profileOption(o.profile);
-  if (o.seed !== undefined && !/^-?\d+$/.test(o.seed))
-    throw new UsageError(`--seed must be an integer, got "${o.seed}"`);
+  const profile = cli.profileOption(o.profile);
+  const seed = cli.numberOption('seed', o.seed, /^-?\d+$/, 'an integer');
   const callbacks = callbackOptions(o);
-  if (o.generated !== undefined && !/^\d+$/.test(o.generated))
-    throw new UsageError(`--generated must be a whole number, got "${o.generated}"`);
-  const vars: Vars = o.vars === undefined ? {} : asUsageError(() => loadVars(o.vars!));
-  const { apiKey, integratorToken, apiKeyNoBalance, sources, redact } = credentials(o, vars, io.env);
+  const generated = cli.numberOption('generated', o.generated, /^\d+$/, 'a whole number');
+  const vars: Vars = o.vars === undefined ? {} : cli.asUsageError(() => loadVars(o.vars!));
+  const { keys, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
   const report = await runConformance({
     server: o.server,
-    apiKey,
-    integratorToken,
-    apiKeyNoBalance,
+    ...keys,
     timeoutMs,
     deadlineMs,
     profile,
     values: vars.values,
     only,
     skip,
-    seed: o.seed === undefined ? undefined : Number(o.seed),
-    generated: o.generated === undefined ? undefined : Number(o.generated),
+    seed,
+    generated,
     callbacks,
     mock: o.mock,
     bail: o.bail,
     resetUrl: o['reset-url'],
     resetCommand: o['reset-command'],
-    ...(o.record === undefined ? {} : { record: writable('record', o.record) }),
+    record: o.record === undefined ? undefined : cli.writable('record', o.record),
     log: (line) => say(redact(line)),
   }).catch((error) => {
-    // An option runConformance refuses is a usage error, named as the command line spells it.
-    if (error instanceof OptionError)
-      throw new UsageError(
-        `--${flags[error.option] ?? error.option} ${error.expected}, got ${JSON.stringify(error.value)}`,
-      );
+    // An option runConformance refuses is a usage error, named as the command line spells it: its name in kebab case,
+    // without the Ms of milliseconds (resetUrl is --reset-url, timeoutMs --timeout).
+    if (error instanceof OptionError) {
+      const flag = error.option.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+      throw new UsageError(`--${flag} ${error.expected}, got ${JSON.stringify(error.value)}`);
+    }
     throw error instanceof UnreachableError ? new CannotRunError(error.message) : error;
   });
   // Credentials rejected or answers not the service's: one line, as an error (exit 2), the report written quietly.

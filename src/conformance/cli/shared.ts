@@ -4,20 +4,47 @@ import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
 import { json as formatJson, junit as formatJUnit } from '../report.ts';
-import type { Profile, SuiteReport as ConformanceReport } from '../ground/model.ts';
+import type { SuiteReport } from '../ground/model.ts';
+
+/** parseArgs's options, each kind for the flags named: a string, a boolean (false when not given), a repeated string. */
+const kind =
+  <T>(option: T) =>
+  <const F extends string[]>(...flags: F) =>
+    Object.fromEntries(flags.map((f) => [f, option])) as Record<F[number], T>;
+export const strings = kind({ type: 'string' } as const);
+export const booleans = kind({ type: 'boolean', default: false } as const);
+export const repeated = kind({ type: 'string', multiple: true } as const);
+
+/** `f()`, its error a usage error: parseArgs's, a stage named wrong, a bad --vars file (loadVars throws only VarsError). */
+export function asUsageError<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** A flag that takes one of `choices`; undefined when not given. */
+export function oneOf<const T extends string>(flag: string, choices: T[], value: string | undefined): T | undefined {
+  if (value === undefined || choices.includes(value as T)) return value as T | undefined;
+  throw new UsageError(`--${flag} must be ${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}, got "${value}"`);
+}
 
 /** --profile: described or strict; undefined when not given (described applies). */
-export function profileOption(value: string | undefined): Profile | undefined {
-  if (value === undefined || value === 'described' || value === 'strict') return value;
-  throw new UsageError(`--profile must be described or strict, got "${value}"`);
+export const profileOption = (value: string | undefined) => oneOf('profile', ['described', 'strict'], value);
+
+/** A number that `pattern` matches (and above `above`), `what` saying so in the error; undefined when not given. */
+export function numberOption(flag: string, value: string | undefined, pattern: RegExp, what: string, above?: number) {
+  if (value === undefined) return undefined;
+  if (!pattern.test(value) || (above !== undefined && Number(value) <= above))
+    throw new UsageError(`--${flag} must be ${what}, got "${value}"`);
+  return Number(value);
 }
 
 /** Seconds given on the command line, in milliseconds; undefined when not given (the suite's default applies). */
 export function seconds(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0)
-    throw new UsageError(`--${flag} must be a number of seconds above 0, got "${value}"`);
-  return Number(value) * 1000;
+  const s = numberOption(flag, value, /^\d+(\.\d+)?$/, 'a number of seconds above 0', 0);
+  return s === undefined ? undefined : s * 1000;
 }
 
 /** Each credential: its option, its flag, and the environment variable that may hold it. */
@@ -31,12 +58,8 @@ export const credentialOptions = [
  * One call's state, which the bin's process-level guards read too: whether the run has reported (until then the
  * process must not end quietly with exit 0), and how to hide the credentials it was given.
  */
-export interface RunState {
-  finished: boolean;
-  redact: (text: string) => string;
-}
-
-export const newRunState = (): RunState => ({ finished: false, redact: (text) => text });
+export const newRunState = () => ({ finished: false, redact: (text: string) => text });
+export type RunState = ReturnType<typeof newRunState>;
 
 /** A file a command will write: its folder is checked now, before any work, so a wrong path is found at once. */
 export function writable(flag: string, path: string): string {
@@ -48,21 +71,28 @@ export function writable(flag: string, path: string): string {
   return path;
 }
 
-export type WriteReport = (report: ConformanceReport, say?: (line: string) => void) => void;
+export type Say = (line: string) => void;
+export type WriteReport = (report: SuiteReport, say?: Say) => void;
 
 /**
  * --reporter junit|json with --output F, checked before the run (a report that cannot be written is found now): what
  * writes the report, credentials hidden, and with `say` says where (not when the run ends with one line).
  */
 export function reporter(o: { reporter?: string; output?: string }, run: RunState): WriteReport {
-  if (o.reporter === undefined) return () => {};
-  if (o.reporter !== 'junit' && o.reporter !== 'json')
-    throw new UsageError(`--reporter must be junit or json, got "${o.reporter}"`);
-  if (o.output === undefined) throw new UsageError(`--reporter ${o.reporter} needs --output <file>`);
-  writable('output', o.output);
-  const { reporter: kind, output } = o;
+  const kind = oneOf('reporter', ['junit', 'json'], o.reporter);
+  if (kind === undefined) return () => {};
+  if (o.output === undefined) throw new UsageError(`--reporter ${kind} needs --output <file>`);
+  const output = writable('output', o.output);
   return (report, say) => {
     writeFileSync(output, run.redact(kind === 'json' ? formatJson(report) : formatJUnit(report)));
     say?.(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
   };
+}
+
+/** A run that reported: its summary said, its report written and where said; exit 0 when it holds, else 1. */
+export function finish(run: RunState, report: SuiteReport, summary: string, write: WriteReport, say: Say): number {
+  say(run.redact(summary));
+  write(report, say);
+  run.finished = true;
+  return report.ok ? 0 : 1;
 }

@@ -1,10 +1,9 @@
 // messaging-conformance traffic and proxy: the commands that judge exchanges nobody in this suite sent. Exit 0 when
 // every exchange judged is allowed, 1 when one breaks the contract, 2 when a file cannot be read or an option is wrong.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
-import { credentialOptions, profileOption, reporter, writable, type RunState } from './shared.ts';
+import * as cli from './shared.ts';
 import { redactor } from '../ground/redaction.ts';
-import type { CheckResult } from '../ground/model.ts';
 import { TrafficError } from '../traffic/readers/format.ts';
 import type { Judged } from '../traffic/judge.ts';
 import { startProxy } from '../traffic/proxy.ts';
@@ -48,32 +47,14 @@ usage: messaging-conformance proxy --target <url> [--port N] [--host H] [--judge
   paths, such as a docs page, are left out). Exit as for traffic.
 `;
 
+/** The options traffic and the proxy share; `own`, the command's. */
 const shared = {
-  judge: { type: 'string' },
-  'base-path': { type: 'string' },
-  'callback-path': { type: 'string' },
-  'reset-url': { type: 'string', multiple: true },
-  profile: { type: 'string' },
-  reporter: { type: 'string' },
-  output: { type: 'string' },
-} as const;
-
-function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(
-  args: string[],
-  options: T,
-) {
-  try {
-    return parseArgs({ args, options: { ...shared, ...options }, strict: true, allowPositionals: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-function judgedOption(value: string | undefined, fallback: Judged): Judged {
-  if (value === undefined) return fallback;
-  if (value === 'service' || value === 'caller' || value === 'both') return value;
-  throw new UsageError(`--judge must be service, caller or both, got "${value}"`);
-}
+  ...cli.strings('judge', 'base-path', 'callback-path', 'profile', 'reporter', 'output'),
+  ...cli.repeated('reset-url'),
+};
+const parse = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], own: O) =>
+  cli.asUsageError(() => parseArgs({ args, options: { ...shared, ...own }, strict: true, allowPositionals: true }));
+type Shared = ReturnType<typeof parse<typeof shared>>['values'];
 
 function pathOption(flag: string, value: string | undefined): string | undefined {
   if (value !== undefined && !value.startsWith('/'))
@@ -81,94 +62,62 @@ function pathOption(flag: string, value: string | undefined): string | undefined
   return value;
 }
 
-/** The paths of --reset-url (a URL or a path): a POST there is a reset, after which the rules over time start again. */
-const resetPaths = (given: string[] | undefined) =>
-  (given ?? []).map((u) => (u.startsWith('/') ? u : new URL(httpUrl('--reset-url', u)).pathname));
-
 /**
- * What traffic and the proxy judge by, from the options they share; the credentials the environment holds are written
- * as *** wherever a recorded exchange has them.
+ * What traffic and the proxy judge by, from the options they share, and what writes their report; the credentials the
+ * environment holds are written as *** wherever a recorded exchange has them.
  */
-function judgingOptions(o: ReturnType<typeof parse>['values'], io: CliIo, run: RunState, judged: Judged) {
-  const secrets = credentialOptions.map(([, , v]) => io.env[v]).filter((s): s is string => typeof s === 'string');
+function judging(o: Shared, io: CliIo, run: cli.RunState, judged: Judged) {
+  const write = cli.reporter(o, run);
+  const secrets = cli.credentialOptions.map(([, , v]) => io.env[v]).filter((s): s is string => typeof s === 'string');
   run.redact = redactor(secrets);
-  return {
-    judge: judgedOption(o.judge as string | undefined, judged),
-    basePath: pathOption('base-path', o['base-path'] as string | undefined),
-    callbackPath: pathOption('callback-path', o['callback-path'] as string | undefined),
-    resetPaths: resetPaths(o['reset-url'] as string[] | undefined),
-    profile: profileOption(o.profile as string | undefined),
+  const options = {
+    judge: cli.oneOf('judge', ['service', 'caller', 'both'], o.judge) ?? judged,
+    basePath: pathOption('base-path', o['base-path']),
+    callbackPath: pathOption('callback-path', o['callback-path']),
+    // A POST to a --reset-url (a URL or a path) is a reset, after which the rules over time start again.
+    resetPaths: (o['reset-url'] ?? []).map((u) =>
+      u.startsWith('/') ? u : new URL(httpUrl('--reset-url', u)).pathname,
+    ),
+    profile: cli.profileOption(o.profile),
     secrets,
   };
+  return { write, options };
 }
 
-export async function trafficCommand(args: string[], io: CliIo, say: (line: string) => void, run: RunState) {
-  const { values: o, positionals: files } = parse(args, { format: { type: 'string' } });
+export async function trafficCommand(args: string[], io: CliIo, say: cli.Say, run: cli.RunState) {
+  const { values: o, positionals: files } = parse(args, cli.strings('format'));
   if (files.length === 0)
     throw new UsageError('traffic needs one or more files: messaging-conformance traffic <file>...');
-  if (o.format !== undefined && o.format !== 'har' && o.format !== 'ndjson')
-    throw new UsageError(`--format must be har or ndjson, got "${o.format}"`);
-  const write = reporter(o, run);
-  try {
-    const judging = judgingOptions(o, io, run, 'service');
-    const { report, judge } = await judgeTraffic(files, {
-      format: o.format as 'har' | 'ndjson' | undefined,
-      ...judging,
-    });
-    say(run.redact(trafficSummary(report, judge)));
-    write(report, say);
-    run.finished = true;
-    return report.ok ? 0 : 1;
-  } catch (error) {
-    if (error instanceof TrafficError) throw new CannotRunError(error.message);
-    throw error;
-  }
+  const format = cli.oneOf('format', ['har', 'ndjson'], o.format);
+  const { write, options } = judging(o, io, run, 'service');
+  const { report, judge } = await judgeTraffic(files, { format, ...options }).catch((error) => {
+    throw error instanceof TrafficError ? new CannotRunError(error.message) : error;
+  });
+  return cli.finish(run, report, trafficSummary(report, judge), write, say);
 }
 
 /** Runs the proxy until SIGINT or SIGTERM, or npm ending (or `stop` resolving, in tests); resolves with the exit code. */
-export async function proxyCommand(
-  args: string[],
-  io: CliIo,
-  say: (line: string) => void,
-  run: RunState,
-  stop: Promise<void> = signalled(),
-) {
-  const { values: o, positionals } = parse(args, {
-    target: { type: 'string' },
-    port: { type: 'string' },
-    host: { type: 'string' },
-    record: { type: 'string' },
-    'report-every': { type: 'string' },
-  });
+export async function proxyCommand(args: string[], io: CliIo, say: cli.Say, run: cli.RunState, stop = signalled()) {
+  const { values: o, positionals } = parse(args, cli.strings('target', 'port', 'host', 'record', 'report-every'));
   if (positionals.length) throw new UsageError(`proxy takes no file: ${positionals.join(' ')}`);
   if (o.target === undefined) throw new UsageError('proxy needs --target <url>, the service to forward to');
-  const every = o['report-every'];
-  if (every !== undefined && !/^[1-9]\d*$/.test(every))
-    throw new UsageError(`--report-every must be a whole number above 0, got "${every}"`);
-  const write = reporter(o, run);
-  const judging = judgingOptions(o, io, run, 'both');
-  const found = (r: CheckResult) => say(run.redact(findingLine(r)));
+  const every = cli.numberOption('report-every', o['report-every'], /^[1-9]\d*$/, 'a whole number above 0');
+  const { write, options } = judging(o, io, run, 'both');
   const proxy = await startProxy({
     target: httpUrl('--target', o.target),
     port: port(o.port, 0),
     host: o.host ?? '127.0.0.1',
-    ...judging,
-    ...(o.record ? { record: writable('record', o.record) } : {}),
-    finding: found,
-    judged: (n) => {
-      if (every !== undefined && n % Number(every) === 0) write(proxy.judge.report());
-    },
+    ...options,
+    ...(o.record ? { record: cli.writable('record', o.record) } : {}),
+    finding: (r) => say(run.redact(findingLine(r))),
+    judged: (n) => every !== undefined && n % every === 0 && write(proxy.judge.report()),
   }).catch((error: Error) => {
     throw new CannotRunError(`the proxy cannot listen: ${error.message}`);
   });
-  say(
-    `messaging-conformance proxy: ${proxy.url} -> ${o.target} (judging ${proxy.judge.judged === 'both' ? 'both sides' : `the ${proxy.judge.judged}'s side`}; Ctrl-C prints the report)`,
-  );
+  const side = proxy.judge.judged === 'both' ? 'both sides' : `the ${proxy.judge.judged}'s side`;
+  say(`messaging-conformance proxy: ${proxy.url} -> ${o.target} (judging ${side}; Ctrl-C prints the report)`);
   await stop;
   await proxy.close();
   const report = proxy.judge.report();
-  say(run.redact(trafficSummary(report, proxy.judge)));
-  write(report, say);
-  run.finished = true;
-  return report.ok ? 0 : 1;
+  return cli.finish(run, report, trafficSummary(report, proxy.judge), write, say);
 }

@@ -1,65 +1,46 @@
-// What the document allows as the answer to a request, and which part of it says so. Where the
-// description allows several answers, the default profile accepts each; the contract's own choice
-// among them is a decision, held only under --profile strict. A valid request may get 200, or a
-// business answer the description gives for a value the suite changed (`x-business-answers`).
+// What the document allows as the answer to a request, and which part of it says so. Where the description allows
+// several answers, the default profile accepts each; the contract's own choice among them is a decision, held only
+// under --profile strict. A valid request may get 200, or a business answer the description gives for a value the
+// suite changed (`x-business-answers`).
 import { normalizeErrorCode } from '../../core/error-codes.ts';
-import { resolvePointer } from '../../core/document.ts';
-import {
-  examplePairs,
-  responseKind,
-  type ExamplePair,
-  type ExpectationKind,
-  type Operation,
-} from '../../core/examples.ts';
+import { examplePairs, responseKind } from '../../core/examples.ts';
+import type { ExamplePair, ExpectationKind, Operation } from '../../core/examples.ts';
 import { escapePointer } from '../../core/pointers.ts';
 import { documentViolation, schemaViolation } from '../../core/schema-violations.ts';
-import type { Allowed, Expectation, Profile } from '../ground/model.ts';
+import { openPoint, pointAt, pointBasis } from '../../core/open-points.ts';
 import { pattern, type Path } from '../../core/edges.ts';
 import { parsed, type Json } from '../../core/digits.ts';
-import { businessAnswers, documentedStatuses, responsePointer } from './policy.ts';
-
-export { documentedStatuses } from './policy.ts';
-import { openPoint, pointAt, pointBasis } from '../../core/open-points.ts';
+import type { Allowed, Expectation, Profile } from '../ground/model.ts';
+import { businessAnswers, documentedStatuses, documentsDefault, responsePointer } from './policy.ts';
 import { otherReadings } from './readings.ts';
 
-/** The answers to a malformed property the description allows: its own code, or 500 system-error (on the shared 500). */
-const malformed = () => openPoint('malformed-property', ['property-code', 'system-error'] as const);
+export { documentedStatuses, documentsDefault } from './policy.ts';
 
-/** `decision` when any of the statuses is one the description does not state for the operation. */
-const kindOfStatuses = (op: Operation, statuses: number[]): ExpectationKind =>
-  statuses.some((s) => responseKind(op, s) === 'decision') ? 'decision' : 'described';
+const titleOf = (pair: ExamplePair) => (pair.response as { title?: string } | undefined)?.title;
+const unique = (allowed: Allowed[]) =>
+  allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i);
+
+/** `decision` when any of the statuses allowed is one the description does not state for the operation. */
+const kindOf = (op: Operation, allowed: Allowed[]): ExpectationKind =>
+  allowed.some((a) => responseKind(op, a.status) === 'decision') ? 'decision' : 'described';
 
 /** Any error status the document lists for the operation, as a problem body. */
 export function anyError(op: Operation, basis: string, kind?: ExpectationKind): Expectation {
-  const statuses = documentedStatuses(op).filter((s) => s >= 400);
-  return { allowed: statuses.map((status) => ({ status })), kind: kind ?? kindOfStatuses(op, statuses), basis };
+  const allowed = documentedStatuses(op).flatMap((status) => (status >= 400 ? [{ status }] : []));
+  return { allowed, kind: kind ?? kindOf(op, allowed), basis };
 }
 
-/**
- * The answer to one field's code where the description also allows 500 (the open point `malformed-property`): the
- * decided answer alone under the strict profile (a decision), every answer the point lists under the default one.
- */
+/** One field's code, or the 500 the open point `malformed-property` allows too: strict holds its decision alone. */
 function codeOr500(op: Operation, exact: Allowed, basis: string, profile: Profile): Expectation {
-  const point = malformed();
-  const answerOf = (a: (typeof point.answers)[number]): Allowed =>
-    a === 'property-code' ? exact : { status: 500, code: 'system-error' };
-  if (profile === 'strict')
-    return { allowed: [answerOf(point.decision)], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
-  const allowed = point.answers.map(answerOf);
-  return {
-    allowed,
-    kind: kindOfStatuses(
-      op,
-      allowed.map((a) => a.status),
-    ),
-    basis: `${basis}; ${pointBasis(point)}`,
-  };
+  const point = openPoint('malformed-property', ['property-code', 'system-error'] as const);
+  const allowed = (profile === 'strict' ? [point.decision] : point.answers).map((a) =>
+    a === 'property-code' ? exact : { status: 500, code: 'system-error' },
+  );
+  const kind = profile === 'strict' ? 'decision' : kindOf(op, allowed);
+  return { allowed, kind, basis: `${basis}; ${pointBasis(point)}` };
 }
 
-/**
- * Where the description states that a request is refused but not with which code (an `any-error` answer of an open
- * point on the code's response): any documented error under the default profile, the code under strict.
- */
+/** A refusal whose code the description leaves open (an `any-error` open point): any error, strict its decision. */
 function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile): Expectation | undefined {
   const at = pointAt(responsePointer(op, exact.status), 'any-error');
   if (!at) return undefined;
@@ -71,9 +52,16 @@ function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile)
   return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
 }
 
-/** Whether the operation documents `default`: any other error status is one of its answers. */
-export const documentsDefault = (op: Operation) =>
-  Object.hasOwn((resolvePointer(op.pointer) as { responses: object }).responses, 'default');
+/** A request that breaks rules of several codes (`error-precedence`): any one passes, strict the document's order. */
+function otherCodes(others: string[], expectation: Expectation, profile: Profile): Expectation {
+  const point = openPoint('error-precedence', ['listed-first', 'any-that-applies'] as const);
+  if (others.length === 0 || profile === 'strict' || !point.answers.includes('any-that-applies')) return expectation;
+  return {
+    ...expectation,
+    allowed: [...expectation.allowed, ...others.map((code) => ({ status: 400, code }))],
+    basis: `${expectation.basis}; ${pointBasis(point)}`,
+  };
+}
 
 /**
  * What a body that breaks the operation's request schema, or the button limits across rows, may get;
@@ -84,29 +72,14 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
   if (!outcome) return undefined;
   const exact = { status: outcome.status, code: outcome.code };
   const basis = `${op.pointer}/responses/${outcome.status}`;
-  const kind = responseKind(op, outcome.status);
+  const plain: Expectation = { allowed: [exact], kind: responseKind(op, outcome.status), basis };
   const expectation =
     // No code names the broken property: any documented error, as a problem body.
     outcome.code === 'system-error'
       ? anyError(op, `${op.pointer}/responses: a malformed request gets a documented error`)
-      : (refusal(op, exact, basis, profile) ??
-        (outcome.malformed ? codeOr500(op, exact, basis, profile) : { allowed: [exact], kind, basis }));
+      : (refusal(op, exact, basis, profile) ?? (outcome.malformed ? codeOr500(op, exact, basis, profile) : plain));
   const decided = outcome.decided ? { ...expectation, kind: 'decision' as const } : expectation;
   return otherCodes(outcome.codes.slice(1), decided, profile);
-}
-
-/**
- * Where a request breaks rules of several codes (the open point `error-precedence`): under the default profile the code
- * of any of them passes too; strict holds the document's order.
- */
-function otherCodes(others: string[], expectation: Expectation, profile: Profile): Expectation {
-  const point = openPoint('error-precedence', ['listed-first', 'any-that-applies'] as const);
-  if (others.length === 0 || profile === 'strict' || !point.answers.includes('any-that-applies')) return expectation;
-  return {
-    ...expectation,
-    allowed: [...expectation.allowed, ...others.map((code) => ({ status: 400, code }))],
-    basis: `${expectation.basis}; ${pointBasis(point)}`,
-  };
 }
 
 export const examplePointer = (pair: ExamplePair) =>
@@ -121,31 +94,20 @@ export const statusExpectation = (op: Operation, status: number): Expectation =>
 
 /** The named example's response: its status, and its title as the code. */
 export function exampleExpectation(pair: ExamplePair): Expectation {
-  const title = (pair.response as { title?: string } | undefined)?.title;
-  return {
-    allowed: [{ status: pair.status, ...(title ? { code: title } : {}) }],
-    kind: pair.kind,
-    basis: examplePointer(pair),
-  };
+  const { status, kind } = pair;
+  const code = titleOf(pair);
+  return { allowed: [{ status, ...(code ? { code } : {}) }], kind, basis: examplePointer(pair) };
 }
 
-/**
- * What a named example's request may get: its response, and 500 where its trigger is malformed in a way the description
- * allows 500 for.
- */
+/** What a named example's request may get: its response, and 500 where the description allows it for its trigger. */
 export function pairExpectation(pair: ExamplePair, profile: Profile): Expectation {
-  const title = (pair.response as { title?: string } | undefined)?.title;
+  const title = titleOf(pair);
   const exact = exampleExpectation(pair);
-  if (
-    pair.status < 400 ||
-    title === undefined ||
-    pair.trigger.rawBody !== undefined ||
-    !pair.operation.requestSchemaPointer
-  )
-    return exact;
-  const outcome = schemaViolation(pair.operation.operationId, pair.requestBody);
+  const { status, trigger, operation: op } = pair;
+  if (status < 400 || title === undefined || trigger.rawBody !== undefined || !op.requestSchemaPointer) return exact;
+  const outcome = schemaViolation(op.operationId, pair.requestBody);
   if (!outcome || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
-  const answer = outcome.malformed ? codeOr500(pair.operation, exact.allowed[0]!, exact.basis, profile) : exact;
+  const answer = outcome.malformed ? codeOr500(op, exact.allowed[0]!, exact.basis, profile) : exact;
   return otherCodes(outcome.codes.slice(1), answer, profile);
 }
 
@@ -167,12 +129,8 @@ export function readingsExpectation(op: Operation, body: unknown, profile: Profi
   const basis = [decided.basis, ...new Set(others.flatMap((o) => o.answers.map(pointBasis)))].join('; ');
   if (profile === 'strict' || others.some((o) => o.refused.kind === 'decision'))
     return { ...decided, kind: 'decision', basis };
-  const allowed = [...decided.allowed, ...others.flatMap((o) => o.refused.allowed)];
-  return {
-    allowed: allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i),
-    kind: decided.kind,
-    basis,
-  };
+  const allowed = unique([...decided.allowed, ...others.flatMap((o) => o.refused.allowed)]);
+  return { allowed, kind: decided.kind, basis };
 }
 
 /** What a valid request may get: 200, or a business answer a value changed at one of `changed` may cause. */
@@ -196,32 +154,21 @@ export function acceptedExpectation(
 
 /**
  * The business answers a request the document accepts may get whatever state the service is in: each documented error
- * whose named example is sent with a valid body, the operation's own path and method (a value taken before, a cascade
- * not found, an account without balance, a credential the service does not know). Not a server error: as for the
- * suite's own valid requests, a 500 to a request the document accepts is the service's fault.
+ * whose named example sends a valid body to the operation's own path and method (a value taken before, a cascade not
+ * found, no balance, an unknown credential). Never a 500: to a request the document accepts, that is the service's
+ * fault. Found once per operation: the examples do not change during a run.
  */
+const stateAnswersOf = new Map<string, Allowed[]>();
 function stateAnswers(op: Operation): Allowed[] {
-  const known = stateAnswersOf.get(op.operationId);
-  if (known) return known;
+  if (stateAnswersOf.has(op.operationId)) return stateAnswersOf.get(op.operationId)!;
   const found = examplePairs()
-    .filter(
-      (p) =>
-        p.operation === op &&
-        p.status >= 400 &&
-        p.trigger.rawBody === undefined &&
-        p.trigger.method === undefined &&
-        p.trigger.path === undefined &&
-        documentViolation(op.operationId, p.requestBody) === null,
-    )
-    .map((p) => ({ status: p.status, code: (p.response as { title?: string } | undefined)?.title }));
+    .filter((p) => p.operation === op && p.status >= 400 && p.trigger.rawBody === undefined)
+    .filter((p) => p.trigger.method === undefined && p.trigger.path === undefined)
+    .filter((p) => documentViolation(op.operationId, p.requestBody) === null)
+    .map((p) => ({ status: p.status, code: titleOf(p) }));
   stateAnswersOf.set(op.operationId, found);
   return found;
 }
-/** Each operation's, found once: the examples do not change during a run. */
-const stateAnswersOf = new Map<string, Allowed[]>();
-
-const unique = (allowed: Allowed[]) =>
-  allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i);
 
 /**
  * What a recorded request may get when the state it met is unknown (traffic, a proxy): a body the document refuses,
@@ -229,21 +176,14 @@ const unique = (allowed: Allowed[]) =>
  * reading the description allows. A credential present may be one the service does not know (401); one missing gets
  * 401 whatever the body, or the body's refusal where the document orders neither first.
  */
-export function recordedExpectation(
-  op: Operation,
-  body: unknown,
-  credentialGiven: boolean,
-  profile: Profile,
-): Expectation {
+export function recordedExpectation(op: Operation, body: unknown, credential: boolean, profile: Profile): Expectation {
   const unauthorized: Allowed = { status: 401, code: 'auth-error' };
   const basis = `${op.pointer}/responses`;
   const refused = invalidBodyExpectation(op, body, profile);
   if (refused) return { ...refused, allowed: unique([...refused.allowed, unauthorized]) };
-  if (!credentialGiven)
+  if (!credential)
     return { allowed: [unauthorized], kind: responseKind(op, 401), basis: `${op.pointer}/security; ${basis}/401` };
-  const successes = documentedStatuses(op)
-    .filter((s) => s < 300)
-    .map((status) => ({ status }));
+  const successes = documentedStatuses(op).flatMap((status) => (status < 300 ? [{ status }] : []));
   const accepted: Expectation = {
     allowed: unique([...successes, ...stateAnswers(op), unauthorized]),
     otherErrors: documentsDefault(op),

@@ -5,7 +5,6 @@ import { apiKeyHeader } from '../../core/meta.ts';
 import type { Case, Credentials, Expectation, HttpRequest } from '../ground/model.ts';
 
 export type { Credentials } from '../ground/model.ts';
-
 export type PairRequest = HttpRequest;
 
 /** The HTTP request that should produce the pair's response. */
@@ -13,18 +12,15 @@ export function pairRequest(
   baseUrl: string,
   pair: ExamplePair,
   credentials: Credentials,
-  body: unknown = pair.requestBody,
+  body = pair.requestBody,
 ): PairRequest {
   const { trigger, operation } = pair;
+  const { apiKey, apiKeyNoBalance, integratorToken } = credentials;
+  const given = (secret: string) => (trigger.credentials === 'invalid' ? `wrong-${secret}` : secret);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const wrong = trigger.credentials === 'invalid';
-  if (operation.security.includes('apiKey')) {
-    const key =
-      trigger.credentials === 'no-balance' ? (credentials.apiKeyNoBalance ?? credentials.apiKey) : credentials.apiKey;
-    headers[apiKeyHeader] = wrong ? `wrong-${key}` : key;
-  }
-  if (operation.security.includes('integratorToken'))
-    headers.authorization = `Bearer ${wrong ? `wrong-${credentials.integratorToken}` : credentials.integratorToken}`;
+  if (operation.security.includes('apiKey'))
+    headers[apiKeyHeader] = given(trigger.credentials === 'no-balance' ? (apiKeyNoBalance ?? apiKey) : apiKey);
+  if (operation.security.includes('integratorToken')) headers.authorization = `Bearer ${given(integratorToken)}`;
   return {
     method: trigger.method ?? operation.method,
     url: baseUrl.replace(/\/+$/, '') + (trigger.path ?? operation.path),
@@ -34,9 +30,8 @@ export function pairRequest(
 }
 
 /**
- * A named example as a case: its request, the answers the document allows, the fields and
- * violations its answer must hold. A part of the answer the example marks as this contract's
- * decision (`x-request: {decided: [detail]}`) is a decision of the case (held under strict only).
+ * A named example as a case: its request, the answers the document allows, the fields and violations its answer must
+ * hold. A part the example marks as this contract's decision (`x-request: {decided: [detail]}`) is held under strict.
  */
 export function pairCase(
   pair: ExamplePair,
@@ -46,15 +41,13 @@ export function pairCase(
 ): Case {
   const title = (pair.response as { title?: string } | undefined)?.title;
   const detail = (expected as { detail?: string } | undefined)?.detail;
+  const decided = pair.trigger.decided?.includes('detail') ? { decided: ['violations'] } : {};
+  const fields = pair.status < 300 && expected !== null && typeof expected === 'object';
   return {
     operation: pair.operation,
     request,
     expectation,
-    ...(pair.status < 300 && expected !== null && typeof expected === 'object'
-      ? { fields: expected as Record<string, unknown> }
-      : {}),
-    ...(title && listsViolations(title) && detail
-      ? { detail, ...(pair.trigger.decided?.includes('detail') ? { decided: ['violations'] } : {}) }
-      : {}),
+    ...(fields ? { fields: expected as Record<string, unknown> } : {}),
+    ...(title && listsViolations(title) && detail ? { detail, ...decided } : {}),
   };
 }

@@ -8,72 +8,61 @@ import type { Operation } from '../../core/examples.ts';
 import { openPoint, type OpenPoint } from '../../core/open-points.ts';
 
 type Body = unknown;
+type Obj = Record<string, unknown>;
+type Reader = { point: OpenPoint; view: Record<string, (b: Body) => Body> };
 const asIs = (b: Body) => b;
 
 /** Whether any string in the body has a character past U+FFFF: only then do the two ways of counting differ. */
-function hasAstral(value: Body): boolean {
-  if (typeof value === 'string') return /[\u{10000}-\u{10FFFF}]/u.test(value);
-  if (value === null || typeof value !== 'object') return false;
-  return Object.values(value).some(hasAstral);
-}
+const hasAstral = (v: Body): boolean =>
+  typeof v === 'string'
+    ? /[\u{10000}-\u{10FFFF}]/u.test(v)
+    : v !== null && typeof v === 'object' && Object.values(v).some(hasAstral);
 
 /** Each string with every character past U+FFFF written as two: its length in code points is its length in UTF-16 units. */
-function asUtf16Units(value: Body): Body {
-  if (typeof value === 'string') return value.replace(/[\u{10000}-\u{10FFFF}]/gu, '\u00b7\u00b7');
-  if (Array.isArray(value)) return value.map(asUtf16Units);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, asUtf16Units(v)]));
+function asUtf16Units(v: Body): Body {
+  if (typeof v === 'string') return v.replace(/[\u{10000}-\u{10FFFF}]/gu, '\u00b7\u00b7');
+  if (Array.isArray(v)) return v.map(asUtf16Units);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asUtf16Units(x)]));
 }
 
-/** The body with each left-out property that carries the open point `id` written in as `value`, found along the schema. */
-function fillLeftOut(value: Body, schema: Record<string, any>, id: string, fill: unknown): Body {
+/** The body with each left-out property that carries the open point `id` written in as false, found along the schema. */
+function fillLeftOut(value: Body, schema: Record<string, any>, id: string): Body {
   const s = flatSchema(schema);
   if (Array.isArray(value)) {
     if (!s?.items) return value;
-    const items = value.map((v) => fillLeftOut(v, s.items, id, fill));
+    const items = value.map((v) => fillLeftOut(v, s.items, id));
     return items.every((v, i) => v === value[i]) ? value : items;
   }
   if (value === null || typeof value !== 'object' || !s?.properties) return value;
   // The same object where nothing is filled in under it: a reading that changes nothing is the decided one.
-  let out: Record<string, unknown> | undefined;
+  const obj = value as Obj;
+  const filled: Obj = {};
   for (const [name, property] of Object.entries<Record<string, any>>(s.properties)) {
-    const had = Object.hasOwn(value, name);
-    const now = had
-      ? fillLeftOut((value as Record<string, unknown>)[name], property, id, fill)
-      : property?.['x-open-points']?.[id]
-        ? fill
-        : undefined;
-    if ((had && now !== (value as Record<string, unknown>)[name]) || (!had && now !== undefined)) {
-      out ??= { ...(value as Record<string, unknown>) };
-      out[name] = now;
-    }
+    const had = Object.hasOwn(obj, name);
+    const now = had ? fillLeftOut(obj[name], property, id) : property?.['x-open-points']?.[id] ? false : undefined;
+    if (now !== (had ? obj[name] : undefined)) filled[name] = now;
   }
-  return out ?? value;
+  return Object.keys(filled).length > 0 ? { ...obj, ...filled } : value;
 }
 
 /** Per open point about a request's meaning: each answer's view of a body (the decided answer's is the body itself). */
-const readers = (op: Operation) => readersOf.get(op) ?? readersOf.set(op, makeReaders(op)).get(op)!;
-const readersOf = new Map<Operation, Array<{ point: OpenPoint; view: Record<string, (b: Body) => Body> }>>();
-
-const makeReaders = (op: Operation): Array<{ point: OpenPoint; view: Record<string, (b: Body) => Body> }> => {
-  const schema = { $ref: op.requestSchemaPointer! };
+const readersOf = new Map<Operation, Reader[]>();
+function readers(op: Operation): Reader[] {
+  if (readersOf.has(op)) return readersOf.get(op)!;
   const characters = openPoint('characters', ['code-points', 'utf-16-units'] as const);
   const leftOut = openPoint('absent-marketing-option', ['absent-is-unset', 'absent-is-false'] as const);
-  const views: Array<{ point: OpenPoint; view: Record<string, (b: Body) => Body> }> = [
+  const schema = { $ref: op.requestSchemaPointer! };
+  const views: Reader[] = [
     { point: characters, view: { 'code-points': asIs, 'utf-16-units': (b) => (hasAstral(b) ? asUtf16Units(b) : b) } },
-    {
-      point: leftOut,
-      view: {
-        'absent-is-unset': asIs,
-        'absent-is-false': (b: Body) => fillLeftOut(b, schema, leftOut.id, false),
-      },
-    },
+    { point: leftOut, view: { 'absent-is-unset': asIs, 'absent-is-false': (b) => fillLeftOut(b, schema, leftOut.id) } },
   ];
   for (const { point, view } of views)
     if (view[point.decision] !== asIs)
       throw new Error(`${point.pointer}/decision: the request schemas read a body as ${Object.keys(view)[0]}`);
+  readersOf.set(op, views);
   return views;
-};
+}
 
 /** A body as read under each combination of answers other than all the decided ones, with the answers taken. */
 export function otherReadings(op: Operation, body: Body): Array<{ answers: OpenPoint[]; body: Body }> {

@@ -5,6 +5,9 @@ import { documentOperations, responseKind, type Operation } from '../../core/exa
 import { securitySchemes } from '../../core/meta.ts';
 import type { HttpRequest, Routed } from '../ground/model.ts';
 
+const operations = documentOperations();
+const segments = (path: string) => path.split('/').filter(Boolean);
+
 /** The base paths of the document's servers (`/v2` of `https://host/v2`), longest first. */
 const serverPaths = ((openapi.servers as Array<{ url: string }> | undefined) ?? [])
   .map((s) => new URL(s.url, 'http://x').pathname.replace(/\/+$/, ''))
@@ -19,32 +22,26 @@ export function pathOf(url: string, basePath?: string): string {
   return base ? path.slice(base.length) || '/' : path;
 }
 
-const operations = documentOperations();
-
 /** Whether the request carries the credential each of the operation's security schemes names. */
-function credentialGiven(op: Operation, headers: Record<string, string>): boolean {
-  return op.security.every((name) => {
+const credentialGiven = (op: Operation, headers: Record<string, string>) =>
+  op.security.every((name) => {
     const scheme = (securitySchemes as Record<string, { type: string; name?: string; in?: string }>)[name];
     if (scheme?.type === 'apiKey' && scheme.in === 'header') return Boolean(headers[scheme.name!.toLowerCase()]);
     return /^bearer\s+\S/i.test(headers.authorization ?? '');
   });
-}
-
-const segments = (path: string) => path.split('/').filter(Boolean);
 
 /**
  * The operation an answer to a path of no operation is judged by (its 404 and 405): the one whose path shares the
  * most leading segments with it (of several, one whose 404 is described); none when not even the first is shared.
  */
 export function nearest(path: string): Operation | undefined {
-  const shared = (op: Operation) => {
-    const [a, b] = [segments(path), segments(op.path)];
-    let n = 0;
-    while (n < a.length && n < b.length && a[n] === b[n]) n++;
-    return n;
-  };
-  const most = Math.max(...operations.map(shared));
-  const near = operations.filter((op) => shared(op) === most);
+  const parts = segments(path);
+  const shared = operations.map((op) => {
+    const first = segments(op.path).findIndex((s, i) => s !== parts[i]);
+    return first < 0 ? segments(op.path).length : first;
+  });
+  const most = Math.max(...shared);
+  const near = operations.filter((_, i) => shared[i] === most);
   return most > 0 ? (near.find((op) => responseKind(op, 404) === 'described') ?? near[0]) : undefined;
 }
 

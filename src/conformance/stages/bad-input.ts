@@ -17,6 +17,21 @@ import { probeExamples } from '../document/policy.ts';
 const errorsTag = (openapi.tags as Array<{ name: string }>).findIndex((t) => t.name === 'Errors');
 const contentTypeDecision = `#/tags/${errorsTag}/description ([contract decision]: a request whose Content-Type is not application/json gets an error)`;
 
+/** Bodies that are not JSON, or JSON that is no object. */
+const notObjects = {
+  'malformed JSON': '{"',
+  'truncated JSON': '{"threadIds": [1,',
+  'not JSON': 'hello',
+  'an empty body': '',
+  'JSON null': 'null',
+  'a JSON string': '"text"',
+  'a JSON array': '[]',
+  'a JSON number': '42',
+};
+
+/** How many bad inputs are sent before a valid request the server must still answer. */
+const batch = 50;
+
 /** The bad inputs in an order --seed shuffles, and after each batch of them, a check that the server still answers. */
 export function badInputs(ctx: SuiteContext): Planned[] {
   const inputs: Planned[] = [];
@@ -25,47 +40,26 @@ export function badInputs(ctx: SuiteContext): Planned[] {
     const template = successExamples(op)[0]!;
     const base = pairRequest(ctx.server, template, ctx.credentials, null);
     const request = (body: string | undefined, extra: Partial<PairRequest> = {}) => ({ ...base, body, ...extra });
-    const typed = (body: string, contentType: string) =>
-      request(body, { headers: { ...base.headers, 'content-type': contentType } });
-    const add = (name: string, r: PairRequest, expectation: Expectation) => {
+    const typed = (body: string, type: string) => request(body, { headers: { ...base.headers, 'content-type': type } });
+    const add = (name: string, r: PairRequest, e: Expectation) => {
       const key = `${r.method} ${r.url} ${r.headers['content-type']} ${r.body}`;
       if (seen.has(key)) return;
       seen.add(key);
-      inputs.push(
-        caseCheck(
-          ctx,
-          `${op.operationId}: ${name}`,
-          { operation: op, request: r, expectation },
-          // One allowed answer is the one this check covers.
-          { operationId: op.operationId, ...(expectation.allowed.length === 1 ? expectation.allowed[0] : {}) },
-        ),
-      );
+      // One allowed answer is the one this check covers.
+      const covers = { operationId: op.operationId, ...(e.allowed.length === 1 ? e.allowed[0] : {}) };
+      inputs.push(caseCheck(ctx, `${op.operationId}: ${name}`, { operation: op, request: r, expectation: e }, covers));
     };
     const malformed = anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`);
-    for (const [name, body] of [
-      ['malformed JSON', '{"'],
-      ['truncated JSON', '{"threadIds": [1,'],
-      ['not JSON', 'hello'],
-      ['an empty body', ''],
-      ['JSON null', 'null'],
-      ['a JSON string', '"text"'],
-      ['a JSON array', '[]'],
-      ['a JSON number', '42'],
-    ] as const)
-      add(name, request(body), malformed);
-    const valid = JSON.stringify(prepare(template, ctx.values).body);
+    for (const [name, body] of Object.entries(notObjects)) add(name, request(body), malformed);
+    // Each valid body with values taken once of its own (prepare makes them new).
+    const fresh = () => JSON.stringify(prepare(template, ctx.values).body);
+    const valid = fresh();
     // The same media type written otherwise is the same request (RFC 9110 8.3.1: a media type is
     // case-insensitive and takes parameters; many clients send the charset): it must be accepted.
-    const sameType = acceptedExpectation(
-      op,
-      [],
-      `${op.pointer}/requestBody/content/application~1json (RFC 9110 8.3.1: the media type is case-insensitive and takes parameters)`,
-    );
-    // Each with values taken once of its own (prepare makes them new).
-    for (const contentType of ['application/json; charset=utf-8', 'Application/JSON']) {
-      const body = JSON.stringify(prepare(template, ctx.values).body);
-      add(`a valid request with Content-Type ${contentType}`, typed(body, contentType), sameType);
-    }
+    const basis = `${op.pointer}/requestBody/content/application~1json (RFC 9110 8.3.1: the media type is case-insensitive and takes parameters)`;
+    const sameType = acceptedExpectation(op, [], basis);
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON'])
+      add(`a valid request with Content-Type ${type}`, typed(fresh(), type), sameType);
     // "Gets an error": any error, where the operation documents `default` (a 415 too).
     const otherType = { ...anyError(op, contentTypeDecision, 'decision'), otherErrors: documentsDefault(op) };
     add('Content-Type text/plain', typed(valid, 'text/plain'), otherType);
@@ -75,24 +69,17 @@ export function badInputs(ctx: SuiteContext): Planned[] {
       kind: responseKind(op, status),
       basis: `${op.pointer}/responses/${status}`,
     });
+    const notAllowed = only(405, 'method-not-allowed');
     for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'])
-      add(
-        `method ${method}`,
-        request(method === 'GET' ? undefined : valid, { method }),
-        only(405, 'method-not-allowed'),
-      );
-    for (const suffix of ['/extra', '-x', 'x/..x'])
-      add(
-        `unknown path ${op.path}${suffix}`,
-        request(valid, { url: ctx.server.replace(/\/+$/, '') + op.path + suffix }),
-        only(404, 'not-found'),
-      );
+      add(`method ${method}`, request(method === 'GET' ? undefined : valid, { method }), notAllowed);
+    for (const suffix of ['/extra', '-x', 'x/..x']) {
+      const url = ctx.server.replace(/\/+$/, '') + op.path + suffix;
+      add(`unknown path ${op.path}${suffix}`, request(valid, { url }), only(404, 'not-found'));
+    }
   }
   // In the order the seed gives (fast-check's shuffle), so a run repeats exactly.
-  const [shuffled] = fc.sample(fc.shuffledSubarray(inputs, { minLength: inputs.length }), {
-    seed: ctx.seed,
-    numRuns: 1,
-  });
+  const shuffle = fc.shuffledSubarray(inputs, { minLength: inputs.length });
+  const [shuffled] = fc.sample(shuffle, { seed: ctx.seed, numRuns: 1 });
   // Those of the profile, and after each batch of them a valid request the server must still answer.
   const probe = probeExamples()[0]!;
   const still = (n: number) =>
@@ -102,12 +89,9 @@ export function badInputs(ctx: SuiteContext): Planned[] {
       expectation: statusExpectation(probe.operation, probe.status),
     });
   const selected = shuffled!.filter((input) => runs(ctx, input.kind));
-  return selected.flatMap((input, i) =>
-    (i + 1) % batch === 0 || i === selected.length - 1 ? [input, still(i + 1)] : [input],
-  );
+  const last = (i: number) => (i + 1) % batch === 0 || i === selected.length - 1;
+  return selected.flatMap((input, i) => (last(i) ? [input, still(i + 1)] : [input]));
 }
-
-const batch = 50;
 
 export const badInputStage = planStage(
   'bad-input',

@@ -40,17 +40,9 @@ export function boundaries(ctx: SuiteContext): Planned[] {
         if (edge.side === 'at') {
           body = [...placements(base, edge, source)].map(placed).find((b) => isAccepted(op, b));
           if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
-          expectation = readingsExpectation(
-            op,
-            parsed(body),
-            ctx.profile,
-            acceptedExpectation(
-              op,
-              [edge.path],
-              `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`,
-              edge.kind,
-            ),
-          );
+          const basis = `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`;
+          const decided = acceptedExpectation(op, [edge.path], basis, edge.kind);
+          expectation = readingsExpectation(op, parsed(body), ctx.profile, decided);
         } else {
           body = placed(setAt(base, edge.path, edge.value));
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.
@@ -62,14 +54,9 @@ export function boundaries(ctx: SuiteContext): Planned[] {
         seen.add(key);
         const request = { ...pairRequest(ctx.server, pair, ctx.credentials, null), body: serialize(body) };
         const side = edge.side === 'at' ? 'at the limit' : edge.broken ? 'broken' : 'past the limit';
-        out.push(
-          caseCheck(
-            ctx,
-            `${op.operationId}: ${side}, ${edge.name}`,
-            { operation: op, request, expectation },
-            { operationId: op.operationId, ...(edge.broken ? {} : { limit: edge.limit }), side: edge.side },
-          ),
-        );
+        const covers = { operationId: op.operationId, ...(edge.broken ? {} : { limit: edge.limit }), side: edge.side };
+        const name = `${op.operationId}: ${side}, ${edge.name}`;
+        out.push(caseCheck(ctx, name, { operation: op, request, expectation }, covers));
       }
     }
   }

@@ -1,14 +1,13 @@
-// Stage generated: requests made by fast-check from the request schemas and the named success examples, which carry the
-// business facts (which cascade takes which content, which parameters and tags the account has). A generated request
-// keeps an example's business values and varies what the schema leaves free: text in any script within its limits,
-// numbers within their range, lists within their sizes, optional fields present or not, date-times in any offset, int64
-// ids anywhere in their range, requestIds in any case. Each must be accepted as the rules predict (requests broken in
-// one place are the boundaries stage's: one walker, core/edges.ts, makes them). `--seed` replays a run; a failure is
-// shrunk to the smallest request that still fails.
+// Stage generated: requests fast-check makes from the request schemas and the named success examples, which carry the
+// business facts (which cascade takes which content, which parameters and tags the account has): a request keeps an
+// example's business values and varies what the schema leaves free (text in any script, numbers, list sizes, optional
+// fields, date-time offsets, int64 ids, the requestId's case). Each must be accepted as the rules predict (requests
+// broken in one place are the boundaries stage's). `--seed` replays a run; a failure is shrunk to the smallest request
+// that still fails.
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
-import { planStage, runs, type SuiteContext } from '../suite/context.ts';
+import { planStage, runs, type Planned, type SuiteContext } from '../suite/context.ts';
 import type { Outcome } from '../ground/model.ts';
 import { acceptedExpectation, isAccepted, readingsExpectation } from '../document/expectations.ts';
 import { pairRequest } from '../document/pairs.ts';
@@ -31,38 +30,30 @@ const codePoint = fc
     fc.integer({ min: 0x1f300, max: 0x1faff }),
   )
   .map((c) => String.fromCodePoint(c));
-const text = (min: number, max: number) =>
-  fc.array(codePoint, { minLength: min, maxLength: max }).map((cs) => cs.join(''));
+const text = (minLength: number, maxLength: number) =>
+  fc.array(codePoint, { minLength, maxLength }).map((cs) => cs.join(''));
 
 const day = 86_400_000;
 /** A date-time from tomorrow to a year ahead, written with any offset the format allows, with or without a fraction. */
-function dateTime(now: number): fc.Arbitrary<string> {
-  return fc
+const dateTime = (now: number) =>
+  fc
     .record({
       ms: fc.integer({ min: day, max: 365 * day }),
       offset: fc.integer({ min: -48, max: 56 }).map((q) => q * 15),
       fraction: fc.boolean(),
     })
     .map(({ ms, offset, fraction }) => {
-      // The local time at the offset, as UTC's ISO form shows it (with the milliseconds or not).
+      // The local time at the offset, as UTC's ISO form shows it (with the milliseconds or not), then the offset.
       const local = new Date(now + ms + offset * 60_000).toISOString().slice(0, fraction ? 23 : 19);
-      const hhmm = new Date(Math.abs(offset) * 60_000).toISOString().slice(11, 16); // hh:mm, under 24 h
-      const zone = offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${hhmm}`;
-      return `${local}${zone}`;
+      const hhmm = new Date(Math.abs(offset) * 60_000).toISOString().slice(11, 16); // under 24 h
+      return `${local}${offset === 0 ? 'Z' : `${offset < 0 ? '-' : '+'}${hhmm}`}`;
     });
-}
 const date = fc
   .date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true })
   .map((d) => d.toISOString().slice(0, 10));
 const int64 = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map((b) => new Digits(String(b)));
-
-/** Values for an optional property the example leaves out: only where the schema alone says enough. */
-function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
-  if (s.type === 'string' && s.format === 'date-time') return dateTime(now);
-  if (s.type === 'string' && s.format === 'date') return date;
-  if (s.type === 'boolean') return fc.boolean();
-  return undefined;
-}
+const dated = (s: Schema, now: number): fc.Arbitrary<Json> | undefined =>
+  s.format === 'date-time' ? dateTime(now) : s.format === 'date' ? date : undefined;
 
 /**
  * What may stand where the example has `example`, given the schema there. A value the example sets and the schema
@@ -70,56 +61,46 @@ function fromSchema(s: Schema, now: number): fc.Arbitrary<Json> | undefined {
  */
 function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Json> {
   const s = flatSchema(schema) ?? {};
-  if (typeof example === 'string') {
-    if (s.enum || s.const !== undefined || s.pattern || (s.format && s.format !== 'date-time' && s.format !== 'date'))
-      return fc.constant(example);
-    if (s.format === 'date-time') return dateTime(now);
-    if (s.format === 'date') return date;
+  if (typeof example === 'string' && !s.enum && s.const === undefined && !s.pattern) {
+    if (s.format) return dated(s, now) ?? fc.constant(example);
     if (typeof s.maxLength === 'number' || / /.test(example)) return text(s.minLength ?? 0, s.maxLength ?? 60);
-    return fc.constant(example);
   }
-  if (typeof example === 'number') {
-    // An int64 is an identifier of something the deployment has (a cascade): a business fact.
-    if (s.format === 'int64') return fc.constant(example);
+  // An int64 stays: it is an identifier of something the deployment has (a cascade), a business fact.
+  if (typeof example === 'number' && s.format !== 'int64') {
     if (s.type === 'integer' && typeof s.minimum === 'number')
       return fc.integer({ min: s.minimum, max: s.maximum ?? 1_000_000_000 });
     if (s.type === 'number' && typeof s.minimum === 'number' && typeof s.maximum === 'number')
       return fc.double({ min: s.minimum, max: s.maximum, noNaN: true, noDefaultInfinity: true });
-    return fc.constant(example);
   }
   if (typeof example === 'boolean') return fc.boolean();
   if (Array.isArray(example)) {
-    const items = flatSchema(s.items ?? {}) ?? {};
     const maxLength = Math.min(s.maxItems ?? example.length + 2, 12);
     const minLength = s.minItems ?? 0;
     // Identifier lists (int64 items): the example's ids and ids anywhere in the int64 range, each once.
-    if (items.format === 'int64') {
+    if (flatSchema(s.items ?? {})?.format === 'int64') {
       const known = example.length ? fc.constantFrom(...example) : int64;
-      return fc.uniqueArray(fc.oneof(known, int64), {
-        minLength: Math.max(minLength, 1),
-        maxLength,
-        selector: (v) => (v instanceof Digits ? v.digits : String(v)),
-      });
+      const selector = (v: Json) => (v instanceof Digits ? v.digits : String(v));
+      return fc.uniqueArray(fc.oneof(known, int64), { minLength: Math.max(minLength, 1), maxLength, selector });
     }
     if (example.length === 0) return fc.constant(example);
     const item = fc.nat(example.length - 1).chain((i) => arbitrary(s.items ?? {}, example[i]!, now));
     return fc.array(item, { minLength, maxLength });
   }
   if (example !== null && typeof example === 'object' && !(example instanceof Digits)) {
-    const required = new Set<string>(s.required ?? []);
     const properties: Record<string, Schema> = s.properties ?? {};
     const fields: Record<string, fc.Arbitrary<Json | undefined>> = {};
     for (const [key, value] of Object.entries(example)) {
       const inner = properties[key] ? arbitrary(properties[key]!, value, now) : fc.constant(value);
       // An optional scalar may be left out; an optional object stays (which content entries a request
       // has is a business fact: every stage of the cascade needs one).
-      const scalar = value === null || typeof value !== 'object';
-      fields[key] = required.has(key) || !scalar ? inner : fc.option(inner, { nil: undefined, freq: 4 });
+      const kept = s.required?.includes(key) || (value !== null && typeof value === 'object');
+      fields[key] = kept ? inner : fc.option(inner, { nil: undefined, freq: 4 });
     }
+    // An optional property the example leaves out: only where the schema alone says enough.
     for (const [key, child] of Object.entries(properties)) {
-      if (key in example) continue;
-      const made = fromSchema(flatSchema(child) ?? {}, now);
-      if (made) fields[key] = fc.option(made, { nil: undefined });
+      const c = flatSchema(child) ?? {};
+      const made = c.type === 'boolean' ? fc.boolean() : c.type === 'string' ? dated(c, now) : undefined;
+      if (!(key in example) && made) fields[key] = fc.option(made, { nil: undefined });
     }
     return fc
       .record(fields)
@@ -130,34 +111,23 @@ function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Jso
 
 /** The values at a field written as edges' patterns (`content`, `parameterValues.[].name`), as JSON. */
 function valuesAt(body: unknown, field: string): string[] {
-  let at: unknown[] = [body];
+  let at: any[] = [body];
   for (const step of field.split('.'))
-    at = at.flatMap((v) =>
+    at =
       step === '[]'
-        ? Array.isArray(v)
-          ? v
-          : []
-        : v !== null && typeof v === 'object' && Object.hasOwn(v, step)
-          ? [(v as Record<string, unknown>)[step]]
-          : [],
-    );
-  return at.map((v) => serialize(v as Json));
+        ? at.filter(Array.isArray).flat()
+        : at.filter((v) => v !== null && typeof v === 'object' && Object.hasOwn(v, step)).map((v) => v[step]);
+  return at.map((v) => serialize(v));
 }
 
 /**
  * The fields a business answer concerns (`x-business-answers`) where the draft has a value its example does not: a
  * content whose text changed, a name no example gives (the names of a list reordered or repeated are not new).
  */
-function changedFields(op: Operation, example: unknown, draft: Json): string[][] {
-  return businessAnswers(op)
-    .map((b) => b.field)
-    .filter((field, i, all) => all.indexOf(field) === i)
-    .filter((field) => {
-      const before = new Set(valuesAt(example, field));
-      return valuesAt(draft, field).some((v) => !before.has(v));
-    })
+const changedFields = (op: Operation, example: unknown, draft: Json): string[][] =>
+  [...new Set(businessAnswers(op).map((b) => b.field))]
+    .filter((field) => valuesAt(draft, field).some((v) => !valuesAt(example, field).includes(v)))
     .map((field) => field.split('.'));
-}
 
 /** The request for a draft: identifiers the deployment takes once made new for this send, in the drawn shape. */
 function requestOf(ctx: SuiteContext, op: Operation, draft: { pair: ExamplePair; body: Json; shape: string }) {
@@ -173,9 +143,8 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: { pair: ExamplePair;
   return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, null), body: serialize(body) };
 }
 
-function drafts(ctx: SuiteContext, op: Operation) {
-  const now = Date.now();
-  return fc
+const drafts = (ctx: SuiteContext, op: Operation, now = Date.now()) =>
+  fc
     .constantFrom(...successExamples(op))
     .chain((pair) =>
       fc.record({
@@ -186,36 +155,42 @@ function drafts(ctx: SuiteContext, op: Operation) {
       }),
     )
     .filter((d) => isAccepted(op, d.body));
-}
 
-/** Sends `ctx.generated` requests drawn from `arb`; on a failure, the shrunk request's outcome and how to replay it. */
-async function property<T>(
-  ctx: SuiteContext,
-  arb: fc.Arbitrary<T>,
-  seed: number,
-  judge: (value: T) => Promise<Outcome>,
-): Promise<Outcome> {
-  let failure: Outcome | undefined;
-  let sent = 0;
-  const details = await fc.check(
-    fc.asyncProperty(arb, async (value) => {
-      const outcome = await judge(value);
-      sent++;
-      const failed = (outcome.faults?.length ?? 0) > 0;
-      if (failed) failure = outcome;
-      return !failed;
-    }),
-    { seed, numRuns: ctx.generated, endOnFailure: false, maxSkipsPerRun: 100 },
-  );
-  const expected = `${ctx.generated} generated requests`;
-  // A property no generated request reached proves nothing: it fails rather than pass empty.
-  if (!details.failed && sent === 0)
-    return { expected, failed: `none of ${details.numSkips} generated requests was valid (--seed ${ctx.seed})` };
-  if (!details.failed) return { expected, actual: `${sent} sent, each answered as predicted` };
-  // The run's seed is the one to give: each property's own seed is made from it.
-  const replay = `replay: --seed ${ctx.seed} --only generated (shrunk in ${details.numShrinks} steps)`;
-  const actual = `${failure?.actual ?? String(details.errorInstance)}; ${replay}`;
-  return failure ? { ...failure, actual } : { expected, failed: actual };
+/** The check of `ctx.generated` requests drawn for `op`: on a failure, the shrunk request's outcome and its replay. */
+function property(ctx: SuiteContext, op: Operation, index: number): Planned {
+  const basis = `${op.requestSchemaPointer} and the operation's success examples`;
+  const run = async (): Promise<Outcome> => {
+    let failure: Outcome | undefined;
+    let sent = 0;
+    const details = await fc.check(
+      fc.asyncProperty(drafts(ctx, op), async (draft) => {
+        // A business rule reads a value the draft changed from its example (rule 4: the content, its template).
+        const changed = changedFields(op, substitute(draft.pair.requestBody, ctx.values), draft.body);
+        const decided = acceptedExpectation(op, changed, basis);
+        const expectation = readingsExpectation(op, parsed(draft.body), ctx.profile, decided);
+        // A request whose answer only this contract decides (another reading takes it past a decided limit) is one
+        // the default profile does not send.
+        fc.pre(runs(ctx, expectation.kind));
+        const outcome = await ctx.sendCase({ operation: op, request: requestOf(ctx, op, draft), expectation });
+        sent++;
+        if (!outcome.faults?.length) return true;
+        failure = outcome;
+        return false;
+      }),
+      // The run's seed is the one to give: each property's own seed is made from it.
+      { seed: ctx.seed * 1009 + index, numRuns: ctx.generated, endOnFailure: false, maxSkipsPerRun: 100 },
+    );
+    const expected = `${ctx.generated} generated requests`;
+    // A property no generated request reached proves nothing: it fails rather than pass empty.
+    if (!details.failed && sent === 0)
+      return { expected, failed: `none of ${details.numSkips} generated requests was valid (--seed ${ctx.seed})` };
+    if (!details.failed) return { expected, actual: `${sent} sent, each answered as predicted` };
+    const replay = `replay: --seed ${ctx.seed} --only generated (shrunk in ${details.numShrinks} steps)`;
+    const actual = `${failure?.actual ?? String(details.errorInstance)}; ${replay}`;
+    return failure ? { ...failure, actual } : { expected, failed: actual };
+  };
+  const name = `${op.operationId}: ${ctx.generated} generated valid requests are accepted`;
+  return { name, kind: 'described', basis, covers: { operationId: op.operationId, generated: ctx.generated }, run };
 }
 
 export const generatedStage = planStage(
@@ -224,28 +199,5 @@ export const generatedStage = planStage(
   (ctx) =>
     documentOperations()
       .filter((op) => op.requestSchemaPointer)
-      .map((op, index) => {
-        const basis = `${op.requestSchemaPointer} and the operation's success examples`;
-        return {
-          name: `${op.operationId}: ${ctx.generated} generated valid requests are accepted`,
-          kind: 'described' as const,
-          basis,
-          covers: { operationId: op.operationId, generated: ctx.generated },
-          run: () =>
-            property(ctx, drafts(ctx, op), ctx.seed * 1009 + index, (draft) => {
-              // A business rule reads a value the draft changed from its example (rule 4: the content, its template).
-              const changed = changedFields(op, substitute(draft.pair.requestBody, ctx.values), draft.body);
-              const expectation = readingsExpectation(
-                op,
-                parsed(draft.body),
-                ctx.profile,
-                acceptedExpectation(op, changed, basis),
-              );
-              // A request whose answer only this contract decides (another reading takes it past a decided limit) is
-              // one the default profile does not send.
-              fc.pre(runs(ctx, expectation.kind));
-              return ctx.sendCase({ operation: op, request: requestOf(ctx, op, draft), expectation });
-            }),
-        };
-      }),
+      .map((op, index) => property(ctx, op, index)),
 );

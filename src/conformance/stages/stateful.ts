@@ -14,38 +14,30 @@ import {
 } from '../../core/examples.ts';
 import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../document/expectations.ts';
 import { planStage, type Planned, type SuiteContext } from '../suite/context.ts';
-import { fails, type Expectation, type Outcome } from '../ground/model.ts';
+import { fails, type Answer, type Expectation, type Outcome } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';
 import { listedOnce, sentAgain, takenOnce } from '../document/policy.ts';
 import { missingFixtures, preparedRequest, substitute } from '../suite/vars.ts';
-import type { Answer } from '../ground/model.ts';
 
 /** One step of a rule: the request, what the document allows as its answer, and the fields a success must have. */
-interface Step {
-  request: PairRequest;
-  expectation: Expectation;
-  fields?: Record<string, unknown>;
-}
-
+type Step = { request: PairRequest; expectation: Expectation; fields?: Record<string, unknown> };
 type Ruled = Outcome & { last?: Answer };
+type Holds = Pick<Expectation, 'kind' | 'basis'>;
 
 /** Sends each step in turn and has each answer judged; the rule fails at the first step whose answer fails. */
 async function steps(ctx: SuiteContext, operation: Operation, all: Step[], expected: string): Promise<Ruled> {
-  let last: Answer | undefined;
-  let outcome: Outcome | undefined;
+  let ruled: Ruled | undefined;
   for (const [i, step] of all.entries()) {
     const sent = await ctx.send(step.request);
-    outcome = ctx.judged(
-      { operation, request: step.request, expectation: step.expectation, fields: step.fields },
-      sent,
-    );
+    const outcome = ctx.judged({ operation, ...step }, sent);
     if (fails(outcome)) return { ...outcome, expected, actual: `step ${i + 1} of ${all.length}: ${outcome.actual}` };
-    last = sent.answer ?? undefined;
+    ruled = { ...outcome, expected, last: sent.answer ?? undefined };
   }
-  return { ...outcome!, expected, last };
+  return ruled!;
 }
 
 const accepted = (op: Operation) => statusExpectation(op, 200);
+const pairsOf = (op: Operation) => examplePairs().filter((p) => p.operation.operationId === op.operationId);
 
 /** How many requests with the same value taken once are sent at the same time. */
 const concurrent = 5;
@@ -55,78 +47,58 @@ const requestOf = (ctx: SuiteContext, example: ExamplePair, credentials?: 'no-ba
   preparedRequest(ctx, credentials ? { ...example, trigger: { ...example.trigger, credentials } } : example).request;
 
 /** A check of this stage: the rule, the kind and basis of what it holds, and its body. */
-const rule = (
-  op: Operation,
-  name: string,
-  holds: Pick<Expectation, 'kind' | 'basis'>,
-  run: () => Promise<Ruled>,
-): Planned => ({
+const rule = (op: Operation, name: string, { kind, basis }: Holds, run: () => Promise<Ruled>): Planned => ({
   name: `${op.operationId}: ${name}`,
-  kind: holds.kind,
-  basis: holds.basis,
+  kind,
+  basis,
   covers: { operationId: op.operationId },
   // The last answer a rule read stays with the rule: the report holds the verdict.
   run: () => run().then(({ last: _, ...outcome }: Ruled) => outcome),
 });
 
 /**
- * A value taken once (`x-taken-once`) sent again is refused: with the code the document gives for
- * it, or, where that code is this contract's decision, under the default profile with any error
- * (the description: "an error code is returned").
+ * A value taken once (`x-taken-once`) sent again is refused: with the document's code for it, or, where that code is
+ * this contract's decision, under the default profile with any error (the description: "an error code is returned").
  */
 function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const once = takenOnce(op);
   const [first, ...others] = successExamples(op);
   if (!once || !first) return [];
-  const example = examplePairs().find(
-    (p) =>
-      p.operation.operationId === op.operationId &&
-      normalizeErrorCode(String((p.response as { title?: unknown })?.title)) === normalizeErrorCode(once.code),
+  const own = normalizeErrorCode(once.code);
+  const example = pairsOf(op).find(
+    (p) => normalizeErrorCode(String((p.response as { title?: unknown })?.title)) === own,
   );
   const exact = example !== undefined && (example.kind === 'described' || ctx.profile === 'strict');
+  const basis = `${op.pointer}/x-taken-once (a value used before is refused: any error, as a problem body)`;
+  // Any error passes where no code is held, whatever its status.
   const refused: Expectation = exact
     ? { allowed: [{ status: example.status, code: once.code }], kind: example.kind, basis: examplePointer(example) }
-    : // Any error passes where no code is held, whatever its status.
-      {
-        ...anyError(
-          op,
-          `${op.pointer}/x-taken-once (a value used before is refused: any error, as a problem body)`,
-          'described',
-        ),
-        otherErrors: true,
-      };
-  const then = exact ? `${refused.allowed[0]!.status} ${once.code}` : 'an error with a problem body';
+    : { ...anyError(op, basis, 'described'), otherErrors: true };
+  const then = exact ? `${example.status} ${once.code}` : 'an error with a problem body';
   // The value used, other accepted requests (each with values of its own), then the value again.
   const twice = (between: ExamplePair[]) => {
     const request = requestOf(ctx, first);
     const others = between.map((other) => ({ request: requestOf(ctx, other), expectation: accepted(op) }));
-    return steps(
-      ctx,
-      op,
-      [{ request, expectation: accepted(op) }, ...others, { request, expectation: refused }],
-      `first 200, then${others.length ? ', after other requests,' : ''} ${then}`,
-    );
+    const all = [{ request, expectation: accepted(op) }, ...others, { request, expectation: refused }];
+    return steps(ctx, op, all, `first 200, then${others.length ? ', after other requests,' : ''} ${then}`);
   };
-  const code = exact ? ` with ${once.code}` : '';
   // The same value in requests sent at once: one is accepted and every other refused (a check-then-store race shows).
   const atOnce = async (): Promise<Ruled> => {
     const request = requestOf(ctx, first);
     const answers = await Promise.all(Array.from({ length: concurrent }, () => ctx.send(request)));
-    const expected = `one 200 of ${concurrent} sent at once, then ${then}`;
     // One answer (the first success, or the first answer) must be a success, every other a refusal: each is judged by
     // the registry, so an acceptance too many is the same cause as a value accepted twice one after the other.
-    const winner = Math.max(
-      0,
-      answers.findIndex((a) => a.answer && a.answer.status < 300),
-    );
+    const winner = answers.findIndex((a) => a.answer && a.answer.status < 300);
+    const expected = `one 200 of ${concurrent} sent at once, then ${then}`;
     for (const [i, sent] of answers.entries()) {
-      const expectation = i === winner ? accepted(op) : refused;
+      const expectation = i === Math.max(0, winner) ? accepted(op) : refused;
       const outcome = ctx.judged({ operation: op, request, expectation }, sent);
       if (fails(outcome))
         return { ...outcome, expected, actual: `answer ${i + 1} of ${concurrent}: ${outcome.actual}` };
     }
     return { request, expected, actual: `one accepted, ${concurrent - 1} refused` };
   };
+  const code = exact ? ` with ${once.code}` : '';
   return [
     rule(op, `the same ${once.field} sent twice is refused the second time${code}`, refused, () => twice([])),
     rule(op, `the same ${once.field} in ${concurrent} requests sent at once is accepted once${code}`, refused, atOnce),
@@ -163,42 +135,32 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   if (!again) return [listed];
   const moves = Object.entries(again);
   const where = moves.map(([from, to]) => `${from} -> ${to.join(' or ')}`).join(', ');
-  const basis = `${op.pointer}/responses/200/x-sent-again`;
-  const resent = rule(
-    op,
-    `the same ${field} sent again, each identifier is where the document says (${where})`,
-    { kind: 'described', basis },
-    async () => {
-      // This rule reads the first send's answer: where that failed, it fails with the same faults.
-      const outcome = await first;
-      if (!outcome) throw new Error('the first send did not run');
-      if (fails(outcome)) return outcome;
-      const lists = outcome.last!.body as Record<string, unknown[]>;
-      // A list that may receive identifiers from a list with several destinations holds an unknown part of them.
-      const open = new Set(moves.flatMap(([, to]) => (to.length > 1 ? to : [])));
-      const fields: Record<string, unknown[]> = {};
-      for (const [from, [to, ...more]] of moves)
-        if (!more.length) fields[to!] = [...(fields[to!] ?? []), ...(lists[from] ?? [])];
-      for (const [from] of moves) fields[from] ??= [];
-      for (const list of open) delete fields[list];
-      return sending(
-        ids.filter((id) => moves.some(([from]) => lists[from]?.includes(id))),
-        fields,
-      );
-    },
-  );
-  return [listed, resent];
+  // This rule reads the first send's answer: where that failed, it fails with the same faults.
+  const resend = async (): Promise<Ruled> => {
+    const outcome = await first;
+    if (!outcome) throw new Error('the first send did not run');
+    if (fails(outcome)) return outcome;
+    const lists = outcome.last!.body as Record<string, unknown[]>;
+    // A list that may receive identifiers from a list with several destinations holds an unknown part of them.
+    const open = new Set(moves.flatMap(([, to]) => (to.length > 1 ? to : [])));
+    const fields: Record<string, unknown[]> = {};
+    for (const [from, [to, ...more]] of moves)
+      if (!more.length) fields[to!] = [...(fields[to!] ?? []), ...(lists[from] ?? [])];
+    for (const [from] of moves) fields[from] ??= [];
+    for (const list of open) delete fields[list];
+    const moved = ids.filter((id) => moves.some(([from]) => lists[from]?.includes(id)));
+    return sending(moved, fields);
+  };
+  const says = `the same ${field} sent again, each identifier is where the document says (${where})`;
+  return [listed, rule(op, says, { kind: 'described', basis: `${op.pointer}/responses/200/x-sent-again` }, resend)];
 }
 
 /**
- * The account without balance (an example sent with `credentials: no-balance`) is refused every
- * time, on every accepted request twice (a balance checked once per key, or per channel, shows),
- * and the account with balance accepted every time.
+ * The account without balance (an example with `credentials: no-balance`) is refused every time, each accepted request
+ * sent twice (a balance checked once per key, or per channel, shows); the one with balance accepted every time.
  */
 function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
-  const refused = examplePairs().find(
-    (p) => p.operation.operationId === op.operationId && p.trigger.credentials === 'no-balance',
-  );
+  const refused = pairsOf(op).find((p) => p.trigger.credentials === 'no-balance');
   const all = [...successExamples(op), ...successExamples(op)];
   if (!refused || all.length === 0) return [];
   const noBalance = exampleExpectation(refused);

@@ -2,12 +2,14 @@
 // reached and passed, and why the rest was not reached.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
-import type { CheckResult, Coverage, CoverageRow, Profile } from '../ground/model.ts';
+import type { CheckResult, Coverage, CoverageRow, Covered, Profile } from '../ground/model.ts';
 import type { Stage } from './context.ts';
 import { documentedStatuses } from '../document/policy.ts';
 import { missingFixtures } from './vars.ts';
 
-/** The coverage scorecard of a run: the document's statuses, error codes and named examples per operation. */
+/** An item of the document a check may reach: its name, which checks reach it, and the named examples behind it. */
+type Item = [what: string, reached: (c: Coverage) => boolean, behind: ExamplePair[]];
+
 export function coverage(
   results: CheckResult[],
   selected: Stage[],
@@ -16,63 +18,51 @@ export function coverage(
 ): CoverageRow[] {
   const ran = new Set(selected.map((s) => s.name));
   const title = (p: ExamplePair) => (p.response as { title?: unknown } | undefined)?.title;
+  /** Why no check reached an item: why the pairs behind it ran none. */
+  const why = (behind: ExamplePair[]) => {
+    const lacking = behind.map((p) => missingFixtures(p, values));
+    if (!ran.has('examples') && !ran.has('dredd')) return 'the examples and dredd stages were not selected';
+    if (profile === 'described' && behind.length > 0 && behind.every((p) => p.kind === 'decision'))
+      return 'a decision of this contract: --profile strict runs it';
+    if (behind.length > 0 && lacking.every((l) => l.length > 0))
+      return `the deployment lacks a fixture: ${[...new Set(lacking.flat())].join(', ')} in --vars would exercise it`;
+    return 'no check reached it';
+  };
   return documentOperations().map((op) => {
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
-    const mine = results.flatMap((r) => (r.covers?.operationId === op.operationId ? [r.covers] : []));
-    const failing = results.flatMap((r) => (!r.ok && r.covers?.operationId === op.operationId ? [r.covers] : []));
+    const mine = results.filter((r) => r.covers?.operationId === op.operationId);
+    const covers = mine.map((r) => r.covers!);
     const missed: CoverageRow['missed'] = [];
-    /** How many of `items` a check reached; each other is missed, with why the pairs behind it ran no check. */
-    const tally = (items: Array<{ what: string; reached: (c: Coverage) => boolean; behind: ExamplePair[] }>) => {
-      const missing = items.filter((item) => !mine.some((c) => item.reached(c)));
-      for (const { what, behind } of missing) {
-        const decided = behind.length > 0 && behind.every((p) => p.kind === 'decision');
-        const lacking = behind.map((p) => missingFixtures(p, values));
-        const why =
-          !ran.has('examples') && !ran.has('dredd')
-            ? 'the examples and dredd stages were not selected'
-            : profile === 'described' && decided
-              ? 'a decision of this contract: --profile strict runs it'
-              : behind.length > 0 && lacking.every((l) => l.length > 0)
-                ? `the deployment lacks a fixture: ${[...new Set(lacking.flat())].join(', ')} in --vars would exercise it`
-                : 'no check reached it';
-        missed.push({ what, why });
-      }
-      // Passed: reached, and no check that reached it failed.
-      const passed = items.filter((item) => !missing.includes(item) && !failing.some((c) => item.reached(c))).length;
-      return { covered: items.length - missing.length, passed, of: items.length };
+    /** How many of `items` a check reached, each other missed; passed: reached, and no check that reached it failed. */
+    const tally = (items: Item[]): Covered => {
+      const reaching = items.map(([what, reached, behind]) => {
+        const found = mine.filter((r) => reached(r.covers!));
+        if (found.length === 0) missed.push({ what, why: why(behind) });
+        return found;
+      });
+      const covered = reaching.filter((found) => found.length > 0);
+      return { covered: covered.length, passed: covered.filter((f) => f.every((r) => r.ok)).length, of: items.length };
     };
     const codes = [...new Set(pairs.map(title).filter((t): t is string => typeof t === 'string'))];
-    const loose = mine.flatMap((c) =>
+    const sameCode = (code: string) => (c: Coverage) =>
+      c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code);
+    const loose = covers.flatMap((c) =>
       c.needsReset ? [{ what: `example ${c.status} ${c.example}`, why: c.needsReset }] : [],
     );
     return {
       operationId: op.operationId,
       statuses: tally(
-        documentedStatuses(op).map((s) => ({
-          what: `status ${s}`,
-          reached: (c) => c.status === s,
-          behind: pairs.filter((p) => p.status === s),
-        })),
+        documentedStatuses(op).map((s) => [`status ${s}`, (c) => c.status === s, pairs.filter((p) => p.status === s)]),
       ),
-      codes: tally(
-        codes.map((code) => ({
-          what: `code ${code}`,
-          reached: (c) => c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code),
-          behind: pairs.filter((p) => title(p) === code),
-        })),
-      ),
+      codes: tally(codes.map((code) => [`code ${code}`, sameCode(code), pairs.filter((p) => title(p) === code)])),
       examples: tally(
-        pairs.map((p) => ({
-          what: `example ${p.status} ${p.name}`,
-          reached: (c) => c.example === p.name && c.status === p.status,
-          behind: [p],
-        })),
+        pairs.map((p) => [`example ${p.status} ${p.name}`, (c) => c.example === p.name && c.status === p.status, [p]]),
       ),
       breadth: {
-        limits: new Set(mine.map((c) => c.limit).filter(Boolean)).size,
-        at: mine.filter((c) => c.side === 'at').length,
-        past: mine.filter((c) => c.side === 'past').length,
-        generated: mine.reduce((n, c) => n + (c.generated ?? 0), 0),
+        limits: new Set(covers.map((c) => c.limit).filter(Boolean)).size,
+        at: covers.filter((c) => c.side === 'at').length,
+        past: covers.filter((c) => c.side === 'past').length,
+        generated: covers.reduce((n, c) => n + (c.generated ?? 0), 0),
       },
       missed,
       ...(loose.length ? { needsReset: loose } : {}),

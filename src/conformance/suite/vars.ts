@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { readJsonFile } from '../../core/json-file.ts';
-import { documentOperations, examplePairs, type ExamplePair, type Operation } from '../../core/examples.ts';
+import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import type { Credentials } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
 import type { SuiteContext } from './context.ts';
-import { echoes, places, takenOnce } from '../document/policy.ts';
+import { echoes, places, takenOnce, valuesAt } from '../document/policy.ts';
 import { uuidShaped } from '../../core/edges.ts';
 import { copyJson } from '../../core/digits.ts';
 import { openapi } from '../../core/document.ts';
@@ -22,25 +22,27 @@ export interface Vars extends Partial<Credentials> {
 export class VarsError extends Error {}
 
 const credentialKeys = ['apiKey', 'apiKeyNoBalance', 'integratorToken'];
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function loadVars(path: string): Vars {
-  const value = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message));
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw new VarsError(`--vars ${path}: expected a JSON object`);
-  const vars = value as Record<string, unknown>;
-  for (const key of credentialKeys) {
-    if (key in vars && typeof vars[key] !== 'string')
-      throw new VarsError(`--vars ${path}: "${key}" must be a string, got ${JSON.stringify(vars[key])}`);
-  }
-  if ('values' in vars && (vars.values === null || typeof vars.values !== 'object' || Array.isArray(vars.values)))
-    throw new VarsError(`--vars ${path}: "values" must be an object of example value -> deployment value`);
+  const vars = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message));
+  const fail = (why: string) => new VarsError(`--vars ${path}: ${why}`);
+  if (!isObject(vars)) throw fail('expected a JSON object');
+  const wrong = credentialKeys.find((key) => key in vars && typeof vars[key] !== 'string');
+  if (wrong) throw fail(`"${wrong}" must be a string, got ${JSON.stringify(vars[wrong])}`);
+  if ('values' in vars && !isObject(vars.values))
+    throw fail('"values" must be an object of example value -> deployment value');
   const unknown = Object.keys(vars).find((key) => key !== 'values' && !credentialKeys.includes(key));
-  if (unknown) throw new VarsError(`--vars ${path}: unknown key "${unknown}"`);
+  if (unknown) throw fail(`unknown key "${unknown}"`);
   return vars as Vars;
 }
 
 /** The example values a deployment may lack (`info.x-fixtures`): JSON literal -> what the deployment needs there. */
 const fixtures = (openapi.info as { 'x-fixtures'?: Record<string, string> })['x-fixtures'] ?? {};
+
+const leaves = (v: unknown): unknown[] =>
+  Array.isArray(v) ? v.flatMap(leaves) : v !== null && typeof v === 'object' ? Object.values(v).flatMap(leaves) : [v];
 
 /**
  * The fixtures the pair's request needs that the run's values leave out (or map to null), as the vars keys that would
@@ -48,18 +50,10 @@ const fixtures = (openapi.info as { 'x-fixtures'?: Record<string, string> })['x-
  */
 export function missingFixtures(pair: ExamplePair, values: Record<string, unknown> = {}): string[] {
   if (Object.keys(values).length === 0) return [];
-  const missing = new Set<string>();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(visit);
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(visit);
-    else {
-      const key = JSON.stringify(v);
-      if (Object.hasOwn(fixtures, key) && (!Object.hasOwn(values, key) || values[key] === null))
-        missing.add(`values[${JSON.stringify(key)}] (${fixtures[key]})`);
-    }
-  };
-  visit(pair.requestBody);
-  return [...missing];
+  const missing = leaves(pair.requestBody)
+    .map((v) => JSON.stringify(v))
+    .filter((key) => Object.hasOwn(fixtures, key) && (!Object.hasOwn(values, key) || values[key] === null));
+  return [...new Set(missing.map((key) => `values[${JSON.stringify(key)}] (${fixtures[key]})`))];
 }
 
 /** Replaces every primitive whose JSON form is a key of `values`. */
@@ -72,14 +66,12 @@ export function substitute<T>(value: T, values: Record<string, unknown> = {}): T
 }
 
 /**
- * The body and expected response of a pair for this run: vars substituted, and identifiers that
- * must be new each run made fresh (requestIds, except where the pair is about a used one; the
- * external identifier of a subscriber the pair creates).
+ * The body and expected response of a pair for this run: vars substituted, and identifiers that must be new each run
+ * made fresh (requestIds, unless the pair is about a used one; the external identifier of a subscriber it creates).
  */
 export function prepare(pair: ExamplePair, values: Record<string, unknown> = {}): { body: unknown; expected: unknown } {
-  let body = substitute(pair.requestBody, values);
   let expected = substitute(pair.response, values);
-  // Identifiers inside a validation error's detail (`[key:value;key:value]`, 1,001 the number 1001) are substituted too.
+  // Identifiers inside a validation error's detail (`[key:value;key:value]`, 1,001 the number 1001) are replaced too.
   const detail = (expected as { detail?: unknown } | undefined)?.detail;
   if (typeof detail === 'string') {
     const replaced = detail.replace(/\[[^\]]*\]/g, (group) =>
@@ -91,12 +83,12 @@ export function prepare(pair: ExamplePair, values: Record<string, unknown> = {})
     );
     expected = { ...(expected as object), detail: replaced };
   }
-  const title = (pair.response as { title?: string } | undefined)?.title;
-  body = withFreshIdentifiers(pair.operation.operationId, body, { status: pair.status, code: title });
+  const answer = { status: pair.status, code: (pair.response as { title?: string } | undefined)?.title };
+  const body = withFreshIdentifiers(pair.operation.operationId, substitute(pair.requestBody, values), answer);
   // The fields the service gives back as sent (`x-echoes`) are expected as this body has them.
   const echoed = pair.status === 200 ? echoes(pair.operation, 200) : [];
   if (echoed.length > 0 && body !== null && typeof body === 'object')
-    expected = { ...(expected as object), ...Object.fromEntries(echoed.map((f) => [f, (body as Fields)[f]])) };
+    expected = { ...(expected as object), ...Object.fromEntries(echoed.map((f) => [f, (body as Obj)[f]])) };
   return { body, expected };
 }
 
@@ -106,44 +98,32 @@ export function preparedRequest(run: Pick<SuiteContext, 'server' | 'credentials'
   return { request: pairRequest(run.server, pair, run.credentials, body), expected };
 }
 
-type Fields = Record<string, unknown>;
+/** Every value each operation's examples have at a selector (the document's: read once). */
+const known = new Map<string, Set<unknown>>();
 
 /**
- * The body with a new value wherever the operation's document says a deployment takes a value
- * once (`x-taken-once`), unless the answer expected is the one a second use gets. Only a value an
- * example of the operation has there, or one made here before (a UUID), is replaced: a value the
- * suite chose (a bad input, an edge) is what the request is about, and stays.
+ * The body with a new value wherever the operation's document says a deployment takes a value once (`x-taken-once`),
+ * unless the answer expected is the one a second use gets. Only a value an example of the operation has there, or one
+ * made here before (a UUID), is replaced: a value the suite chose (a bad input, an edge) is what the request is about.
  */
-export function withFreshIdentifiers(
-  operationId: string,
-  body: unknown,
-  expected: { status: number; code?: string },
-): unknown {
+export function withFreshIdentifiers(operationId: string, body: unknown, expected: { status: number; code?: string }) {
   const op = documentOperations().find((o) => o.operationId === operationId);
   const once = op && takenOnce(op);
   if (!once || (expected.code !== undefined && normalizeErrorCode(expected.code) === normalizeErrorCode(once.code)))
     return body;
+  const key = `${operationId} ${once.field}`;
+  if (!known.has(key)) {
+    const pairs = examplePairs().filter((p) => p.operation.operationId === operationId);
+    known.set(key, new Set(pairs.flatMap((p) => valuesAt(p.requestBody, once.field))));
+  }
   const copy = copyJson(body);
-  const fromExamples = exampleValues(op, once.field);
-  for (const [container, key] of places(copy, once.field)) {
-    const value = container[key];
+  for (const [container, field] of places(copy, once.field)) {
+    const value = container[field];
     const madeHere = typeof value === 'string' && uuidShaped.test(value.replace(/^conformance-/, ''));
-    if (!fromExamples.has(value) && !madeHere) continue;
+    if (!known.get(key)!.has(value) && !madeHere) continue;
     // Written as the value it replaces is: a UUID as a UUID, anything else marked as the suite's.
-    container[key] = typeof value === 'string' && uuidShaped.test(value) ? randomUUID() : `conformance-${randomUUID()}`;
+    container[field] =
+      typeof value === 'string' && uuidShaped.test(value) ? randomUUID() : `conformance-${randomUUID()}`;
   }
   return copy;
-}
-
-/** Every value the operation's examples have at `selector` (the document's: read once). */
-const known = new Map<string, Set<unknown>>();
-function exampleValues(op: Operation, selector: string): Set<unknown> {
-  const key = `${op.operationId} ${selector}`;
-  let values = known.get(key);
-  if (!values) {
-    const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
-    values = new Set(pairs.flatMap((p) => [...places(p.requestBody, selector)].map(([c, k]) => c[k])));
-    known.set(key, values);
-  }
-  return values;
 }

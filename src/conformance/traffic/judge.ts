@@ -2,18 +2,11 @@
 // one judge (judge.ts); this keeps counts by side and the first few failures of each cause, so a week of traffic needs
 // bounded memory, and makes the report.
 import { causeKey, Judge, report, type JudgeOptions } from '../judge.ts';
-import type {
-  CheckResult,
-  Judged,
-  RecordedExchange,
-  Side,
-  TrafficCounts,
-  TrafficJudgement,
-  TrafficReport,
-} from '../ground/model.ts';
+import type { CheckResult, Judged, RecordedExchange, Side, TrafficCounts } from '../ground/model.ts';
+import type { TrafficJudgement, TrafficReport } from '../ground/model.ts';
+import { redactExchange } from '../ground/redaction.ts';
 
 export type { Judged, TrafficJudgement, TrafficReport } from '../ground/model.ts';
-import { redactExchange } from '../ground/redaction.ts';
 
 export interface TrafficOptions extends JudgeOptions {
   judge?: Judged;
@@ -29,6 +22,7 @@ export class TrafficJudge implements TrafficJudgement {
   /** The first few failures of each cause, and how many there were. */
   private readonly groups = new Map<string, { results: CheckResult[]; count: number }>();
   private readonly started = performance.now();
+  private last: { source: string; kept: RecordedExchange } | undefined;
   readonly counts: Required<TrafficCounts> = {
     exchanges: 0,
     unanswered: 0,
@@ -47,9 +41,7 @@ export class TrafficJudge implements TrafficJudgement {
   }
 
   /** Whether the run fails on this side's breaks. */
-  fails(side: Side) {
-    return this.judged === 'both' || this.judged === side;
-  }
+  fails = (side: Side) => this.judged === 'both' || this.judged === side;
 
   /** Counts a failure of its side and keeps it, if that side is judged; returns it when it counts. */
   private fail(result: CheckResult): CheckResult[] {
@@ -57,14 +49,11 @@ export class TrafficJudge implements TrafficJudgement {
     this.counts[side].failed++;
     if (!this.fails(side)) return [];
     const key = result.faults?.length ? result.faults.map(causeKey).join() : `${result.stage} ${result.name}`;
-    const group = this.groups.get(key) ?? (this.groups.size < keptCauses ? { results: [], count: 0 } : undefined);
-    if (!group) this.counts.notKept++;
-    else {
-      this.groups.set(key, group);
-      group.count++;
-      if (group.results.length < keptPerCause) group.results.push(result);
-      else this.counts.notKept++;
-    }
+    if (!this.groups.has(key) && this.groups.size < keptCauses) this.groups.set(key, { results: [], count: 0 });
+    const group = this.groups.get(key);
+    if (group) group.count++;
+    if (group && group.results.length < keptPerCause) group.results.push(result);
+    else this.counts.notKept++;
     return [result];
   }
 
@@ -72,7 +61,6 @@ export class TrafficJudge implements TrafficJudgement {
   redacted(x: RecordedExchange): RecordedExchange {
     return this.last?.source === x.source ? this.last.kept : redactExchange(x, this.judge.options.secrets);
   }
-  private last: { source: string; kept: RecordedExchange } | undefined;
 
   /** Judges one exchange (in time order); the failures it shows that fail the run, as they happen. */
   see(x: RecordedExchange): CheckResult[] {
@@ -89,9 +77,7 @@ export class TrafficJudge implements TrafficJudgement {
   }
 
   /** The rules over time that judge at the end (a callback never posted again); their failures. */
-  end(): CheckResult[] {
-    return this.judge.end().flatMap((r) => this.fail(r));
-  }
+  end = (): CheckResult[] => this.judge.end().flatMap((r) => this.fail(r));
 
   /** How many failures the groups of these kept results hold. */
   shown(results: CheckResult[]): number {

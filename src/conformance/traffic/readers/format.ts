@@ -5,10 +5,7 @@ import { maxAnswerBytes, type RecordedExchange } from '../../ground/model.ts';
 /** A file that cannot be read as traffic: where (line or entry), and what is wrong there. Exit 2. */
 export class TrafficError extends Error {}
 
-/**
- * The most of one exchange a reader holds (a line of NDJSON, an entry of a HAR file): as much as one answer the suite
- * reads (16 MiB) for each side, and room for the rest.
- */
+/** The most of one line or entry a reader holds: one answer the suite reads (16 MiB) each side, and room for the rest. */
 export const maxExchangeBytes = 2 * maxAnswerBytes + 8 * 1024 * 1024;
 
 /** How much one line or entry may hold; tests lower it. */
@@ -31,8 +28,7 @@ export const own = (o: Obj, key: string) => (Object.hasOwn(o, key) ? o[key] : un
 export const shown = (v: unknown): string => {
   if (v === undefined) return 'nothing';
   if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
-  if (Array.isArray(v)) return 'a list';
-  return isObject(v) ? 'an object' : String(v);
+  return Array.isArray(v) ? 'a list' : isObject(v) ? 'an object' : String(v);
 };
 
 export function fail(where: string, what: string): never {
@@ -44,8 +40,11 @@ export function object(v: unknown, where: string, what: string): Obj {
 }
 export function text(v: unknown, where: string, field: string): string | undefined {
   if (v !== undefined && typeof v !== 'string') fail(where, `${field} must be a string, got ${shown(v)}`);
-  return v as string | undefined;
+  return v;
 }
+
+/** An HTTP status a recording may hold for an answer. */
+export const isStatus = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 100 && (v as number) < 600;
 
 /** Why no answer came, when the recording says (a string). */
 export const errorOf = (v: unknown) => (typeof v === 'string' && v !== '' ? { error: v.slice(0, 500) } : {});
@@ -58,11 +57,9 @@ export function headersFrom(pairs: Iterable<[string, unknown]>, where: string, f
     if (typeof value !== 'string')
       fail(where, `${field} ${JSON.stringify(name)} must be a string (or a list of strings), got ${shown(raw)}`);
     const key = name.toLowerCase();
-    const before = out.get(key);
-    out.set(key, before === undefined ? value : `${before}, ${value}`);
+    out.set(key, out.has(key) ? `${out.get(key)}, ${value}` : value);
   }
-  // Object.fromEntries defines own properties: `__proto__` stays a header, the prototype untouched.
-  return Object.fromEntries(out);
+  return Object.fromEntries(out); // own properties: `__proto__` stays a header, the prototype untouched
 }
 
 // RFC 3339's profile of ISO 8601, zone required: a time without one would be read in this machine's zone.
@@ -77,10 +74,11 @@ function timeOf(v: unknown): number | undefined {
 
 // A method is an RFC 9110 token, upper-cased when read: loggers (axios) write `post` for what went out as POST.
 const methodPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const isMethod = (m: unknown): m is string => typeof m === 'string' && methodPattern.test(m);
 const isHttp = (url: string) => ['http:', 'https:'].includes(new URL(url).protocol);
 export function methodAndUrl(r: Obj, where: string): { method: string; url: string } {
   const [method, url] = [own(r, 'method'), own(r, 'url')];
-  if (typeof method !== 'string' || !methodPattern.test(method))
+  if (!isMethod(method))
     fail(where, `request.method must be a string, a method name such as GET, got ${shown(method)}`);
   if (typeof url !== 'string' || !URL.canParse(url) || !isHttp(url))
     fail(where, `request.url must be an absolute http(s) URL, got ${shown(url)}`);
@@ -108,9 +106,9 @@ export async function* exchanges(items: AsyncIterable<[string, string]>, shape: 
     const started = own(o, time);
     if (typeof url === 'string' && URL.canParse(url) && !isHttp(url)) {
       const m = own(r as Obj, 'method');
-      const verb = typeof m === 'string' && methodPattern.test(m) ? m.toUpperCase() : 'GET';
+      const method = isMethod(m) ? m.toUpperCase() : 'GET';
       at = timeOf(started) ?? at;
-      yield { at, request: { method: verb, url, headers: {}, body: undefined }, response: undefined, source: where };
+      yield { at, request: { method, url, headers: {}, body: undefined }, response: undefined, source: where };
     } else {
       const why = `${time} must be an ISO 8601 date-time, got ${shown(started)} (with its zone: 2026-11-20T10:00:00Z)`;
       at = timeOf(started) ?? fail(where, why);
@@ -119,16 +117,13 @@ export async function* exchanges(items: AsyncIterable<[string, string]>, shape: 
   }
 }
 
-export const size = (n: number) =>
-  n >= 1024 * 1024 ? `${Math.round(n / 1024 / 1024)} MiB` : `${Math.round(n / 1024)} KiB`;
+export const size = (n: number) => (n >= 2 ** 20 ? `${Math.round(n / 2 ** 20)} MiB` : `${Math.round(n / 1024)} KiB`);
 /** The file's bytes, chunk by chunk; the stream pauses while the consumer works on a chunk. */
 export async function* chunks(path: string): AsyncGenerator<Buffer> {
-  const stream = createReadStream(path);
   try {
-    for await (const chunk of stream) yield chunk as Buffer;
+    // A consumer that stops early ends this loop, and that closes the file.
+    for await (const chunk of createReadStream(path)) yield chunk as Buffer;
   } catch (error) {
     throw new TrafficError(`cannot read ${path}: ${(error as Error).message}`);
-  } finally {
-    stream.destroy();
   }
 }

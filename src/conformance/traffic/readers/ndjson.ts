@@ -1,9 +1,9 @@
 // NDJSON: one exchange a line, {startedAt, request, response, error}, as the proxy and most loggers write it. A line is
 // held alone, up to the limit, split on the byte LF so that a character of several bytes is never cut.
 import { basename } from 'node:path';
-import type { RecordedAnswer, RecordedExchange } from '../../ground/model.ts';
-import { chunks, errorOf, exchanges, fail, headersFrom, methodAndUrl, type Obj, object, own } from './format.ts';
-import { maxExchangeBytes, shown, size, text, TrafficError, type TrafficReader } from './format.ts';
+import type { RecordedExchange } from '../../ground/model.ts';
+import { chunks, errorOf, exchanges, fail, headersFrom, isStatus, methodAndUrl, type Obj } from './format.ts';
+import { maxExchangeBytes, object, own, shown, size, text, TrafficError, type TrafficReader } from './format.ts';
 
 const shape = 'an exchange must be a JSON object {startedAt, request, response}';
 function fromLine(o: Obj, at: number, where: string): RecordedExchange {
@@ -21,18 +21,14 @@ function fromLine(o: Obj, at: number, where: string): RecordedExchange {
   if (a === undefined) return { at, request, response: undefined, ...mark };
   const answer = object(a, where, 'response must be an object {status, headers, body}, or null for no answer');
   const status = own(answer, 'status');
-  if (!Number.isInteger(status) || (status as number) < 100 || (status as number) > 599)
-    fail(where, `response.status must be an integer from 100 to 599, got ${shown(status)}`);
-  const response: RecordedAnswer = {
-    status: status as number,
-    headers: headers(own(answer, 'headers'), 'response.headers'),
-    body: text(own(answer, 'body') ?? undefined, where, 'response.body') ?? '',
-  };
-  return { at, request, response, ...mark };
+  if (!isStatus(status)) fail(where, `response.status must be an integer from 100 to 599, got ${shown(status)}`);
+  const answerHeaders = headers(own(answer, 'headers'), 'response.headers');
+  const body = text(own(answer, 'body') ?? undefined, where, 'response.body') ?? '';
+  return { at, request, response: { status, headers: answerHeaders, body }, ...mark };
 }
 
 /** The lines that are not blank, with their places, each at most `max` bytes: a longer one fails as it passes that. */
-async function* lines(path: string, max: number): AsyncGenerator<[string, string]> {
+async function* lines(path: string, max = maxExchangeBytes): AsyncGenerator<[string, string]> {
   const name = basename(path);
   let held: Buffer[] = []; // the start of a line that goes on into the next chunk
   let heldSize = 0;
@@ -48,9 +44,7 @@ async function* lines(path: string, max: number): AsyncGenerator<[string, string
     for (let end = chunk.indexOf(10); end >= 0; end = chunk.indexOf(10, from)) {
       if (heldSize + end - from > max) throw tooLong();
       yield* line(heldSize === 0 ? chunk.subarray(from, end) : Buffer.concat([...held, chunk.subarray(from, end)]));
-      held = [];
-      heldSize = 0;
-      from = end + 1;
+      [held, heldSize, from] = [[], 0, end + 1];
     }
     heldSize += chunk.length - from;
     if (heldSize > max) throw tooLong();
@@ -62,5 +56,5 @@ async function* lines(path: string, max: number): AsyncGenerator<[string, string
 export const ndjson: TrafficReader<'ndjson'> = {
   name: 'ndjson',
   detect: (path) => /\.(ndjson|jsonl)$/i.test(path),
-  read: (path, limits) => exchanges(lines(path, limits?.maxBytes ?? maxExchangeBytes), shape, 'startedAt', fromLine),
+  read: (path, limits) => exchanges(lines(path, limits?.maxBytes), shape, 'startedAt', fromLine),
 };

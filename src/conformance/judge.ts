@@ -1,11 +1,14 @@
 // The judge: every exchange, whoever made it (a stage of the suite, a recording, the proxy, a callback and its
-// receiver's answer), is judged here, by the checks the registry holds, and every verdict and report is made here. The
+// receiver's answer), is judged here by the checks the registry holds, and every verdict and report is made here. The
 // registry is the dispatch table: a check in one of checks/'s lists, or one `register` adds, is run, ordered among the
-// causes and reported with no other edit. The profile filter, the cause key and the side of a fault are worked out
-// here once. The rules over time have one driver (OverTime), which a reset starts again.
+// causes and reported with no other edit. The rules over time have one driver (OverTime), which a reset starts again.
 import { responseKind } from '../core/examples.ts';
 import { hashKey } from '../core/hash-key.ts';
 import { apiKeyHeader } from '../core/meta.ts';
+import { answerOf, describeAllowed, fails, held, mediaType } from './ground/model.ts';
+import type { Answer, Callback, Case, Check, CheckResult, CheckSpec, Fault, Found } from './ground/model.ts';
+import type { HttpRequest, Outcome, PointCheck, Profile, RecordedExchange, Routed } from './ground/model.ts';
+import type { RuleOverTime, Seen, Side, Subjects, SuiteReport } from './ground/model.ts';
 import { answerChecks } from './checks/answer.ts';
 import { callbackChecks, callbackOf, receivedChecks } from './checks/callback.ts';
 import { overTimeChecks } from './checks/over-time.ts';
@@ -13,45 +16,15 @@ import { requestChecks } from './checks/request.ts';
 import { anyError, documentsDefault, recordedExpectation } from './document/expectations.ts';
 import { echoes } from './document/policy.ts';
 import { nearest, route } from './document/route.ts';
-import {
-  answerOf,
-  describeAllowed,
-  fails,
-  held,
-  mediaType,
-  type Answer,
-  type Case,
-  type Check,
-  type CheckResult,
-  type CheckSpec,
-  type Family,
-  type Fault,
-  type HttpRequest,
-  type Outcome,
-  type PointCheck,
-  type Profile,
-  type RecordedExchange,
-  type Routed,
-  type Seen,
-  type Side,
-  type Subjects,
-  type SuiteReport,
-} from './ground/model.ts';
 import { redactExchange } from './ground/redaction.ts';
 import { curl, describeRequest } from './ground/replay.ts';
 import { parseAnswer } from './ground/transport.ts';
 
-export { held } from './ground/model.ts';
-
-const families: Family[] = ['run', 'request', 'answer', 'callback', 'over-time'];
+const families: Check['family'][] = ['run', 'request', 'answer', 'callback', 'over-time'];
 /** Every check, in the order of causes: by family, then as listed (a root cause first). `network` is the run's own. */
 const registry: Check[] = [
   { id: 'network', family: 'run', side: 'service', holds: 'a request gets an answer', faults: () => [] },
-  ...receivedChecks,
-  ...requestChecks,
-  ...answerChecks,
-  ...callbackChecks,
-  ...overTimeChecks,
+  ...[receivedChecks, requestChecks, answerChecks, callbackChecks, overTimeChecks].flat(),
 ];
 
 /** Adds a check to the registry, last of its family; returns what takes it out again. */
@@ -73,7 +46,6 @@ export const causeOrder = (check: string) => {
   return at < 0 ? registry.length : at;
 };
 
-/** Whose break a check's fault is. */
 export const sideOf = (check: string): Side => entry(check)?.side ?? 'service';
 
 /** What failures are grouped by: the check, and the rule it breaks (or the fault's words). */
@@ -93,27 +65,20 @@ function dispatch<F extends keyof Subjects>(family: F, ...subject: Subjects[F]):
   return faults;
 }
 const ofProfile = (faults: Fault[], profile: Profile) => faults.filter((f) => held(f.kind, profile));
-
-/** What the document refuses in a request (the caller's side). */
-export const judgeRequest = (r: Routed, profile: Profile) => ofProfile(dispatch('request', r), profile);
+const details = (faults: Fault[]) => faults.map((f) => f.detail).join('; ');
 
 /** What is wrong with an answer to a case; a check whose expectation the case marks decided is a decision there. */
-export const judgeAnswer = (c: Case, answer: Answer, profile: Profile) =>
-  ofProfile(
-    dispatch('answer', c, answer).map((f) => (c.decided?.includes(f.check) ? { ...f, kind: 'decision' as const } : f)),
-    profile,
-  );
+export function judgeAnswer(c: Case, answer: Answer, profile: Profile) {
+  const decided = (f: Fault) => (c.decided?.includes(f.check) ? { ...f, kind: 'decision' as const } : f);
+  return ofProfile(dispatch('answer', c, answer).map(decided), profile);
+}
 
 /** What is wrong with a callback the service posted (its side) and the receiver's answer to it (the caller's). */
-export const judgeCallback = (callback: Subjects['callback'][0], profile: Profile) =>
-  ofProfile(dispatch('callback', callback), profile);
+export const judgeCallback = (c: Callback, profile: Profile) => ofProfile(dispatch('callback', c), profile);
 
-/** The fault of a request that got no answer. */
-export const noAnswer = (why: string): Fault => ({
-  check: 'network',
-  fault: `no answer: ${why.replace(/\d+ ms/, 'the timeout')}`,
-  detail: why,
-});
+export function noAnswer(why: string): Fault {
+  return { check: 'network', fault: `no answer: ${why.replace(/\d+ ms/, 'the timeout')}`, detail: why };
+}
 
 /** What the answer to a case (or the lack of one) shows, `also` (the rules over time on its exchange) included. */
 export function caseOutcome(
@@ -130,17 +95,12 @@ export function caseOutcome(
   }
   const faults = [...judgeAnswer(c, got.answer, profile), ...also];
   const short = answerOf(got.answer.status, got.answer.body);
-  const details = faults.map((f) => f.detail).join('; ');
-  const actual = faults.length ? `${got.answer.status} ${got.answer.text.slice(0, 200)}: ${details}` : short;
+  const actual = faults.length ? `${got.answer.status} ${got.answer.text.slice(0, 200)}: ${details(faults)}` : short;
   return { request: c.request, expected, actual, answer: short, faults };
 }
 
 /** How a verdict's request is replayed, where a recorded one came from, and how long the check took. */
-export interface Provenance {
-  replay?: (r: HttpRequest) => string;
-  recorded?: string;
-  ms?: number;
-}
+export type Provenance = { replay?: (r: HttpRequest) => string; recorded?: string; ms?: number };
 
 /**
  * The one constructor of a verdict: a check, and what its exchanges showed. It passes when nothing the profile holds
@@ -180,22 +140,21 @@ export function report(
 export const callerOf = (headers: Record<string, string>) =>
   hashKey(`${headers[apiKeyHeader] ?? ''}\0${headers.authorization ?? ''}`);
 
+const started = () =>
+  registry.flatMap((check) => (check.family === 'over-time' ? [{ check, state: check.start() }] : []));
+
 /** The rules over time, started: one driver for the suite, recorded traffic and the proxy alike. */
 export class OverTime {
-  private states = this.start();
+  private states = started();
   private latest = Number.NEGATIVE_INFINITY;
   constructor(private readonly profile: Profile) {}
 
-  private start() {
-    return registry.flatMap((check) => (check.family === 'over-time' ? [{ check, state: check.start() }] : []));
-  }
-
   /** A reset (the fixtures' state again): what the rules knew is no longer so. */
   reset() {
-    this.states = this.start();
+    this.states = started();
   }
 
-  private named(pass: (state: ReturnType<OverTime['start']>[number]['state']) => Omit<Fault, 'check'>[]): Fault[] {
+  private named(pass: (state: ReturnType<RuleOverTime['start']>) => Found[]): Fault[] {
     const found = this.states.flatMap(({ check, state }) =>
       pass(state).map((f) => ({ ...f, check: check.id, kind: f.kind ?? check.kind })),
     );
@@ -247,52 +206,39 @@ function recordedCurl(r: HttpRequest): string {
   const headers = Object.fromEntries(Object.entries(r.headers).filter(([name]) => !transportHeaders.test(name)));
   if (headers[apiKeyHeader] !== undefined) headers[apiKeyHeader] = '$MESSAGING_API_KEY';
   if (headers.authorization !== undefined) headers.authorization = 'Bearer $MESSAGING_INTEGRATOR_TOKEN';
-  return curl({ ...r, headers }, [
-    ['$MESSAGING_API_KEY', '$MESSAGING_API_KEY'],
-    ['$MESSAGING_INTEGRATOR_TOKEN', '$MESSAGING_INTEGRATOR_TOKEN'],
-  ]);
+  const refs = ['$MESSAGING_API_KEY', '$MESSAGING_INTEGRATOR_TOKEN'].map((v): [string, string] => [v, v]);
+  return curl({ ...r, headers }, refs);
 }
 
 /** The case of a recorded request: what the document allows as its answer, whatever state the service was in. */
 function recordedCase(r: Routed, profile: Profile): Case {
   const op = r.operation ?? r.atPath ?? nearest(r.path)!;
   const base = { operation: op, request: r.request };
-  const only = (status: number, code: string) => ({
-    ...base,
-    expectation: {
-      allowed: [{ status, code }],
-      kind: responseKind(op, status),
-      basis: `${op.pointer}/responses/${status}`,
-    },
-  });
-  if (!r.operation) return r.atPath ? only(405, 'method-not-allowed') : only(404, 'not-found');
-  if (r.request.body !== undefined && r.request.body !== '' && mediaType(r.request) !== 'application/json') {
+  const of = (expectation: Case['expectation'], more = {}): Case => ({ ...base, expectation, ...more });
+  if (!r.operation) {
+    const [status, code] = r.atPath ? [405, 'method-not-allowed'] : [404, 'not-found'];
+    const basis = `${op.pointer}/responses/${status}`;
+    return of({ allowed: [{ status, code }], kind: responseKind(op, status), basis });
+  }
+  if (r.request.body && mediaType(r.request) !== 'application/json') {
     const basis = `${op.pointer}/requestBody/content (a body of another media type gets an error)`;
-    return { ...base, expectation: { ...anyError(op, basis, 'decision'), otherErrors: documentsDefault(op) } };
+    return of({ ...anyError(op, basis, 'decision'), otherErrors: documentsDefault(op) });
   }
   if (!r.json || r.body === undefined)
-    return {
-      ...base,
-      expectation: anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`),
-    };
+    return of(anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`));
   // A success gives back the fields the document says it echoes, as sent (`x-echoes`).
   const sent = r.body !== null && typeof r.body === 'object' ? (r.body as Record<string, unknown>) : {};
   const echoed = echoes(op, 200).filter((f) => Object.hasOwn(sent, f));
-  return {
-    ...base,
-    expectation: recordedExpectation(op, r.body, r.credentialGiven, profile),
-    ...(echoed.length ? { fields: Object.fromEntries(echoed.map((f) => [f, sent[f]])) } : {}),
-  };
+  const fields = echoed.length ? { fields: Object.fromEntries(echoed.map((f) => [f, sent[f]])) } : {};
+  return of(recordedExpectation(op, r.body, r.credentialGiven, profile), fields);
 }
 
-/** A path as reset paths are compared: no trailing slash. */
 const bare = (path: string) => path.replace(/\/+$/, '') || '/';
 
 /**
- * The judge of exchanges nobody in the suite sent (a log, a HAR file, a proxy's traffic), in time order: the request by
- * the checks of a request (the caller's side), the answer by the checks of an answer against every answer the document
- * allows that request whatever the state (the service's side), a callback by the checks of a callback, and the whole
- * sequence by the rules over time.
+ * The judge of exchanges nobody in the suite sent (a log, a HAR file, a proxy's traffic), in time order: the request
+ * (the caller's side), the answer against every answer the document allows that request whatever the state (the
+ * service's side), a callback, and the whole sequence by the rules over time.
  */
 export class Judge {
   readonly profile: Profile;
@@ -316,19 +262,21 @@ export class Judge {
     const x = redactExchange(recorded, this.options.secrets);
     const r = x.response;
     const answer = r && parseAnswer(r.status, r.headers['content-type'] ?? '', r.body, r.headers);
-    const answered = answer ? answerOf(answer.status, answer.body) : `nothing (${x.error ?? 'none recorded'})`;
     const failures: CheckResult[] = [];
     const judged: Side[] = [];
     let decision = false;
+    const done = (what: Judgement['what'], kept = x) => ({ what, judged, decision, failures, kept });
     // Only a failure is made a verdict (and given its replay): a week of traffic passes mostly.
     const fail = (spec: CheckSpec, outcome: Outcome) => {
+      if (!fails(outcome)) return;
+      const answered = answer ? answerOf(answer.status, answer.body) : `nothing (${x.error ?? 'none recorded'})`;
       const recordedAt = `${x.source}, sent ${new Date(x.at).toISOString()}, answered ${answered}`;
-      if (fails(outcome))
-        failures.push(verdict(spec, outcome, this.profile, { replay: recordedCurl, recorded: recordedAt }));
+      const from = { replay: recordedCurl, recorded: recordedAt };
+      failures.push(verdict(spec, { request: x.request, ...outcome }, this.profile, from));
     };
     if (this.isReset(x)) {
       this.overTime.reset();
-      return { what: 'reset', judged, decision, failures, kept: x };
+      return done('reset');
     }
     const api = route(x.request, this.options.basePath);
     // A request to an operation's path is the API's; a callback goes elsewhere (the receiver's path).
@@ -339,30 +287,24 @@ export class Judge {
     const callback = posted && { ...posted, answer };
     if (callback) {
       const faults = judgeCallback(callback, this.profile);
+      const name = `${x.source}: a ${callback.webhook} callback`;
       judged.push('service', 'caller');
       for (const side of judged) {
         const mine = faults.filter((f) => sideOf(f.check) === side);
-        const name = `${x.source}: a ${callback.webhook} callback`;
-        const expected = side === 'service' ? 'a payload valid against the webhook' : '200';
-        const actual = mine.map((f) => f.detail).join('; ');
-        fail(
-          { stage: side === 'service' ? 'callbacks' : 'receivers', name, kind: 'described' },
-          { request: x.request, expected, actual, faults: mine },
-        );
+        const [stage, expected] =
+          side === 'service' ? ['callbacks', 'a payload valid against the webhook'] : ['receivers', '200'];
+        fail({ stage, name, kind: 'described' }, { expected, actual: details(mine), faults: mine });
       }
     } else if (api.outside) {
       const kept = { ...x, request: { ...x.request, body: undefined }, ...(r ? { response: { ...r, body: '' } } : {}) };
-      return { what: 'outside', judged, decision, failures, kept };
+      return done('outside', kept);
     } else {
       const name = `${x.source}: ${x.request.method} ${api.path}`;
       const covers = api.operation ? { covers: { operationId: api.operation.operationId } } : {};
-      const refused = judgeRequest(api, this.profile);
+      const refused = ofProfile(dispatch('request', api), this.profile);
       judged.push('caller');
-      const actual = refused.map((f) => f.detail).join('; ');
-      fail(
-        { stage: 'requests', name, kind: 'described', ...covers },
-        { request: x.request, expected: 'a request the document accepts', actual, faults: refused },
-      );
+      const outcome = { expected: 'a request the document accepts', actual: details(refused), faults: refused };
+      fail({ stage: 'requests', name, kind: 'described', ...covers }, outcome);
       const c = recordedCase(api, this.profile);
       const spec = { stage: 'answers', name, kind: c.expectation.kind, basis: c.expectation.basis, ...covers };
       // No answer, and the recorder says why: the service's fault, unless the caller gave up. An answer only this
@@ -371,40 +313,28 @@ export class Judge {
       if (answer && !held(c.expectation.kind, this.profile)) decision = true;
       else if (answer || !gaveUp) {
         judged.push('service');
-        fail(spec, caseOutcome(c, { answer: answer ?? null, ...(x.error ? { error: x.error } : {}) }, this.profile));
+        fail(spec, caseOutcome(c, { answer: answer ?? null, error: x.error || undefined }, this.profile));
       }
     }
-    const seen: Seen = {
-      exchange: x,
-      caller: callerOf(recorded.request.headers),
-      ...(callback ? { callback } : { routed: api }),
-      ...(answer ? { answer } : {}),
-    };
-    for (const f of this.overTime.see(seen))
-      fail(this.overTimeSpec(f, x.source), { request: x.request, ...this.overTimeOutcome(f) });
-    return { what: callback ? 'callback' : 'api', judged, decision, failures, kept: x };
+    const via = callback ? { callback } : { routed: api };
+    for (const f of this.overTime.see({ exchange: x, caller: callerOf(recorded.request.headers), answer, ...via }))
+      fail(...this.ruleFailure(f, x.source));
+    return done(callback ? 'callback' : 'api');
   }
 
-  private overTimeOutcome = (f: Fault): Outcome => ({
-    faults: [f],
-    actual: f.detail,
-    expected: entry(f.check)?.holds ?? f.check,
-  });
-  private overTimeSpec(f: Fault, source: string): CheckSpec {
+  /** A rule over time's fault as a verdict's spec and outcome. */
+  private ruleFailure(f: Fault, source: string): [CheckSpec, Outcome] {
     const rule = entry(f.check);
+    const holds = rule?.holds ?? f.check;
     const basis = rule?.family === 'over-time' ? { basis: rule.basis } : {};
-    return {
-      stage: 'sequence',
-      name: `${source}: ${rule?.holds ?? f.check}`,
-      kind: f.kind === 'decision' ? 'decision' : 'described',
-      ...basis,
-    };
+    return [
+      { stage: 'sequence', name: `${source}: ${holds}`, kind: f.kind ?? 'described', ...basis },
+      { faults: [f], actual: f.detail, expected: holds },
+    ];
   }
 
   /** The rules over time that judge at the end (a callback never posted again): their failures. */
   end(): CheckResult[] {
-    return this.overTime
-      .due()
-      .map((f) => verdict(this.overTimeSpec(f, 'the end of the traffic'), this.overTimeOutcome(f), this.profile));
+    return this.overTime.due().map((f) => verdict(...this.ruleFailure(f, 'the end of the traffic'), this.profile));
   }
 }

@@ -1,5 +1,4 @@
-// The suite's output: the failures grouped by cause, a summary table, the coverage scorecard, and
-// the JUnit XML and JSON reports.
+// The suite's output: the failures grouped by cause, the summary and coverage scorecard, the JUnit XML and JSON reports.
 import { causeKey, causeOrder } from './judge.ts';
 import type { CheckResult, CredentialName, SuiteReport, TrafficJudgement, TrafficReport } from './ground/model.ts';
 
@@ -13,16 +12,9 @@ export type CredentialSources = Partial<Record<CredentialName, string>>;
 export function stopLine(report: SuiteReport, sources: CredentialSources = {}): string | undefined {
   if (report.misdirected)
     return `the server does not answer as the service: ${report.misdirected}; nothing was checked`;
-  const rejected = report.rejectedCredentials;
-  if (!rejected?.length) return undefined;
-  const named = rejected.map((c) => `${c} (${sources[c] ?? c})`).join(', ');
-  return `the server rejected the credentials: ${named} got 401 on a request that is otherwise right; nothing was checked`;
-}
-
-/** The stages of a report in the order they ran, each with its time (0 when it recorded none) and its checks. */
-function stagesOf(report: SuiteReport): Array<[string, number, CheckResult[]]> {
-  const names = [...new Set([...Object.keys(report.stageMs), ...report.results.map((r) => r.stage)])];
-  return names.map((stage) => [stage, report.stageMs[stage] ?? 0, report.results.filter((r) => r.stage === stage)]);
+  const named = report.rejectedCredentials?.map((c) => `${c} (${sources[c] ?? c})`).join(', ');
+  if (named)
+    return `the server rejected the credentials: ${named} got 401 on a request that is otherwise right; nothing was checked`;
 }
 
 const measures = ['statuses', 'codes', 'examples'] as const;
@@ -47,20 +39,14 @@ export interface Cause {
  */
 export function causes(results: CheckResult[]): Cause[] {
   const groups = new Map<string, Cause>();
-  const add = (key: string, make: () => Omit<Cause, 'results'>, r: CheckResult) => {
-    const group = groups.get(key) ?? { ...make(), results: [] };
-    groups.set(key, group);
+  const add = (key: string, cause: Omit<Cause, 'results'>, r: CheckResult) => {
+    const group = groups.get(key) ?? groups.set(key, { ...cause, results: [] }).get(key)!;
     if (group.results.at(-1) !== r) group.results.push(r);
   };
   for (const r of results.filter((x) => !x.ok)) {
-    if (r.faults?.length)
-      for (const f of r.faults) add(causeKey(f), () => ({ check: f.check, fault: f.fault, judged: true }), r);
-    else
-      add(
-        JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]),
-        () => ({ check: r.stage, fault: r.name, judged: false }),
-        r,
-      );
+    for (const f of r.faults ?? []) add(causeKey(f), { check: f.check, fault: f.fault, judged: true }, r);
+    const own = JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]);
+    if (!r.faults?.length) add(own, { check: r.stage, fault: r.name, judged: false }, r);
   }
   // Faults that every check showing one also shows are one cause seen two ways (an HTML page: not
   // JSON, and the wrong status): they read as one.
@@ -74,10 +60,8 @@ export function causes(results: CheckResult[]): Cause[] {
       same.faults = [...(same.faults ?? [same.fault]), cause.fault];
     } else merged.set(members, cause);
   }
-  return [...merged.values()].sort(
-    (a, b) =>
-      causeOrder(a.check.split(',')[0]!) - causeOrder(b.check.split(',')[0]!) || b.results.length - a.results.length,
-  );
+  const order = (c: Cause) => causeOrder(c.check.split(',')[0]!);
+  return [...merged.values()].sort((a, b) => order(a) - order(b) || b.results.length - a.results.length);
 }
 
 /** Rows under a header, each column as wide as its widest cell. */
@@ -93,51 +77,48 @@ const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 function tally(items: string[]): string {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
-  return [...counts]
-    .sort((a, b) => b[1] - a[1])
-    .map(([item, n]) => `${item} ${n}`)
-    .join(', ');
+  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
+  return sorted.map(([item, n]) => `${item} ${n}`).join(', ');
 }
 
-/** The longest heading of a cause: a line a terminal shows whole. */
-const headingWidth = 160;
+/** A failed check's request, replay, expectation, answer and basis, a line each, as the summary and JUnit show them. */
+const failureLines = (r: CheckResult) => [
+  `request:  ${r.request ?? '-'}`,
+  ...(r.replay ? [`replay:   ${r.replay}`] : []),
+  `expected: ${r.expected ?? '-'}`,
+  `actual:   ${r.actual ?? '-'}`,
+  ...(r.basis ? [`basis:    ${r.basis}`] : []),
+];
 
 /** A cause: what is wrong, how many checks show it and where, then its first failure in full (its replay included). */
 export function describeCause(cause: Cause): string {
   const [first, ...rest] = cause.results as [CheckResult, ...CheckResult[]];
+  const count = cause.count ?? cause.results.length;
   const operations = [...new Set(cause.results.map((r) => r.covers?.operationId).filter(Boolean))];
-  // A heading a screen holds: the checks once each, the first fault cut at about 160 characters; all faults below.
+  // A heading a terminal shows whole: the checks once each, the first fault cut to fit 160 characters, all below.
   const faults = [...new Set(cause.faults ?? [cause.fault])];
   const more = faults.length > 1 ? ` (+${faults.length - 1} more, below)` : '';
   const title = `FAIL [${cause.check}] `;
-  const room = Math.max(40, headingWidth - title.length - more.length);
+  const room = Math.max(40, 160 - title.length - more.length);
   const shownFault = faults[0]!.length > room ? `${faults[0]!.slice(0, room - 3)}...` : faults[0]!;
   const heading = cause.judged
     ? [
         `${title}${shownFault}${more}`,
         ...(faults.length > 1 || shownFault !== faults[0] ? faults.map((f) => `  fault:    ${f}`) : []),
-        `  shown by: ${cause.count ?? cause.results.length} failed check${(cause.count ?? cause.results.length) > 1 ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
+        `  shown by: ${count} failed check${count > 1 ? 's' : ''} (${tally(cause.results.map((r) => r.stage))})${operations.length ? ` of ${operations.join(', ')}` : ''}`,
         `  first:    ${first.stage} [${first.kind}]: ${first.name}`,
       ]
     : [
         `FAIL ${first.stage} [${first.kind}]: ${first.name}${rest.length ? ` (and ${rest.length} more with the same cause)` : ''}`,
       ];
-  const lines = [
+  const shown = rest.slice(0, 3).map((r) => `${r.stage}: ${r.name}`);
+  const all = `; ... (all ${count} in the JSON or JUnit report: --reporter json|junit --output F)`;
+  return [
     ...heading,
     ...(first.recorded ? [`  recorded: ${first.recorded}`] : []),
-    `  request:  ${first.request ?? '-'}`,
-    ...(first.replay ? [`  replay:   ${first.replay}`] : []),
-    `  expected: ${first.expected ?? '-'}`,
-    `  actual:   ${first.actual ?? '-'}`,
-    ...(first.basis ? [`  basis:    ${first.basis}`] : []),
-  ];
-  if (rest.length) {
-    const shown = rest.slice(0, 3).map((r) => `${r.stage}: ${r.name}`);
-    lines.push(
-      `  also:     ${shown.join('; ')}${rest.length > shown.length ? `; ... (all ${cause.count ?? cause.results.length} in the JSON or JUnit report: --reporter json|junit --output F)` : ''}`,
-    );
-  }
-  return lines.join('\n');
+    ...failureLines(first).map((line) => `  ${line}`),
+    ...(rest.length ? [`  also:     ${shown.join('; ')}${rest.length > shown.length ? all : ''}`] : []),
+  ].join('\n');
 }
 
 /**
@@ -151,18 +132,15 @@ export function summary(report: SuiteReport, sources: CredentialSources = {}): s
   const failed = report.results.length - passed;
   const failures = causes(report.results);
   const count = `${passed} passed, ${failed} failed`;
-  if (report.bailedAt)
-    return [
-      ...failures.map(describeCause),
-      `stopped at the first failed check (--bail) in stage ${report.bailedAt}, the stages after it not run: ${count}`,
-    ].join('\n');
-  return [
-    ...failures.map(describeCause),
-    ...(failures.length > 0 ? ['', `${plural(failed, 'failed check')}, ${plural(failures.length, 'cause')}`] : []),
-    ...coverageTable(report),
-    `profile ${report.profile}: ${report.profile === 'strict' ? "the description's facts and this contract's decisions" : "the description's facts only (--profile strict adds the contract's decisions)"}`,
-    count,
-  ].join('\n');
+  const end = report.bailedAt
+    ? [`stopped at the first failed check (--bail) in stage ${report.bailedAt}, the stages after it not run: ${count}`]
+    : [
+        ...(failures.length > 0 ? ['', `${plural(failed, 'failed check')}, ${plural(failures.length, 'cause')}`] : []),
+        ...coverageTable(report),
+        `profile ${report.profile}: ${report.profile === 'strict' ? "the description's facts and this contract's decisions" : "the description's facts only (--profile strict adds the contract's decisions)"}`,
+        count,
+      ];
+  return [...failures.map(describeCause), ...end].join('\n');
 }
 
 /** The coverage scorecard: per operation, statuses, codes and examples exercised, then what was not and why. */
@@ -177,80 +155,64 @@ function coverageTable(report: SuiteReport): string[] {
   // What the profile leaves out is one line; the list is in the reports. Anything else not reached is a gap, each named.
   const decision = (m: { why: string }) => m.why.startsWith('a decision of this contract');
   const decisions = report.coverage.reduce((n, c) => n + c.missed.filter(decision).length, 0);
-  const missed = [
-    ...report.coverage.flatMap((c) =>
-      c.missed.filter((m) => !decision(m)).map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`),
-    ),
-    ...(decisions
-      ? [
-          `  not exercised: ${decisions} statuses, codes and examples only this contract's decisions give (--profile strict runs them; each is in the JSON and JUnit reports)`,
-        ]
-      : []),
-  ];
+  const missed = report.coverage.flatMap((c) =>
+    c.missed.filter((m) => !decision(m)).map((m) => `  not exercised: ${c.operationId} ${m.what} (${m.why})`),
+  );
+  if (decisions)
+    missed.push(
+      `  not exercised: ${decisions} statuses, codes and examples only this contract's decisions give (--profile strict runs them; each is in the JSON and JUnit reports)`,
+    );
   // One line: which checks a reset would make exact; why each was held loosely is in the JSON report.
   const loose = report.coverage.flatMap((c) => (c.needsReset ?? []).map((m) => `${c.operationId} ${m.what}`));
-  const needsReset = loose.length
-    ? [
-        `  needs a reset: ${loose.join(', ')}: held loosely, as an earlier send may have changed the state (--reset-url or --reset-command checks ${loose.length === 1 ? 'it' : 'them'} exactly; why, in the JSON report)`,
-      ]
-    : [];
+  if (loose.length)
+    missed.push(
+      `  needs a reset: ${loose.join(', ')}: held loosely, as an earlier send may have changed the state (--reset-url or --reset-command checks ${loose.length === 1 ? 'it' : 'them'} exactly; why, in the JSON report)`,
+    );
   const count = (stage: string) => report.results.filter((r) => r.stage === stage).length;
-  const overTime = `  rules over time: ${count('stateful')} checks (stateful); the service's status callbacks: ${count('callbacks') ? `${count('callbacks')} checks (callbacks)` : 'not checked (--callbacks)'}`;
   return [
     '',
-    ...table(
-      ['passed/run of documented', 'statuses', 'codes', 'examples', 'limits', 'at edge', 'past edge', 'generated'],
-      rows,
-    ),
-    overTime,
+    ...table(['passed/run of documented', ...measures, 'limits', 'at edge', 'past edge', 'generated'], rows),
+    `  rules over time: ${count('stateful')} checks (stateful); the service's status callbacks: ${count('callbacks') ? `${count('callbacks')} checks (callbacks)` : 'not checked (--callbacks)'}`,
     ...missed,
-    ...needsReset,
   ];
 }
 
 /** The whole report as JSON: every check with its kind, basis, timing and replay command. */
-export function json(report: SuiteReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
-}
+export const json = (report: SuiteReport): string => `${JSON.stringify(report, null, 2)}\n`;
 
 const escapeXml = (s: string) =>
   s.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 export function junit(report: SuiteReport): string {
-  const suites = stagesOf(report).map(([stage, ms, mine]) => {
+  // The stages in the order they ran, each with its time (0 when it recorded none).
+  const stages = [...new Set([...Object.keys(report.stageMs), ...report.results.map((r) => r.stage)])];
+  const suites = stages.map((stage) => {
+    const mine = report.results.filter((r) => r.stage === stage);
     const cases = mine.map((r) => {
-      const body = r.ok
-        ? ''
-        : `<failure message="${escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500))}">${escapeXml(`${(r.faults ?? []).map((f) => `fault:    [${f.check}] ${f.fault}\n`).join('')}request:  ${r.request ?? '-'}${r.replay ? `\nreplay:   ${r.replay}` : ''}\nexpected: ${r.expected ?? '-'}\nactual:   ${r.actual ?? '-'}${r.basis ? `\nbasis:    ${r.basis}` : ''}`)}</failure>`;
-      return `    <testcase classname="conformance.${escapeXml(stage)}" name="${escapeXml(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${body}</testcase>`;
+      const message = escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500));
+      const faults = (r.faults ?? []).map((f) => `fault:    [${f.check}] ${f.fault}\n`).join('');
+      const failure = `<failure message="${message}">${escapeXml(faults + failureLines(r).join('\n'))}</failure>`;
+      return `    <testcase classname="conformance.${escapeXml(stage)}" name="${escapeXml(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${r.ok ? '' : failure}</testcase>`;
     });
-    return `  <testsuite name="${escapeXml(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${(ms / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${escapeXml(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${((report.stageMs[stage] ?? 0) / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
-  const failures = report.results.filter((r) => !r.ok).length;
+  const property = (name: string, value: unknown) => `    <property name="${name}" value="${value}"/>`;
+  const coverage = report.coverage ?? [];
   const properties = [
-    `    <property name="profile" value="${report.profile}"/>`,
-    ...(report.unfinished ? [`    <property name="unfinished" value="${escapeXml(report.unfinished)}"/>`] : []),
-    ...(report.coverage ?? []).flatMap((c) =>
-      measures.map(
-        (what) =>
-          `    <property name="coverage.${escapeXml(c.operationId)}.${what}" value="${c[what].covered}/${c[what].of}"/>\n    <property name="coverage.${escapeXml(c.operationId)}.${what}.passed" value="${c[what].passed ?? c[what].covered}"/>`,
-      ),
+    property('profile', report.profile),
+    ...(report.unfinished ? [property('unfinished', escapeXml(report.unfinished))] : []),
+    ...coverage.flatMap((c) =>
+      measures.flatMap((what) => [
+        property(`coverage.${escapeXml(c.operationId)}.${what}`, `${c[what].covered}/${c[what].of}`),
+        property(`coverage.${escapeXml(c.operationId)}.${what}.passed`, c[what].passed ?? c[what].covered),
+      ]),
     ),
-    ...(report.coverage ?? []).flatMap((c) =>
-      Object.entries(c.breadth).map(
-        ([what, n]) => `    <property name="breadth.${escapeXml(c.operationId)}.${what}" value="${n}"/>`,
-      ),
+    ...coverage.flatMap((c) =>
+      Object.entries(c.breadth).map(([what, n]) => property(`breadth.${escapeXml(c.operationId)}.${what}`, n)),
     ),
   ];
+  const failures = report.results.filter((r) => !r.ok).length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="messaging-contract conformance" tests="${report.results.length}" failures="${failures}">\n  <properties>\n${properties.join('\n')}\n  </properties>\n${suites.join('\n')}\n</testsuites>\n`;
-}
-
-/** The causes of a traffic report, each with how many failures show it (the report keeps the first few of each). */
-export function trafficCauses(report: TrafficReport, judge?: TrafficJudgement) {
-  return causes(report.results).map((cause) => ({
-    ...cause,
-    count: judge?.shown(cause.results) ?? cause.results.length,
-  }));
 }
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -258,7 +220,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 /** What a traffic run prints at its end: the causes, then what was judged on each side and what fails the run. */
 export function trafficSummary(report: TrafficReport, judge?: TrafficJudgement): string {
   const t = report.traffic;
-  const found = trafficCauses(report, judge);
+  const found = causes(report.results).map((c) => ({ ...c, count: judge?.shown(c.results) ?? c.results.length }));
   const side = (s: 'service' | 'caller') => t.judgedSide === 'both' || t.judgedSide === s;
   const notJudged = (['service', 'caller'] as const)
     .filter((s) => !side(s) && t[s].failed > 0)
@@ -266,7 +228,7 @@ export function trafficSummary(report: TrafficReport, judge?: TrafficJudgement):
       (s) =>
         `  not judged: ${n(t[s].failed)} ${s === 'caller' ? "requests (or receivers' answers) the document refuses, the callers' breaks" : "answers the document does not allow, the service's breaks"} (--judge ${s} or both fails on them)`,
     );
-  const failed = (s: 'service' | 'caller') => (side(s) ? t[s].failed : 0);
+  const failed = (side('service') ? t.service.failed : 0) + (side('caller') ? t.caller.failed : 0);
   return [
     ...found.map(describeCause),
     ...(found.length ? [''] : []),
@@ -275,6 +237,6 @@ export function trafficSummary(report: TrafficReport, judge?: TrafficJudgement):
     `  the callers' side: ${n(t.caller.judged)} requests judged, ${n(t.caller.failed)} refused by the document`,
     ...notJudged,
     ...(t.notKept ? [`  kept: the first failures of each cause; ${n(t.notKept)} more are counted, not kept`] : []),
-    `judged: ${t.judgedSide === 'both' ? 'both sides' : `the ${t.judgedSide === 'service' ? "service's" : "callers'"} side`}, profile ${report.profile}: ${failed('service') + failed('caller') === 0 ? 'every exchange is allowed' : `${n(failed('service') + failed('caller'))} break the contract`}`,
+    `judged: ${t.judgedSide === 'both' ? 'both sides' : `the ${t.judgedSide === 'service' ? "service's" : "callers'"} side`}, profile ${report.profile}: ${failed === 0 ? 'every exchange is allowed' : `${n(failed)} break the contract`}`,
   ].join('\n');
 }

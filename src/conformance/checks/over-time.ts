@@ -6,7 +6,7 @@
 // values, and a bounded number of them.
 import { hashKey } from '../../core/hash-key.ts';
 import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt } from '../document/policy.ts';
-import type { Found, RuleOverTime, Seen } from '../ground/model.ts';
+import type { RuleOverTime, Seen } from '../ground/model.ts';
 
 /** The most a rule remembers: past it the oldest is forgotten, so a week of traffic needs bounded memory. */
 export const rememberedAtMost = 1_000_000;
@@ -27,13 +27,14 @@ const show = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` 
 /** How late a retry may come past its delay before it counts as never sent (the callbacks stage waits as long). */
 export const retrySlackSeconds = 10;
 
-export const overTimeChecks: RuleOverTime[] = [
+/** Every rule here is the service's, and the description's. */
+const described = (rules: Omit<RuleOverTime, 'family' | 'side' | 'kind'>[]) =>
+  rules.map((r): RuleOverTime => ({ ...r, family: 'over-time', side: 'service', kind: 'described' }));
+
+export const overTimeChecks = described([
   {
     id: 'taken-once',
-    family: 'over-time',
-    side: 'service',
     holds: 'a value a deployment takes once (`x-taken-once`) is accepted once: a second success with it is a break',
-    kind: 'described',
     basis: 'x-taken-once of each operation (none where `released-unseen` says how it is freed unseen)',
     start() {
       const accepted = new Memory<string>();
@@ -47,12 +48,9 @@ export const overTimeChecks: RuleOverTime[] = [
             const first = accepted.get(key);
             accepted.set(key, first ?? s.exchange.source);
             if (!first) return [];
-            return [
-              {
-                fault: `${op.operationId} accepted a \`${once.field}\` it had accepted before (the document gives ${once.code})`,
-                detail: `${once.field} ${show(String(value))} accepted at ${first} and again at ${s.exchange.source}`,
-              },
-            ];
+            const fault = `${op.operationId} accepted a \`${once.field}\` it had accepted before (the document gives ${once.code})`;
+            const detail = `${once.field} ${show(String(value))} accepted at ${first} and again at ${s.exchange.source}`;
+            return [{ fault, detail }];
           });
         },
         due: () => [],
@@ -61,11 +59,8 @@ export const overTimeChecks: RuleOverTime[] = [
   },
   {
     id: 'sent-again',
-    family: 'over-time',
-    side: 'service',
     holds:
       'an identifier listed in an answer is listed in a later answer only where `x-sent-again` or `x-unseen-moves` can put it',
-    kind: 'described',
     basis: 'x-sent-again and x-unseen-moves of each list answer',
     start() {
       const last = new Memory<{ list: string; at: string }>();
@@ -80,19 +75,15 @@ export const overTimeChecks: RuleOverTime[] = [
           const now = new Map<string, { id: string; list: string }>();
           for (const [list, ids] of listsOf(s.answer!.text))
             for (const id of ids) now.set(hashKey(`${op.operationId}\0${s.caller}\0${id}`), { id, list });
-          const found: Found[] = [];
-          for (const [key, { id, list }] of now) {
+          return [...now].flatMap(([key, { id, list }]) => {
             const before = last.get(key);
             last.set(key, { list, at: s.exchange.source });
             const allowed = before && later[before.list];
-            if (!allowed || allowed.includes(list)) continue;
-            found.push({
-              fault: `${op.operationId} listed a \`${field}\` in ${list} after listing it in ${before.list} (no history the document allows puts it there)`,
-              key: `${op.operationId} ${before.list} -> ${list}`,
-              detail: `${field} ${show(id)}: ${before.list} at ${before.at}, ${list} at ${s.exchange.source}; from ${before.list} it may be in ${allowed.join(', ')}`,
-            });
-          }
-          return found;
+            if (!allowed || allowed.includes(list)) return [];
+            const fault = `${op.operationId} listed a \`${field}\` in ${list} after listing it in ${before.list} (no history the document allows puts it there)`;
+            const detail = `${field} ${show(id)}: ${before.list} at ${before.at}, ${list} at ${s.exchange.source}; from ${before.list} it may be in ${allowed.join(', ')}`;
+            return [{ fault, key: `${op.operationId} ${before.list} -> ${list}`, detail }];
+          });
         },
         due: () => [],
       };
@@ -100,31 +91,22 @@ export const overTimeChecks: RuleOverTime[] = [
   },
   {
     id: 'callback-retried',
-    family: 'over-time',
-    side: 'service',
     holds:
       'a callback the receiver did not answer with 200 is posted again, same message and status (`x-retry-delays-seconds`), where the exchanges go on past the first delay',
-    kind: 'described',
     basis: '#/webhooks/{webhook}/post/description ("otherwise the service retries"), x-retry-delays-seconds',
     start() {
       const waiting = new Memory<{ at: number; due: number; source: string; status: number | undefined }>();
-      const keyOf = (s: Seen) => {
-        const body = s.callback!.body as { messageId?: unknown; status?: unknown } | null;
-        return hashKey(`${s.callback!.webhook}\0${JSON.stringify(body?.messageId)}\0${JSON.stringify(body?.status)}`);
-      };
       return {
         see(s) {
           if (!s.callback) return [];
-          const key = keyOf(s);
+          const { webhook, answer } = s.callback;
+          const body = s.callback.body as { messageId?: unknown; status?: unknown } | null;
+          const key = hashKey(`${webhook}\0${JSON.stringify(body?.messageId)}\0${JSON.stringify(body?.status)}`);
           waiting.delete(key); // posted again: whatever came before is retried
-          const delay = firstRetrySeconds(s.callback.webhook);
-          if (delay !== undefined && s.callback.answer?.status !== 200)
-            waiting.set(key, {
-              at: s.exchange.at,
-              due: s.exchange.at + (delay + retrySlackSeconds) * 1000,
-              source: s.exchange.source,
-              status: s.callback.answer?.status,
-            });
+          const delay = firstRetrySeconds(webhook);
+          const { at, source } = s.exchange;
+          if (delay !== undefined && answer?.status !== 200)
+            waiting.set(key, { at, due: at + (delay + retrySlackSeconds) * 1000, source, status: answer?.status });
           return [];
         },
         // Only those whose time has come: a callback refused near the end of the exchanges may yet be retried.
@@ -139,4 +121,4 @@ export const overTimeChecks: RuleOverTime[] = [
       };
     },
   },
-];
+]);

@@ -12,14 +12,12 @@ export function schemaFaults(pointer: string, value: unknown, what: string) {
   const found = new Map<string, { fault: string; key: string; detail: string }>();
   for (const e of rawErrors(pointer, value)) {
     const parts = errorParts(e, value);
-    if (!parts) continue;
     const rule = e.schemaPath.startsWith('#/components/') ? e.schemaPath : `${pointer}${e.schemaPath.slice(1)}`;
     const missing = (e.params as { missingProperty?: string }).missingProperty;
     const key = `${rule}${missing ? `/${missing}` : ''}`;
-    if (found.has(key)) continue;
-    const field = parts.field.replace(/\[\d+\]/g, '[]');
+    if (!parts || found.has(key)) continue;
     found.set(key, {
-      fault: `${what}: \`${field}\` expected ${parts.expected} (${key})`,
+      fault: `${what}: \`${parts.field.replace(/\[\d+\]/g, '[]')}\` expected ${parts.expected} (${key})`,
       key,
       detail: `${parts.field}: ${parts.value}; expected it ${parts.expected}`,
     });

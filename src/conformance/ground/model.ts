@@ -1,6 +1,5 @@
-// The ground of the suite: an exchange, what the document allows as its answer (a case), what a check finds (a fault),
-// the checks of the registry, and the verdict the judge (judge.ts) makes of them. Types only, and a leaf: every layer
-// above reads these, and nothing here depends on what is above.
+// The ground of the suite: an exchange, a case (what the document allows as its answer), a fault, the checks of the
+// registry and the verdict the judge (judge.ts) makes. Types only, and a leaf: nothing here depends on what is above.
 import type { ExpectationKind, Operation } from '../../core/examples.ts';
 
 /** `described` (default): what the description (or its public docs) states. `strict`: this contract's decisions too. */
@@ -14,14 +13,9 @@ export interface Credentials {
   /** A token of a user with the INTEGRATOR permission (close threads). */
   integratorToken: string;
 }
-export type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
+export type CredentialName = keyof Credentials;
 
-export interface HttpRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string | undefined;
-}
+export type HttpRequest = { method: string; url: string; headers: Record<string, string>; body: string | undefined };
 
 /** An answer as the checks read it. */
 export interface Answer {
@@ -61,10 +55,7 @@ export interface RecordedExchange {
 }
 
 /** One answer the document allows: a status, and the `title` it carries (none: any problem body). */
-export interface Allowed {
-  status: number;
-  code?: string;
-}
+export type Allowed = { status: number; code?: string };
 
 export interface Expectation {
   /** Any of these answers passes. */
@@ -107,11 +98,7 @@ export interface Routed {
 }
 
 /** A status callback the service posted, and the receiver's answer to it. */
-export interface Callback {
-  webhook: string;
-  body: unknown;
-  answer: Answer | undefined;
-}
+export type Callback = { webhook: string; body: unknown; answer: Answer | undefined };
 
 /** An exchange as the rules over time see it. */
 export interface Seen {
@@ -144,24 +131,12 @@ export interface Fault extends Found {
 }
 
 /**
- * The checks of the registry, by what they judge: the run (a request that got no answer), a request (the caller's
- * side), an answer to a case, a callback, and the rules over time. Each entry is one check: its id, its side, what it
- * holds; its place in the registry is its place in the order of causes. A check whose `after` checks found a fault in
- * the same subject does not run: theirs is the root cause.
+ * The checks of the registry by family, what they judge: the run, a request, an answer to a case, a callback, and the
+ * rules over time. A check does not run on a subject where one it comes `after` found a fault: theirs is the root cause.
  */
-export interface Subjects {
-  run: [];
-  request: [r: Routed];
-  answer: [c: Case, a: Answer];
-  callback: [c: Callback];
-}
-interface Entry {
-  id: string;
-  side: Side;
-  /** What it holds, in a few words. */
-  holds: string;
-  after?: string[];
-}
+export type Subjects = { run: []; request: [r: Routed]; answer: [c: Case, a: Answer]; callback: [c: Callback] };
+/** A check's id, its side, what it holds (in a few words), and the checks it comes `after`. */
+type Entry = { id: string; side: Side; holds: string; after?: string[] };
 export type PointCheck<F extends keyof Subjects = keyof Subjects> = {
   [K in F]: Entry & {
     family: K;
@@ -178,7 +153,6 @@ export interface RuleOverTime extends Entry {
   start(): { see(s: Seen): Found[]; due(at: number): Found[] };
 }
 export type Check = PointCheck | RuleOverTime;
-export type Family = Check['family'];
 
 /** An operation's documented status, error code or named example that a check exercises. */
 export interface Coverage {
@@ -191,7 +165,6 @@ export interface Coverage {
   /** A request schema limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
   limit?: string;
   side?: 'at' | 'past';
-  /** Requests the check generated. */
   generated?: number;
 }
 
@@ -298,13 +271,12 @@ export interface TrafficCounts {
 export type TrafficReport = SuiteReport & { traffic: TrafficCounts & { judgedSide: Judged; ms: number } };
 
 /**
- * A judge of traffic as its users see it: what it judges, each exchange in time order, the rules that judge at the end,
- * and the report. (The packages' types name this interface, not the class: a class with private members is a new type
- * in every build of the declarations, which the types gate reads as a break.)
+ * A judge of traffic as its users see it. (The types name this interface, not the class: a class with private members
+ * is a new type in every build of the declarations, which the types gate reads as a break.)
  */
 export interface TrafficJudgement {
   readonly judged: Judged;
-  /** Judges one exchange; the failures it shows that fail the run. */
+  /** Judges one exchange, in time order; the failures it shows that fail the run. */
   see(x: RecordedExchange): CheckResult[];
   /** The rules over time that judge at the end; their failures. */
   end(): CheckResult[];

@@ -6,9 +6,8 @@ import type { RecordedExchange } from './model.ts';
  * characters are not secrets anyone could keep: replacing them would only garble the text.
  */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
-  const list = [...new Set(secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4))].sort(
-    (a, b) => b.length - a.length,
-  );
+  const list = [...new Set(secrets)].filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  list.sort((a, b) => b.length - a.length);
   return (text) => list.reduce((t, secret) => t.split(secret).join('***'), text);
 }
 
@@ -31,27 +30,11 @@ function credentialsIn(name: string, value: string): string[] {
     const token = authScheme.exec(value)?.[2];
     return token === undefined ? [value] : [value, token];
   }
-  // A body or a URL may echo the session id alone, without its `sid=`.
-  const cookieValue = (pair: string) => pair.slice(pair.indexOf('=') + 1).trim();
-  if (name === 'cookie')
-    return [
-      value,
-      ...value
-        .split(';')
-        .filter((p) => p.includes('='))
-        .map(cookieValue),
-    ];
-  // Several Set-Cookie joined with `, `; in each, the first pair before `;` is the cookie (an Expires date has none).
-  if (name === 'set-cookie')
-    return [
-      value,
-      ...value
-        .split(', ')
-        .map((c) => c.split(';')[0]!)
-        .filter((p) => p.includes('='))
-        .map(cookieValue),
-    ];
-  return [value];
+  // A body or a URL may echo the session id alone, without its `sid=`. Several Set-Cookie are joined with `, `; in
+  // each, the first pair before `;` is the cookie (an Expires date has none).
+  const pairs =
+    name === 'cookie' ? value.split(';') : name === 'set-cookie' ? value.split(', ').map((c) => c.split(';')[0]!) : [];
+  return [value, ...pairs.filter((p) => p.includes('=')).map((p) => p.slice(p.indexOf('=') + 1).trim())];
 }
 
 /**
@@ -75,16 +58,10 @@ export function redactExchange(x: RecordedExchange, secrets: string[] = []): Rec
         return [name, scheme ? `${scheme} ***` : '***'];
       }),
     );
-  const r = x.request;
-  const a = x.response;
+  const { request: r, response: a } = x;
   return {
     at: x.at,
-    request: {
-      method: r.method,
-      url: hide(r.url),
-      headers: headers(r.headers),
-      body: r.body === undefined ? undefined : hide(r.body),
-    },
+    request: { method: r.method, url: hide(r.url), headers: headers(r.headers), body: r.body && hide(r.body) },
     response: a && { status: a.status, headers: headers(a.headers), body: hide(a.body) },
     ...(x.error === undefined ? {} : { error: hide(x.error) }),
     source: x.source,

@@ -15,14 +15,11 @@ export function parseAnswer(
   text: string,
   headers: Record<string, string> = { 'content-type': contentType },
 ): Answer {
-  let body: unknown;
-  let json = true;
   try {
-    body = text === '' ? undefined : JSON.parse(text);
+    return { status, contentType, text, body: text === '' ? undefined : JSON.parse(text), json: true, headers };
   } catch {
-    json = false;
+    return { status, contentType, text, body: undefined, json: false, headers };
   }
-  return { status, contentType, text, body, json, headers };
 }
 
 export interface Exchange extends HttpRequest {
@@ -70,9 +67,8 @@ export function exchange(x: Exchange): Promise<Answer> {
   return new Promise((resolve, reject) => {
     if (x.signal.aborted) return reject(x.signal.reason);
     const url = new URL(x.url);
-    const given = { ...clientHeaders, ...x.headers };
-    const headers = x.body === undefined ? given : { ...given, 'content-length': String(Buffer.byteLength(x.body)) };
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const length = x.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(x.body)) };
+    const headers = { ...clientHeaders, ...x.headers, ...length };
     let req: ReturnType<typeof httpRequest>;
     const abort = () => req.destroy(x.signal.reason);
     const fail = (error: unknown) => {
@@ -80,13 +76,10 @@ export function exchange(x: Exchange): Promise<Answer> {
       reject(error);
     };
     try {
-      req = send(url, { method: x.method, headers }, (res) => {
+      req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, { method: x.method, headers }, (res) => {
         x.onAnswer?.();
         const got = Object.fromEntries(
-          Object.entries(res.headers).map(([name, value]) => [
-            name,
-            Array.isArray(value) ? value.join(', ') : String(value),
-          ]),
+          Object.entries(res.headers).map(([name, v]) => [name, Array.isArray(v) ? v.join(', ') : String(v)]),
         );
         const done = (text: string) => {
           x.signal.removeEventListener('abort', abort);

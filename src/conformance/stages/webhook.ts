@@ -4,45 +4,34 @@
 // JSON, a wrong content type, an oversized body; --profile strict) anything but a 5xx or a hang.
 import { resolvePointer } from '../../core/document.ts';
 import { defaultTimeoutMs } from '../suite/context.ts';
-import type { CheckResult, Outcome, Profile, SuiteReport } from '../ground/model.ts';
+import type { CheckResult, CheckSpec, Outcome, Profile, SuiteReport } from '../ground/model.ts';
 import { exchange } from '../ground/transport.ts';
 import { judgeCallback, noAnswer, report, sideOf, verdict } from '../judge.ts';
-import { documentOperations } from '../../core/examples.ts';
-import { reportedBy } from '../document/policy.ts';
+import { webhook as webhookName, webhookPointer } from './callbacks.ts';
 
 type Obj = Record<string, unknown>;
 /** The webhook the operations' messages are reported by (`x-reported-by`): the receiver's side of it. */
-const webhookName = documentOperations().flatMap(reportedBy)[0]!;
-const webhookPointer = `#/webhooks/${webhookName}/post`;
 const webhook = resolvePointer(webhookPointer) as {
   description: string;
   requestBody: { content: Record<string, { examples: Record<string, { value: Obj }> }> };
 };
 const enumOf = (name: string) => (resolvePointer(`#/components/schemas/${name}`) as { enum: string[] }).enum;
 
-/** A post to make: a well-formed callback must get 200, anything else any answer but a 5xx or none. */
-const post = (name: string, body: string, wellFormed = false, contentType = 'application/json') => ({
-  name,
-  body,
-  contentType,
-  wellFormed,
-});
-
-function webhookCases() {
+/** The posts to make: a well-formed callback must get 200, anything else any answer but a 5xx or none. */
+function webhookCases(): Array<{ name: string; body: string; wellFormed?: boolean; type?: string }> {
   const examples = webhook.requestBody.content['application/json']!.examples;
   const base = { ...examples.delivered!.value };
-  const json = (name: string, value: unknown) => post(name, JSON.stringify(value), true);
+  const json = (name: string, value: unknown) => ({ name, body: JSON.stringify(value), wellFormed: true });
   let messageId = 900_000_000;
   const fresh = (extra: Obj) => ({ ...base, messageId: ++messageId, ...extra });
   const duplicate = fresh({ status: 'DELIVERED' });
   const later = fresh({ status: 'READ', statusAt: '2030-01-15T09:40:00Z' });
+  const earlier = { ...later, status: 'DELIVERED', statusAt: '2030-01-15T09:30:00Z' };
+  const undelivered = { status: 'UNDELIVERED', error: 'error-address-format' };
   return [
     ...Object.entries(examples).map(([name, { value }]) => json(`the document's example ${name}`, value)),
     ...enumOf('KnownDeliveryStatus').map((status) =>
-      json(
-        `status ${status}`,
-        fresh(status === 'UNDELIVERED' ? { status, error: 'error-address-format', comment: 'x' } : { status }),
-      ),
+      json(`status ${status}`, fresh(status === 'UNDELIVERED' ? { ...undelivered, comment: 'x' } : { status })),
     ),
     ...enumOf('KnownDeliveryErrorCode').map((error) =>
       json(`UNDELIVERED with ${error}`, fresh({ status: 'UNDELIVERED', error, comment: null })),
@@ -60,15 +49,11 @@ function webhookCases() {
     json('a callback, once', duplicate),
     json('the same callback again (the service retries)', duplicate),
     json('a later status first', later),
-    json('then an earlier status of the same message (out of order)', {
-      ...later,
-      status: 'DELIVERED',
-      statusAt: '2030-01-15T09:30:00Z',
-    }),
-    post('malformed JSON', '{"messageId": 1, "status": '),
-    post('a JSON array', '[]'),
-    post('a wrong content type', 'status=DELIVERED', false, 'application/x-www-form-urlencoded'),
-    post('an oversized body (2 MiB)', JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) })),
+    json('then an earlier status of the same message (out of order)', earlier),
+    { name: 'malformed JSON', body: '{"messageId": 1, "status": ' },
+    { name: 'a JSON array', body: '[]' },
+    { name: 'a wrong content type', body: 'status=DELIVERED', type: 'application/x-www-form-urlencoded' },
+    { name: 'an oversized body (2 MiB)', body: JSON.stringify({ ...base, comment: 'x'.repeat(2 * 1024 * 1024) }) },
   ];
 }
 
@@ -86,16 +71,15 @@ if (!answerRule)
   throw new Error('the document no longer says what the receiver must answer: webhook.ts reads that sentence');
 
 export async function checkWebhookReceiver(options: WebhookOptions): Promise<SuiteReport> {
-  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-  const profile = options.profile ?? 'described';
+  const { url, timeoutMs = defaultTimeoutMs, profile = 'described', log } = options;
   const results: CheckResult[] = [];
   const start = performance.now();
   // What is not a callback is this contract's expectation of a receiver: strict only.
   const cases = webhookCases().filter((c) => c.wellFormed || profile === 'strict');
-  options.log?.(`webhook receiver ${options.url}: ${cases.length} posts`);
+  log?.(`webhook receiver ${url}: ${cases.length} posts`);
   for (const c of cases) {
     const began = performance.now();
-    const request = { method: 'POST', url: options.url, headers: { 'content-type': c.contentType }, body: c.body };
+    const request = { method: 'POST', url, headers: { 'content-type': c.type ?? 'application/json' }, body: c.body };
     let outcome: Outcome;
     try {
       const res = await exchange({ ...request, signal: AbortSignal.timeout(timeoutMs) });
@@ -104,12 +88,8 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       // judged as no payload).
       const callback = { webhook: webhookName, body: c.wellFormed ? JSON.parse(c.body) : undefined, answer: res };
       const faults = judgeCallback(callback, profile).filter((f) => sideOf(f.check) === 'caller');
-      const actual = `${res.status}${text ? ` ${text}` : ''}`;
-      outcome = {
-        request,
-        actual: faults.length && c.wellFormed ? `${actual}: the contract says "${answerRule}"` : actual,
-        faults,
-      };
+      const rule = faults.length && c.wellFormed ? `: the contract says "${answerRule}"` : '';
+      outcome = { request, actual: `${res.status}${text ? ` ${text}` : ''}${rule}`, faults };
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError';
       const why = timedOut ? `no answer within ${timeoutMs} ms` : (error as Error).message;
@@ -117,16 +97,13 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     }
     // 200 to every callback, unknown values included, is the service's rule [public docs]; how a receiver treats what
     // is not a callback is this contract's expectation.
-    const spec = {
-      stage: 'webhook',
-      name: c.name,
-      kind: c.wellFormed ? ('described' as const) : ('decision' as const),
-      ...(c.wellFormed ? { basis: `${webhookPointer}/description` } : {}),
-    };
+    const spec: CheckSpec = c.wellFormed
+      ? { stage: 'webhook', name: c.name, kind: 'described', basis: `${webhookPointer}/description` }
+      : { stage: 'webhook', name: c.name, kind: 'decision' };
     const expected = c.wellFormed ? '200 (anything else makes the service retry)' : 'an answer that is not a 5xx';
     results.push(verdict(spec, { ...outcome, expected }, profile, { ms: performance.now() - began }));
   }
   const failed = results.filter((r) => !r.ok).length;
-  options.log?.(`  ${results.length - failed} passed, ${failed} failed`);
+  log?.(`  ${results.length - failed} passed, ${failed} failed`);
   return report(profile, results, { stageMs: { webhook: performance.now() - start } }, true);
 }

@@ -2,19 +2,8 @@
 // what a stage is, and a check a stage plans. The stages read this and the document, never the runner or the judge:
 // the runner (runner.ts) gives the context its methods.
 import type { ExamplePair } from '../../core/examples.ts';
-import {
-  held,
-  type Answer,
-  type Case,
-  type CheckResult,
-  type CheckSpec,
-  type Coverage,
-  type Credentials,
-  type Fault,
-  type HttpRequest,
-  type Outcome,
-  type Profile,
-} from '../ground/model.ts';
+import { held, type Answer, type Case, type CheckResult, type CheckSpec } from '../ground/model.ts';
+import type { Coverage, Credentials, Fault, HttpRequest, Outcome, Profile } from '../ground/model.ts';
 
 export interface CallbackOptions {
   /** Where the receiver listens. */
@@ -28,16 +17,6 @@ export interface CallbackOptions {
 
 /** What `send` got: the whole answer, or why none came; and what the rules over time found in the exchange. */
 export type Sent = ({ answer: Answer; error?: undefined } | { answer: null; error: string }) & { overTime: Fault[] };
-
-/** A post the callbacks stage's receiver got, and the status it answered. */
-export interface ReceivedPost {
-  at: number;
-  url: string;
-  webhook: string;
-  text: string;
-  body: unknown;
-  status: number;
-}
 
 export interface SuiteContext {
   server: string;
@@ -59,10 +38,7 @@ export interface SuiteContext {
   deadlineAt: number;
   /** The current stage's traffic, for failing fast, and its checks as they end (the run resets it per stage). */
   stage: { name?: string; answered: number; networkFailures: number; sent: number; checks: CheckResult[] };
-  /**
-   * True when a reset hook put the service in the examples' state before this stage: only then can
-   * a check know that a thread is open. Without it every check must hold whatever state it finds.
-   */
+  /** A reset hook put the service in the examples' state before this stage; else a check holds whatever it finds. */
   stateKnown: boolean;
   /** The example requests the dredd stage sent in this run, with their answers: the examples stage judges these. */
   sentExamples: Map<ExamplePair, { request: HttpRequest; expected: unknown; answer: Answer }>;
@@ -76,12 +52,9 @@ export interface SuiteContext {
   sendCase(c: Case, headers?: Record<string, string>): Promise<Outcome>;
   /** Runs one check: times it, has the judge make its verdict, and stops the stage or the run where it must. */
   check(spec: CheckSpec, run: () => Promise<Outcome>): Promise<CheckResult>;
-  /** A status callback the run's receiver got and answered: heard (--record) and judged, the rules over time too. */
-  received(post: ReceivedPost): Fault[];
-  /**
-   * What the rules over time find due (a callback never posted again): by now, or by `at`; the callbacks stage, whose
-   * receiver has stopped listening, asks for all that is still waiting.
-   */
+  /** A status callback the run's receiver got and the status it answered: heard (--record) and judged, over time too. */
+  received(post: { at: number; url: string; webhook: string; text: string; body: unknown; status: number }): Fault[];
+  /** What the rules over time find due (a callback never posted again) by now, or by `at`. */
   due(at?: number): Fault[];
 }
 
@@ -97,9 +70,7 @@ export class RunOver extends StageStopped {}
 
 /** Thrown by `check` under `bail` once a check of the stage has failed: the run ends with that failure. */
 export class Bailed extends Error {
-  constructor() {
-    super('stopped at the first failed check (--bail)');
-  }
+  override message = 'stopped at the first failed check (--bail)';
 }
 
 /**
@@ -157,19 +128,11 @@ export function planStage(name: string, description: string, plan: (ctx: SuiteCo
     built.set(ctx, list);
     return list;
   };
-  return {
-    name,
-    description,
-    count: (ctx) => selected(ctx).length,
-    run: (ctx) => runPlanned(ctx, name, selected(ctx)),
-  };
+  return { name, description, count: (c) => selected(c).length, run: (c) => runPlanned(c, name, selected(c)) };
 }
 
 /** The check that sends a case and has its answer judged. */
-export const caseCheck = (ctx: SuiteContext, name: string, c: Case, covers?: Coverage): Planned => ({
-  name,
-  kind: c.expectation.kind,
-  basis: c.expectation.basis,
-  ...(covers ? { covers } : {}),
-  run: () => ctx.sendCase(c),
-});
+export const caseCheck = (ctx: SuiteContext, name: string, c: Case, covers?: Coverage): Planned => {
+  const { kind, basis } = c.expectation;
+  return { name, kind, basis, ...(covers ? { covers } : {}), run: () => ctx.sendCase(c) };
+};

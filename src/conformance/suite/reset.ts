@@ -32,8 +32,7 @@ export async function reset(
       const response = { status: res.status, headers: res.headers, body: res.text };
       const ok = res.status >= 200 && res.status <= 299;
       observe?.({ at, request, response, source: `reset before ${ctx.stage.name ?? 'the run'}`, reset: ok });
-      if (res.status < 200 || res.status > 299)
-        return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
+      if (!ok) return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
     } catch (error) {
       return `POST ${target} got no answer: ${(error as Error).message}`;
     }

@@ -4,7 +4,7 @@
 import { documentOperations, type ExamplePair } from '../../core/examples.ts';
 import { probeExamples } from '../document/policy.ts';
 import { report, verdict } from '../judge.ts';
-import type { CheckResult, CredentialName, Profile, SuiteReport } from '../ground/model.ts';
+import type { CredentialName, Profile, SuiteReport } from '../ground/model.ts';
 import { requestSignal, type SuiteContext } from './context.ts';
 import { exchange, type Answer } from '../ground/transport.ts';
 import { preparedRequest } from './vars.ts';
@@ -15,34 +15,21 @@ export class UnreachableError extends Error {}
 export async function reachable(ctx: SuiteContext, redact: (text: string) => string): Promise<void> {
   try {
     // Any answer will do: its status line is enough (the body of a server's root may be a large page).
-    await exchange({
-      method: 'GET',
-      url: ctx.server,
-      headers: {},
-      body: undefined,
-      signal: requestSignal(ctx),
-      statusOnly: true,
-    });
+    const signal = requestSignal(ctx);
+    await exchange({ method: 'GET', url: ctx.server, headers: {}, body: undefined, signal, statusOnly: true });
   } catch (error) {
     throw new UnreachableError(redact(`the server ${ctx.server} does not answer: ${(error as Error).message}`));
   }
 }
 
 /** The report of a run that could not start or go on, with the reason: the reports say why on every exit. */
-export const failedRun = (reason: string, profile: Profile = 'described'): SuiteReport =>
-  report(profile, [failedCheck('run', 'the run could not finish', 'the run to finish', reason)], {
-    finished: false,
-    unfinished: reason,
-  });
+export function failedRun(reason: string, profile: Profile = 'described'): SuiteReport {
+  const failed = failedCheck('run', 'the run could not finish', 'the run to finish', reason);
+  return report(profile, [failed], { finished: false, unfinished: reason });
+}
 
 /** A failed check about the run itself: it could not finish, a stage stopped, a reset failed. */
-export const failedCheck = (
-  stage: string,
-  name: string,
-  expected: string,
-  failed: string,
-  answer?: string,
-): CheckResult =>
+export const failedCheck = (stage: string, name: string, expected: string, failed: string, answer?: string) =>
   verdict({ stage, name, kind: 'described' }, { expected, failed, ...(answer ? { answer } : {}) }, 'described');
 
 /**

@@ -3,23 +3,17 @@
 // run must stop, and its verdict made by the judge. It gives the context (context.ts) its methods.
 import { callerOf, caseOutcome, judgeCallback, type OverTime, verdict } from '../judge.ts';
 import { route } from '../document/route.ts';
-import type { CheckResult, CheckSpec, Outcome, RecordedExchange } from '../ground/model.ts';
+import type { Outcome, RecordedExchange } from '../ground/model.ts';
 import { replay } from '../ground/replay.ts';
 import { AnswerTooLarge, clientHeaders, exchange, parseAnswer, type HttpRequest } from '../ground/transport.ts';
-import {
-  Bailed,
-  deadlinePassed,
-  requestSignal,
-  RunOver,
-  StageStopped,
-  type Sent,
-  type SuiteContext,
-} from './context.ts';
+import { Bailed, deadlinePassed, requestSignal, RunOver, StageStopped } from './context.ts';
+import type { Sent, SuiteContext } from './context.ts';
 
 /** The first requests of a stage all failing at the network level: the stage stops at once. */
 export const failFastAfter = 3;
 
-type Data = Omit<SuiteContext, 'send' | 'judged' | 'sendCase' | 'check' | 'received' | 'due'>;
+type Methods = 'send' | 'judged' | 'sendCase' | 'check' | 'received' | 'due';
+type Data = Omit<SuiteContext, Methods>;
 
 /**
  * The context with its methods. `observe` hears every exchange (--record); `overTime` judges them in time order, none
@@ -28,21 +22,20 @@ type Data = Omit<SuiteContext, 'send' | 'judged' | 'sendCase' | 'check' | 'recei
 export function runner(data: Data, observe?: (x: RecordedExchange) => void, overTime?: OverTime): SuiteContext {
   let posts = 0;
   // Methods, not closures: a stage may run on a copy of the context with other options (its `this`).
-  const methods: Pick<SuiteContext, 'send' | 'judged' | 'sendCase' | 'check' | 'received' | 'due'> = {
+  const methods: Pick<SuiteContext, Methods> = {
     async send(this: SuiteContext, r) {
       const sent = await sendOnce(this, r);
+      const { answer } = sent;
       const x: RecordedExchange = {
         at: sent.at,
         request: { ...r, headers: { ...clientHeaders, ...r.headers } },
-        response: sent.answer
-          ? { status: sent.answer.status, headers: sent.answer.headers, body: sent.answer.text }
-          : undefined,
-        ...(sent.answer ? {} : { error: sent.error }),
+        response: answer ? { status: answer.status, headers: answer.headers, body: answer.text } : undefined,
+        ...(answer ? {} : { error: sent.error }),
         source: `${this.stage.name ?? 'run'} request ${++this.stage.sent}`,
       };
       observe?.(x);
       const seen = { exchange: x, routed: route(r, new URL(this.server).pathname), caller: callerOf(r.headers) };
-      const found = overTime?.see(sent.answer ? { ...seen, answer: sent.answer } : seen) ?? [];
+      const found = overTime?.see(answer ? { ...seen, answer } : seen) ?? [];
       return { ...sent, overTime: found } as Sent;
     },
     judged(this: SuiteContext, c, sent) {
@@ -51,8 +44,27 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
     async sendCase(this: SuiteContext, c, headers = {}) {
       return this.judged(c, await this.send({ ...c.request, headers: { ...c.request.headers, ...headers } }));
     },
-    check(this: SuiteContext, spec, run) {
-      return check(this, spec, run);
+    // A thrown error is a failure of the check's own. Before, it stops the run when the deadline has passed or (under
+    // `bail`) a check has failed, and the stage when its first requests all failed: more checks say nothing.
+    async check(this: SuiteContext, spec, run) {
+      if (deadlinePassed(this)) throw new RunOver("the run's deadline passed before every check ran");
+      if (this.bail && this.stage.checks.some((c) => !c.ok)) throw new Bailed();
+      const { answered, networkFailures } = this.stage;
+      if (answered === 0 && networkFailures >= failFastAfter)
+        throw new StageStopped(
+          `the first ${networkFailures} requests of the stage got no answer; the server is not answering`,
+        );
+      const start = performance.now();
+      let outcome: Outcome;
+      try {
+        outcome = await run();
+      } catch (error) {
+        outcome = { expected: 'the check to run', failed: (error as Error).message };
+      }
+      const ms = performance.now() - start;
+      const result = verdict(spec, outcome, this.profile, { replay: (r) => replay(this.credentials, r), ms });
+      this.stage.checks.push(result);
+      return result;
     },
     received(this: SuiteContext, post) {
       const x: RecordedExchange = {
@@ -79,53 +91,18 @@ async function sendOnce(ctx: SuiteContext, r: HttpRequest): Promise<Omit<Sent, '
   const at = Date.now();
   const signal = requestSignal(ctx);
   let began = false;
+  const onAnswer = () => {
+    began = true;
+    ctx.stage.answered++;
+  };
   try {
-    const answer = await exchange({
-      ...r,
-      signal,
-      onAnswer: () => {
-        began = true;
-        ctx.stage.answered++;
-      },
-    });
-    return { answer, at };
+    return { answer: await exchange({ ...r, signal, onAnswer }), at };
   } catch (error) {
     if (error instanceof AnswerTooLarge) return { answer: null, error: error.message, at };
-    const reason = deadlinePassed(ctx)
-      ? "the run's deadline passed"
-      : signal.aborted
-        ? `no answer within ${ctx.timeoutMs} ms`
-        : (error as Error).message;
+    const why = signal.aborted ? `no answer within ${ctx.timeoutMs} ms` : (error as Error).message;
+    const reason = deadlinePassed(ctx) ? "the run's deadline passed" : why;
     if (began) return { answer: null, error: `the answer broke off: ${reason}`, at };
     ctx.stage.networkFailures++;
     return { answer: null, error: reason, at };
   }
-}
-
-/**
- * Times `run` and has the judge make its verdict, a thrown error a failure of the check's own. First it stops the run
- * when the deadline has passed or (under `bail`) a check has failed, and the stage when its first requests all failed
- * at the network level: more checks against a dead server say nothing.
- */
-async function check(ctx: SuiteContext, spec: CheckSpec, run: () => Promise<Outcome>): Promise<CheckResult> {
-  if (deadlinePassed(ctx)) throw new RunOver("the run's deadline passed before every check ran");
-  if (ctx.bail && ctx.stage.checks.some((c) => !c.ok)) throw new Bailed();
-  if (ctx.stage.answered === 0 && ctx.stage.networkFailures >= failFastAfter) {
-    throw new StageStopped(
-      `the first ${ctx.stage.networkFailures} requests of the stage got no answer; the server is not answering`,
-    );
-  }
-  const start = performance.now();
-  let outcome: Outcome;
-  try {
-    outcome = await run();
-  } catch (error) {
-    outcome = { expected: 'the check to run', failed: (error as Error).message };
-  }
-  const result = verdict(spec, outcome, ctx.profile, {
-    replay: (r) => replay(ctx.credentials, r),
-    ms: performance.now() - start,
-  });
-  ctx.stage.checks.push(result);
-  return result;
 }

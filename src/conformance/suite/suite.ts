@@ -1,51 +1,34 @@
 // Runs the selected stages against a server and collects every check: the run's own checks first (run-checks.ts),
 // then each stage, after the reset hook where there is one; the report redacted once, at the end.
+import { isHttpUrl } from '../../core/http-url.ts';
+import type { CheckResult, CredentialName, Credentials, Profile } from '../ground/model.ts';
+import type { RecordedExchange, SuiteReport } from '../ground/model.ts';
+import { redactAll, redactExchange, redactor } from '../ground/redaction.ts';
+import { OverTime, report } from '../judge.ts';
 import { badInputStage } from '../stages/bad-input.ts';
 import { boundariesStage } from '../stages/boundaries.ts';
 import { callbacksStage } from '../stages/callbacks.ts';
-import { isHttpUrl } from '../../core/http-url.ts';
-import { defaultGenerated, generatedStage } from '../stages/generated.ts';
 import { dreddStage } from '../stages/dredd.ts';
 import { examplesStage } from '../stages/examples.ts';
+import { defaultGenerated, generatedStage } from '../stages/generated.ts';
 import { statefulStage } from '../stages/stateful.ts';
-import {
-  Bailed,
-  deadlinePassed,
-  defaultDeadlineMs,
-  defaultTimeoutMs,
-  RunOver,
-  StageStopped,
-  type Stage,
-  type SuiteContext,
-} from './context.ts';
-import { OverTime, report } from '../judge.ts';
-import type { CallbackOptions } from './context.ts';
-import type { CheckResult, Credentials, Profile, RecordedExchange, SuiteReport } from '../ground/model.ts';
-import { redactAll, redactExchange, redactor } from '../ground/redaction.ts';
-import { runner } from './runner.ts';
+import { recorder } from '../traffic/write.ts';
+import { type CallbackOptions, Bailed, deadlinePassed, defaultDeadlineMs, defaultTimeoutMs } from './context.ts';
+import { RunOver, StageStopped, type Stage, type SuiteContext } from './context.ts';
 import { coverage } from './coverage.ts';
 import { reset } from './reset.ts';
 import { failedCheck, misdirection, probe, reachable } from './run-checks.ts';
-import { recorder } from '../traffic/write.ts';
+import { runner } from './runner.ts';
 
-export const stages: Stage[] = [
-  dreddStage,
-  examplesStage,
-  statefulStage,
-  boundariesStage,
-  generatedStage,
-  badInputStage,
-];
+export const stages = [dreddStage, examplesStage, statefulStage, boundariesStage, generatedStage, badInputStage];
 
 /** The stages to run; `callbacks` only when the run has a receiver for them (--callbacks). */
 export function selectStages(only: string[] = [], skip: string[] = [], withCallbacks = false): Stage[] {
   const available = withCallbacks ? [...stages, callbacksStage] : stages;
   const names = available.map((s) => s.name);
+  const needs = 'stage "callbacks" needs --callbacks and --callback-listen HOST:PORT (runConformance: callbacks)';
   for (const name of [...only, ...skip]) {
-    if (name === callbacksStage.name && !withCallbacks)
-      throw new Error(
-        'stage "callbacks" needs --callbacks and --callback-listen HOST:PORT (runConformance: callbacks)',
-      );
+    if (name === callbacksStage.name && !withCallbacks) throw new Error(needs);
     if (!names.includes(name)) throw new Error(`unknown stage "${name}"; the stages are ${names.join(', ')}`);
   }
   const selected = available.filter((s) => (only.length === 0 || only.includes(s.name)) && !skip.includes(s.name));
@@ -54,36 +37,34 @@ export function selectStages(only: string[] = [], skip: string[] = [], withCallb
   return selected;
 }
 
-export type SuiteOptions = Pick<
-  SuiteContext,
-  'server' | 'credentials' | 'values' | 'seed' | 'callbacks' | 'mock' | 'log' | 'bail'
-> &
-  Partial<Pick<SuiteContext, 'generated' | 'profile' | 'timeoutMs'>> & {
-    /** Longest time for the whole run (default 5 min); past it the run stops and does not pass. */
-    deadlineMs?: number;
-    /** Values to replace with `***` in everything the report holds (credentials). */
-    secrets?: string[];
-    /**
-     * A team's way back to the examples' state, run before each stage: a URL to POST (the sandbox's is
-     * /_sandbox/reset) and/or a shell command. The checks that need that state run exactly only after it.
-     */
-    reset?: { url?: string; command?: string };
-    /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
-    record?: string;
-    /** Hears every exchange the run sends, answered or not, as it ends (--record). */
-    observe?: (x: RecordedExchange) => void;
-    /** The rules over time the run's exchanges are judged by (default: started for this run; none against a mock). */
-    overTime?: OverTime;
-  };
+/** The suite's options: runConformance's, the credentials as one object and the reset hook as one, and its own. */
+export type SuiteOptions = Omit<ConformanceOptions, CredentialName | 'only' | 'skip' | 'resetUrl' | 'resetCommand'> & {
+  credentials: Credentials;
+  /** Values to replace with `***` in everything the report holds (credentials). */
+  secrets?: string[];
+  /**
+   * A team's way back to the examples' state, run before each stage: a URL to POST (the sandbox's is
+   * /_sandbox/reset) and/or a shell command. The checks that need that state run exactly only after it.
+   */
+  reset?: { url?: string; command?: string };
+  /** Hears every exchange the run sends, answered or not, as it ends (--record). */
+  observe?: (x: RecordedExchange) => void;
+  /** The rules over time the run's exchanges are judged by (default: started for this run; none against a mock). */
+  overTime?: OverTime;
+};
 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
 export function suiteContext(options: SuiteOptions): SuiteContext {
-  const deadlineMs = options.deadlineMs ?? defaultDeadlineMs;
-  const { observe, overTime, secrets: _, reset: __, record: ___, deadlineMs: ____, ...rest } = options;
+  const { observe, overTime, secrets: _, reset: __, record: ___, deadlineMs = defaultDeadlineMs, ...rest } = options;
   const profile = options.profile ?? 'described';
   return runner(
     {
       ...rest,
+      values: options.values ?? {},
+      seed: options.seed ?? 1,
+      mock: options.mock ?? false,
+      bail: options.bail === true,
+      log: options.log ?? (() => {}),
       stateKnown: false,
       sentExamples: new Map(),
       server: options.server.replace(/\/+$/, ''),
@@ -101,34 +82,23 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
 
 /** Runs the stages; with `record`, writes every exchange they send (credentials as ***) to that file. */
 export async function runSuite(options: SuiteOptions, selected: Stage[] = stages): Promise<SuiteReport> {
-  if (!options.record) return runStages(options, selected);
-  const file = recorder(options.record);
-  const secrets = [...(options.secrets ?? []), ...Object.values(options.credentials)].filter(
-    (s): s is string => typeof s === 'string',
-  );
-  const observe = options.observe;
+  const { credentials, observe } = options;
+  const secrets = [...(options.secrets ?? []), ...Object.values(credentials)].filter((s) => typeof s === 'string');
+  const file = options.record ? recorder(options.record) : undefined;
+  const heard = (x: RecordedExchange) => {
+    observe?.(x);
+    file?.write(redactExchange(x, secrets));
+  };
   try {
-    return await runStages(
-      {
-        ...options,
-        observe: (x) => {
-          observe?.(x);
-          file.write(redactExchange(x, secrets));
-        },
-      },
-      selected,
-    );
+    return await runStages({ ...options, observe: file ? heard : observe }, selected, redactor(secrets));
   } finally {
-    await file.close();
+    await file?.close();
   }
 }
 
-async function runStages(options: SuiteOptions, selected: Stage[]): Promise<SuiteReport> {
+async function runStages(options: SuiteOptions, selected: Stage[], redact: (text: string) => string) {
   const overTime = options.mock ? undefined : new OverTime(options.profile ?? 'described');
-  const ctx = suiteContext({ ...options, ...(overTime ? { overTime } : {}) });
-  const redact = redactor([...(options.secrets ?? []), ...Object.values(options.credentials)]);
-  const log = ctx.log;
-  ctx.log = (line) => log(redact(line));
+  const ctx = suiteContext({ ...options, overTime, log: (line) => options.log?.(redact(line)) });
   await reachable(ctx, redact);
   const { rejected, answers } = ctx.mock ? { rejected: [], answers: [] } : await probe(ctx);
   const misdirected = rejected.length > 0 ? undefined : misdirection(ctx, answers);
@@ -139,12 +109,9 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
   const results = rejected.map((credential) =>
     failedCheck('credentials', `the server accepts ${credential}`, 'an answer other than 401', '401', '401'),
   );
-  if (misdirected) {
-    const answer = String(answers[0]!.status);
-    results.push(
-      failedCheck('run', 'the service answers where the run looks', 'an answer of the service', misdirected, answer),
-    );
-  }
+  const where = 'the service answers where the run looks';
+  if (misdirected)
+    results.push(failedCheck('run', where, 'an answer of the service', misdirected, `${answers[0]!.status}`));
   const stageMs: Record<string, number> = {};
   // Rejected credentials or a misdirected run: no stage would tell more.
   for (const stage of unfinished ? [] : selected) {
@@ -163,8 +130,7 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
         break;
       }
       ctx.stateKnown = true;
-      // The examples' state again: what the rules over time remember is no longer so.
-      overTime?.reset();
+      overTime?.reset(); // the examples' state again: what the rules over time remember is no longer so
     }
     // After the reset: a stage's checks may depend on whether the state is known.
     const start = performance.now();
@@ -179,13 +145,9 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
           ? error.message
           : `the stage failed: ${(error as Error)?.message ?? String(error)}`;
       if (error instanceof RunOver) unfinished ??= reason;
-      stageResults =
-        error instanceof Bailed
-          ? ctx.stage.checks
-          : [
-              ...ctx.stage.checks,
-              failedCheck(stage.name, 'stage ran to the end', 'every check of the stage to run', reason),
-            ];
+      stageResults = [...ctx.stage.checks];
+      if (!(error instanceof Bailed))
+        stageResults.push(failedCheck(stage.name, 'stage ran to the end', 'every check of the stage to run', reason));
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
@@ -196,7 +158,7 @@ async function runStages(options: SuiteOptions, selected: Stage[]): Promise<Suit
     );
     results.push(...stageResults);
     // A stage stopped early (the server stopped answering) has failed a check too.
-    if (ctx.bail && stageResults.some((r) => !r.ok)) {
+    if (ctx.bail && failed > 0) {
       bailedAt = stage.name;
       break;
     }
@@ -227,9 +189,8 @@ export interface ConformanceOptions extends Credentials {
   /** Generated requests per operation in the generated stage (default 25). */
   generated?: number;
   /**
-   * Check the service's own status callbacks (adds the stage `callbacks`): a receiver listens at
-   * `host:port` (the service posts there, or to `publicUrl`) for `windowMs` after the suite
-   * schedules the success examples.
+   * Check the service's own status callbacks (adds the stage `callbacks`): a receiver listens at `host:port` (the
+   * service posts there, or to `publicUrl`) for `windowMs` after the suite schedules the success examples.
    */
   callbacks?: CallbackOptions;
   /** Against a mock: ask for each example by name with `Prefer`. */
@@ -279,36 +240,17 @@ export const conformanceStages: Array<{ name: string; description: string; needs
  */
 export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
   // The one place the options are checked: the command line passes its flags here and names them in the error.
-  const wrong = (option: keyof ConformanceOptions, expected: string, value: unknown) =>
-    new OptionError(option, expected, value);
-  if (!isHttpUrl(options?.server)) throw wrong('server', 'must be an http(s) URL', options?.server);
-  const { apiKey, apiKeyNoBalance, integratorToken, resetUrl, resetCommand } = options;
+  if (!isHttpUrl(options?.server)) throw new OptionError('server', 'must be an http(s) URL', options?.server);
+  const { apiKey, apiKeyNoBalance, integratorToken, resetUrl, resetCommand, only, skip, ...rest } = options;
   if (!apiKey || !integratorToken) throw new TypeError('runConformance: apiKey and integratorToken are required');
-  if (resetUrl !== undefined && !isHttpUrl(resetUrl)) throw wrong('resetUrl', 'must be an http(s) URL', resetUrl);
+  if (resetUrl !== undefined && !isHttpUrl(resetUrl))
+    throw new OptionError('resetUrl', 'must be an http(s) URL', resetUrl);
   if (resetCommand !== undefined && (typeof resetCommand !== 'string' || resetCommand.trim() === ''))
-    throw wrong('resetCommand', 'must be a command line', resetCommand);
-  for (const key of ['timeoutMs', 'deadlineMs'] as const) {
-    const value = options[key];
-    if (value !== undefined && !(Number.isFinite(value) && value > 0))
-      throw wrong(key, 'must be a number of milliseconds above 0', value);
-  }
-  return runSuite(
-    {
-      server: options.server,
-      credentials: { apiKey, apiKeyNoBalance, integratorToken },
-      values: options.values ?? {},
-      seed: options.seed ?? 1,
-      generated: options.generated,
-      callbacks: options.callbacks,
-      mock: options.mock ?? false,
-      bail: options.bail === true,
-      profile: options.profile,
-      log: options.log ?? (() => {}),
-      timeoutMs: options.timeoutMs,
-      deadlineMs: options.deadlineMs,
-      reset: { url: resetUrl, command: resetCommand },
-      ...(options.record === undefined ? {} : { record: options.record }),
-    },
-    selectStages(options.only, options.skip, options.callbacks !== undefined),
-  );
+    throw new OptionError('resetCommand', 'must be a command line', resetCommand);
+  for (const key of ['timeoutMs', 'deadlineMs'] as const)
+    if (options[key] !== undefined && !(Number.isFinite(options[key]) && options[key] > 0))
+      throw new OptionError(key, 'must be a number of milliseconds above 0', options[key]);
+  const credentials = { apiKey, apiKeyNoBalance, integratorToken };
+  const reset = { url: resetUrl, command: resetCommand };
+  return runSuite({ ...rest, credentials, reset }, selectStages(only, skip, options.callbacks !== undefined));
 }

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-// The messaging-conformance command: conformanceMain (cli/main.ts) on the process's arguments, streams
-// and environment, with the guards only a whole process needs.
+// The command: conformanceMain (cli/main.ts) on the process's argv, streams and env, with a whole process's guards.
 import { conformanceMain, newRunState, reportFailure } from './cli/main.ts';
 
 const run = newRunState();
@@ -11,8 +10,7 @@ const fail = (error: unknown) => process.exit(reportFailure(error, stderr, run))
 process.on('unhandledRejection', fail);
 process.on('uncaughtException', fail);
 
-// A request pending on a dead connection (Dredd's, or any) keeps nothing alive: the process must not then end
-// quietly with exit 0.
+// A request pending on a dead connection (Dredd's, or any) keeps nothing alive: the process must not end on a quiet 0.
 process.on('beforeExit', () => {
   if (run.finished || process.exitCode !== undefined) return;
   stderr(

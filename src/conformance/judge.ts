@@ -1,7 +1,6 @@
-// The judge: every exchange, whoever made it (a stage of the suite, a recording, the proxy, a callback and its
-// receiver's answer), is judged here by the checks the registry holds, and every verdict and report is made here. The
-// registry is the dispatch table: a check in one of checks/'s lists, or one `register` adds, is run, ordered among the
-// causes and reported with no other edit. The rules over time have one driver (OverTime), which a reset starts again.
+// The judge: every exchange (a stage's, a recording's, the proxy's, a callback and its receiver's answer) is judged,
+// and every verdict and report made, here. A check in checks/'s lists, or one `register` adds, is run, ordered among
+// the causes and reported with no other edit. The rules over time have one driver (OverTime), which a reset restarts.
 import { responseKind } from '../core/examples.ts';
 import { hashKey } from '../core/hash-key.ts';
 import { apiKeyHeader } from '../core/meta.ts';
@@ -102,10 +101,7 @@ export function caseOutcome(
 /** How a verdict's request is replayed, where a recorded one came from, and how long the check took. */
 export type Provenance = { replay?: (r: HttpRequest) => string; recorded?: string; ms?: number };
 
-/**
- * The one constructor of a verdict: a check, and what its exchanges showed. It passes when nothing the profile holds
- * failed; a failure only in parts this contract decides is a decision's; one only the caller broke is the caller's.
- */
+/** The one constructor of a verdict: a fault the profile holds fails it, as a decision's or the caller's if all are. */
 export function verdict(spec: CheckSpec, outcome: Outcome, profile: Profile, from: Provenance = {}): CheckResult {
   const { request, failed, ...rest } = outcome;
   const faults = ofProfile(outcome.faults ?? [], profile);

@@ -5,10 +5,7 @@ import type { CheckResult, CredentialName, SuiteReport, TrafficJudgement, Traffi
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 export type CredentialSources = Partial<Record<CredentialName, string>>;
 
-/**
- * The one line a run that stopped before any stage prints: the credentials rejected (which ones,
- * and where they came from), or why the answers are not the service's.
- */
+/** What a run stopped before any stage prints: the credentials rejected, with their sources, or why not the service. */
 export function stopLine(report: SuiteReport, sources: CredentialSources = {}): string | undefined {
   if (report.misdirected)
     return `the server does not answer as the service: ${report.misdirected}; nothing was checked`;
@@ -19,7 +16,7 @@ export function stopLine(report: SuiteReport, sources: CredentialSources = {}): 
 
 const measures = ['statuses', 'codes', 'examples'] as const;
 
-/** One cause: what the checks found (or, for a failure no check of the registry judged, the failure itself) and every failed check that shows it. */
+/** One cause: what the checks found (or a failure no check judged, itself) and every failed check that shows it. */
 export interface Cause {
   /** The check of the registry, or the stage for a failure of its own (the run's). */
   check: string;
@@ -33,10 +30,7 @@ export interface Cause {
   count?: number;
 }
 
-/**
- * Failures grouped by root cause, across stages and operations: by check and fault (what is wrong with the answer), not
- * by which request showed it. Root causes come first (the registry's order), then the causes that more checks show.
- */
+/** Failures by cause (check and fault, not request) across stages: in the registry's order, then most shown first. */
 export function causes(results: CheckResult[]): Cause[] {
   const groups = new Map<string, Cause>();
   const add = (key: string, cause: Omit<Cause, 'results'>, r: CheckResult) => {
@@ -48,8 +42,7 @@ export function causes(results: CheckResult[]): Cause[] {
     const own = JSON.stringify([r.stage, r.covers?.operationId, r.kind, r.expected, r.answer ?? r.actual]);
     if (!r.faults?.length) add(own, { check: r.stage, fault: r.name, judged: false }, r);
   }
-  // Faults that every check showing one also shows are one cause seen two ways (an HTML page: not
-  // JSON, and the wrong status): they read as one.
+  // Faults every check showing one also shows are one cause seen two ways (an HTML page: not JSON, wrong status).
   const position = new Map(results.map((r, i) => [r, i]));
   const merged = new Map<string, Cause>();
   for (const cause of groups.values()) {
@@ -77,8 +70,10 @@ const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 function tally(items: string[]): string {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
-  const sorted = [...counts].sort((a, b) => b[1] - a[1]);
-  return sorted.map(([item, n]) => `${item} ${n}`).join(', ');
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([item, n]) => `${item} ${n}`)
+    .join(', ');
 }
 
 /** A failed check's request, replay, expectation, answer and basis, a line each, as the summary and JUnit show them. */
@@ -121,10 +116,7 @@ export function describeCause(cause: Cause): string {
   ].join('\n');
 }
 
-/**
- * What a run prints at its end (each stage printed its line as it ended): the failures by cause, the coverage, the
- * profile and the count. A run stopped by --bail prints its failure and one line.
- */
+/** A run's end (each stage printed its line): causes, coverage, profile, count; after --bail, the failure and a line. */
 export function summary(report: SuiteReport, sources: CredentialSources = {}): string {
   const rejected = stopLine(report, sources);
   if (rejected) return rejected;

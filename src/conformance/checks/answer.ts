@@ -1,7 +1,6 @@
-// The registry's checks of an answer: every answer to a case, the suite's own and each recorded or proxied one, is
-// judged by each check here that concerns it. The order is the order of causes: a check whose `after` checks found a
-// fault in the same answer does not run (a body that is not JSON has no schema to miss), so each answer names its root
-// cause, and the report groups the same cause across every stage.
+// The registry's checks of an answer (the suite's own, each recorded or proxied one). The order is the order of causes:
+// a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON has no schema to
+// miss), so each answer names its root cause, and the report groups the same cause across every stage.
 import { parseCascadeViolations, violationKey, violationValues } from '../../core/cascade-violations.ts';
 import { deref, resolvePointer } from '../../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
@@ -38,10 +37,9 @@ const answerSchema = (op: Operation, status: number) =>
 const add = <V>(m: Map<string, V[]>, key: string, v: V) => (m.get(key) ?? m.set(key, []).get(key)!).push(v);
 
 /**
- * How the answer lists the identifiers sent (`x-lists-each-once`): every one in exactly one list, none more (`lost` and
- * `wrong` otherwise); and the answers of the open points it is consistent with: `repeated-ids` (once, or for each time
- * it was sent; both where none was sent twice; neither for another count) and `result-order` (any order, and the order
- * sent where each list follows the request, the n-th listing of an identifier standing for its n-th place in it).
+ * How the answer lists the identifiers sent (`x-lists-each-once`): `lost` and `wrong` where one is not in exactly one
+ * list, and the open points' answers it fits: `repeated-ids` (`once`, or for each time sent) and `result-order` (the
+ * order sent where each list follows the request, its n-th listing of an identifier for its n-th place; any order).
  */
 function listing(c: Case, a: Answer) {
   // Read as digits from the text, in order and repeats kept, so no id past 2^53 is rounded.
@@ -95,8 +93,7 @@ export const answerChecks = ofService([
       a.json ? [] : [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }],
   },
   {
-    // Grouped by what came, not by which field or limit the request was about: the same wrong
-    // answer is one cause, whichever requests show it.
+    // Grouped by what came, not by the request's field or limit: the same wrong answer is one cause, whichever shows it.
     id: 'status',
     holds: 'the status, and the code where one is expected, are an answer the document allows for the request',
     faults(c, a) {

@@ -1,7 +1,6 @@
-// The registry's checks of a callback: a status callback the service posted (its payload is the service's side) and
-// the receiver's answer to it (the receiver's side: the app that registered the URL). A callback in recorded traffic is
-// a POST to --callback-path, or, without one, a POST to no operation's path whose body has every property the
-// webhook's schema requires.
+// The registry's checks of a callback: a status callback's payload (the service's side) and the receiver's answer to
+// it (the caller's side: the app that registered the URL). In recorded traffic a callback is a POST to --callback-path,
+// or, without one, a POST to no operation's path whose body has every property the webhook's schema requires.
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { marked } from '../../core/examples.ts';
 import type { PointCheck } from '../ground/model.ts';
@@ -12,8 +11,7 @@ const webhooks = Object.entries((openapi.webhooks ?? {}) as Record<string, { pos
   const schema = item.post?.requestBody?.content?.['application/json']?.schema as { $ref?: string } | undefined;
   if (!schema) return [];
   const pointer = schema.$ref ?? `#/webhooks/${name}/post/requestBody/content/application~1json/schema`;
-  const required = (resolvePointer(pointer) as { required?: string[] }).required ?? [];
-  return [{ name, pointer, required }];
+  return [{ name, pointer, required: (resolvePointer(pointer) as { required?: string[] }).required ?? [] }];
 });
 
 /** The callback a request is, or undefined: a JSON object POSTed to `callbackPath`, or shaped as a webhook's payload. */
@@ -30,11 +28,12 @@ export function callbackOf(method: string, path: string, body: string | undefine
 }
 
 const schemaOf = (webhook: string) => webhooks.find((w) => w.name === webhook)?.pointer;
+const ofCallback = (checks: Omit<PointCheck<'callback'>, 'family'>[]) =>
+  checks.map((c): PointCheck<'callback'> => ({ ...c, family: 'callback' }));
 
-export const callbackChecks: PointCheck<'callback'>[] = [
+export const callbackChecks = ofCallback([
   {
     id: 'callback-schema',
-    family: 'callback',
     side: 'service',
     holds: "a callback's payload is valid against its webhook's schema",
     faults(c) {
@@ -43,13 +42,12 @@ export const callbackChecks: PointCheck<'callback'>[] = [
       // A property this contract requires where the description shows none is its decision (the schema says so).
       const kind = marked(resolvePointer(pointer) as Record<string, unknown>) ? 'decision' : 'described';
       return schemaFaults(pointer, c.body, `a ${c.webhook} callback`).map((f) =>
-        f.key.endsWith('/required') || /\/required\/[^/]+$/.test(f.key) ? { ...f, kind } : f,
+        /\/required(\/[^/]+)?$/.test(f.key) ? { ...f, kind } : f,
       );
     },
   },
   {
     id: 'receiver-answer',
-    family: 'callback',
     side: 'caller',
     holds: 'a receiver answers a valid callback with 200 (otherwise the service posts it again)',
     after: ['callback-schema'],
@@ -63,7 +61,6 @@ export const callbackChecks: PointCheck<'callback'>[] = [
   {
     // What is not a callback (malformed JSON, another media type, an oversized body) is this contract's expectation.
     id: 'receiver-survives',
-    family: 'callback',
     side: 'caller',
     holds: 'a receiver answers a post that is no valid callback with anything but a 5xx [contract decision]',
     concerns: (c) => c.answer !== undefined && c.answer.status >= 500,
@@ -74,11 +71,11 @@ export const callbackChecks: PointCheck<'callback'>[] = [
       return [{ fault, kind: 'decision', detail: `answered ${c.answer!.status}` }];
     },
   },
-];
+]);
 
 /**
- * The checks only the callbacks stage can make: its receiver hears every callback about the messages it scheduled, a
- * closed world no recording is (a log need not hold the receiver's side). The stage finds their faults.
+ * The checks only the callbacks stage can make (it finds their faults): its receiver hears every callback about the
+ * messages it scheduled, a closed world no recording is (a log need not hold the receiver's side).
  */
 export const receivedChecks = [
   { id: 'callback-arrives', holds: 'every message accepted gets a callback naming it within the window' },

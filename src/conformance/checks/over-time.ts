@@ -1,16 +1,14 @@
-// The registry's rules over time: the description's rules that need more than one exchange, run over exchanges in time
-// order (the suite's own, a log's, a proxy's) by the judge's one driver. The world is open: a log need not hold every
-// exchange, and the description names transitions it does not show (a thread reopened, a subscriber deleted). A rule
-// fails only on what no history the document allows could explain: it starts knowing nothing, reads what may happen
-// unseen from the document (`released-unseen`, `x-unseen-moves`), and starts again at a reset. It keeps hashes, never
-// values, and a bounded number of them.
+// The registry's rules over time: the description's rules that need more than one exchange, run by the judge's one
+// driver over exchanges in time order (the suite's own, a log's, a proxy's). The world is open (a log need not hold
+// every exchange; the description names transitions it does not show: a thread reopened, a subscriber deleted), so a
+// rule fails only on what no history the document allows could explain: it starts knowing nothing, reads what may
+// happen unseen from the document (`released-unseen`, `x-unseen-moves`), starts again at a reset, keeps hashes only.
 import { hashKey } from '../../core/hash-key.ts';
 import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt } from '../document/policy.ts';
 import type { RuleOverTime, Seen } from '../ground/model.ts';
 
 /** The most a rule remembers: past it the oldest is forgotten, so a week of traffic needs bounded memory. */
 export const rememberedAtMost = 1_000_000;
-
 /** A Map that forgets its oldest key past `rememberedAtMost` (Map keeps insertion order). */
 class Memory<V> extends Map<string, V> {
   override set(key: string, value: V) {
@@ -27,7 +25,6 @@ const show = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` 
 /** How late a retry may come past its delay before it counts as never sent (the callbacks stage waits as long). */
 export const retrySlackSeconds = 10;
 
-/** Every rule here is the service's, and the description's. */
 const described = (rules: Omit<RuleOverTime, 'family' | 'side' | 'kind'>[]) =>
   rules.map((r): RuleOverTime => ({ ...r, family: 'over-time', side: 'service', kind: 'described' }));
 

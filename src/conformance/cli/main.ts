@@ -1,6 +1,4 @@
-// messaging-conformance: checks a live implementation against the contract; exit 0 only when every check passes, 1 when
-// one fails, 2 for bad arguments or a server that does not answer. A function of its arguments, streams and
-// environment, so tests call it without starting a process; bin.ts is the command.
+// messaging-conformance as a function of arguments, streams and environment, for tests to call; bin.ts is the command.
 import { asksForHelp, CannotRunError, type CliIo, httpUrl, parse, reportError, UsageError } from '../../core/cli.ts';
 import { redactor } from '../ground/redaction.ts';
 import { checkWebhookReceiver } from '../stages/webhook.ts';
@@ -139,10 +137,7 @@ function callbackOptions(o: Options) {
   };
 }
 
-/**
- * The credentials, each from its flag, else --vars, else the environment; where each came from (for the line that
- * says the server rejected it); and the redactor that writes every credential given any way as ***.
- */
+/** Each credential (flag, else --vars, else env), its source (said if rejected), a redactor of all given any way. */
 function credentials(o: Options, vars: Vars, env: Record<string, string | undefined>) {
   const given = cli.credentialOptions.map(([key, flag, variable]) => {
     const ways = [
@@ -176,7 +171,8 @@ async function conformance(o: Options, write: cli.WriteReport, io: CliIo, say: c
   if (o.list) {
     for (const s of selected) say(`${s.name.padEnd(10)} ${s.description}`);
     const callbacks = conformanceStages.find((s) => s.needsCallbacks)!;
-    if (!o.callbacks && !skip.includes(callbacks.name) && (only.length === 0 || only.includes(callbacks.name)))
+    // Naming callbacks in --only or --skip without --callbacks is refused above.
+    if (!o.callbacks && only.length === 0)
       say(`${callbacks.name.padEnd(10)} (with --callbacks) ${callbacks.description}`);
     run.finished = true;
     return 0;
@@ -208,8 +204,7 @@ async function conformance(o: Options, write: cli.WriteReport, io: CliIo, say: c
     record: o.record === undefined ? undefined : cli.writable('record', o.record),
     log: (line) => say(redact(line)),
   }).catch((error) => {
-    // An option runConformance refuses is a usage error, named as the command line spells it: its name in kebab case,
-    // without the Ms of milliseconds (resetUrl is --reset-url, timeoutMs --timeout).
+    // A refused option is a usage error, as the command line spells it (resetUrl: --reset-url, timeoutMs: --timeout).
     if (error instanceof OptionError) {
       const flag = error.option.replace(/Ms$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
       throw new UsageError(`--${flag} ${error.expected}, got ${JSON.stringify(error.value)}`);

@@ -1,5 +1,4 @@
-// What the commands of messaging-conformance share: the options every one of them reads the same way, the reports they
-// write, and the state the bin's guards read.
+// What messaging-conformance's commands share: the options they read alike, the reports they write, the bin's state.
 import { accessSync, constants, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
@@ -54,10 +53,7 @@ export const credentialOptions = [
   ['integratorToken', 'integrator-token', 'MESSAGING_INTEGRATOR_TOKEN'],
 ] as const;
 
-/**
- * One call's state, which the bin's process-level guards read too: whether the run has reported (until then the
- * process must not end quietly with exit 0), and how to hide the credentials it was given.
- */
+/** One call's state, which the bin's guards read too: whether it reported (till then no quiet exit 0), its redactor. */
 export const newRunState = () => ({ finished: false, redact: (text: string) => text });
 export type RunState = ReturnType<typeof newRunState>;
 

@@ -62,10 +62,7 @@ function pathOption(flag: string, value: string | undefined): string | undefined
   return value;
 }
 
-/**
- * What traffic and the proxy judge by, from the options they share, and what writes their report; the credentials the
- * environment holds are written as *** wherever a recorded exchange has them.
- */
+/** What traffic and the proxy judge by, and their report's writer; the env's credentials in an exchange become ***. */
 function judging(o: Shared, io: CliIo, run: cli.RunState, judged: Judged) {
   const write = cli.reporter(o, run);
   const secrets = cli.credentialOptions.map(([, , v]) => io.env[v]).filter((s): s is string => typeof s === 'string');

@@ -1,7 +1,6 @@
 // What the document allows as the answer to a request, and which part of it says so. Where the description allows
 // several answers, the default profile accepts each; the contract's own choice among them is a decision, held only
-// under --profile strict. A valid request may get 200, or a business answer the description gives for a value the
-// suite changed (`x-business-answers`).
+// under --profile strict.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { examplePairs, responseKind } from '../../core/examples.ts';
 import type { ExamplePair, ExpectationKind, Operation } from '../../core/examples.ts';
@@ -64,8 +63,8 @@ function otherCodes(others: string[], expectation: Expectation, profile: Profile
 }
 
 /**
- * What a body that breaks the operation's request schema, or the button limits across rows, may get;
- * undefined for a valid body. A limit this contract decides makes the expectation a decision.
+ * What a body that breaks the operation's request schema, or the button limits across rows, may get (undefined for a
+ * valid body): a decision where this contract decides the limit.
  */
 export function invalidBodyExpectation(op: Operation, body: unknown, profile: Profile): Expectation | undefined {
   const outcome = documentViolation(op.operationId, body);
@@ -85,7 +84,6 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
 export const examplePointer = (pair: ExamplePair) =>
   pair.responseSchemaPointer.replace(/\/schema$/, `/examples/${escapePointer(pair.name)}`);
 
-/** The operation's documented answer with `status`. */
 export const statusExpectation = (op: Operation, status: number): Expectation => ({
   allowed: [{ status }],
   kind: 'described',
@@ -115,10 +113,9 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
 export const isAccepted = (op: Operation, body: Json) => documentViolation(op.operationId, parsed(body)) === null;
 
 /**
- * What a request the document accepts may get, given every reading of it the description allows (readings.ts): the
- * decided reading's answer alone under strict (a decision where another reading refuses it); under the default profile
- * any reading's answer, unless another reading takes it past a limit whose answer this contract decides (then no
- * answer is described, and the check is a decision).
+ * What a request the document accepts may get, given every reading of it the description allows (readings.ts): under
+ * strict the decided reading's answer alone (a decision where another reading refuses it); else any reading's answer,
+ * unless another reading takes it past a limit this contract decides (then no answer is described: a decision).
  */
 export function readingsExpectation(op: Operation, body: unknown, profile: Profile, decided: Expectation): Expectation {
   const others = otherReadings(op, body).flatMap((r) => {
@@ -153,10 +150,9 @@ export function acceptedExpectation(
 }
 
 /**
- * The business answers a request the document accepts may get whatever state the service is in: each documented error
- * whose named example sends a valid body to the operation's own path and method (a value taken before, a cascade not
- * found, no balance, an unknown credential). Never a 500: to a request the document accepts, that is the service's
- * fault. Found once per operation: the examples do not change during a run.
+ * The answers a request the document accepts may get whatever the service's state: each documented error whose named
+ * example sends a valid body to the operation's own path and method (a value taken before, a cascade not found, no
+ * balance, an unknown credential); never a 500, the service's fault. Found once: the examples do not change in a run.
  */
 const stateAnswersOf = new Map<string, Allowed[]>();
 function stateAnswers(op: Operation): Allowed[] {
@@ -171,10 +167,9 @@ function stateAnswers(op: Operation): Allowed[] {
 }
 
 /**
- * What a recorded request may get when the state it met is unknown (traffic, a proxy): a body the document refuses,
- * the refusal its rules give; one it accepts, a success or any answer of the state (`stateAnswers`) or of another
- * reading the description allows. A credential present may be one the service does not know (401); one missing gets
- * 401 whatever the body, or the body's refusal where the document orders neither first.
+ * What a recorded request may get when the state it met is unknown (traffic, a proxy): a refused body, its refusal; an
+ * accepted one, a success or any answer of the state (`stateAnswers`) or of another reading. A credential present may
+ * be unknown to the service (401); one missing gets 401, or the body's refusal where the document orders neither first.
  */
 export function recordedExpectation(op: Operation, body: unknown, credential: boolean, profile: Profile): Expectation {
   const unauthorized: Allowed = { status: 401, code: 'auth-error' };

@@ -11,11 +11,10 @@ export type PairRequest = HttpRequest;
 export function pairRequest(
   baseUrl: string,
   pair: ExamplePair,
-  credentials: Credentials,
+  { apiKey, apiKeyNoBalance, integratorToken }: Credentials,
   body = pair.requestBody,
 ): PairRequest {
   const { trigger, operation } = pair;
-  const { apiKey, apiKeyNoBalance, integratorToken } = credentials;
   const given = (secret: string) => (trigger.credentials === 'invalid' ? `wrong-${secret}` : secret);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (operation.security.includes('apiKey'))

@@ -1,8 +1,7 @@
 // What the suite needs to know of each operation beyond its schemas, read from the document's own `x-` keys next to
-// what each describes (the description says it in words there): the value taken once, the fields an answer echoes,
-// the business answers to a value the suite changed, an answer's lists and where an identifier goes when sent again,
-// the probes, the webhooks that report a message. A new operation needs its keys in the document, not a line here.
-import { resolvePointer } from '../../core/document.ts';
+// what each describes (the description says it in words there), each checked as it is read. A new operation needs its
+// keys in the document, not a line here.
+import { deref, resolvePointer } from '../../core/document.ts';
 import { parseJson } from '../../core/json-int64.ts';
 import { examplePairs, marked, type ExamplePair, type ExpectationKind, type Operation } from '../../core/examples.ts';
 
@@ -79,11 +78,8 @@ function key<T>(node: Obj | undefined, where: string, name: string): T | undefin
   return value as T | undefined;
 }
 const ofOperation = <T>(op: Operation, name: string) => key<T>(operationObject(op), op.pointer, name);
-const ofResponse = <T>(op: Operation, status: number, name: string) => {
-  const raw = responses(op)[String(status)];
-  const response = (raw?.$ref ? resolvePointer(raw.$ref as string) : raw) as Obj | undefined;
-  return key<T>(response, `${op.pointer}/responses/${status}`, name);
-};
+const ofResponse = <T>(op: Operation, status: number, name: string) =>
+  key<T>(deref<Obj | undefined>(responses(op)[status]), `${op.pointer}/responses/${status}`, name);
 
 /** The value a deployment accepts once (`x-taken-once`): where it is in the request, and the code a second use gets. */
 export const takenOnce = (op: Operation) =>

@@ -1,8 +1,7 @@
-// The other readings of a request that the description allows: where an open point is about what a request means
-// (how characters are counted, what a left-out option stands for), the same body as an implementation that took
-// another answer reads it. The schema reads a body as this contract decides (code points, a left-out option unset),
-// so another answer is the schema applied to a view of the body: strings whose astral characters count twice, the
-// left-out option written in. A body valid under the decided reading but refused under another may get either answer.
+// The other readings of a request the description allows: where an open point is about what a request means (how
+// characters are counted, what a left-out option stands for), the body as an implementation that took another answer
+// reads it. The schema reads it as this contract decides (code points, a left-out option unset), so another reading is
+// the schema applied to a view of the body (astral characters counted twice, the left-out option written in).
 import { flatSchema } from '../../core/document.ts';
 import type { Operation } from '../../core/examples.ts';
 import { openPoint, type OpenPoint } from '../../core/open-points.ts';

@@ -130,10 +130,7 @@ export interface Fault extends Found {
   check: string;
 }
 
-/**
- * The checks of the registry by family, what they judge: the run, a request, an answer to a case, a callback, and the
- * rules over time. A check does not run on a subject where one it comes `after` found a fault: theirs is the root cause.
- */
+/** What each family judges. A check skips a subject where one it comes `after` found a fault: the root cause. */
 export type Subjects = { run: []; request: [r: Routed]; answer: [c: Case, a: Answer]; callback: [c: Callback] };
 /** A check's id, its side, what it holds (in a few words), and the checks it comes `after`. */
 type Entry = { id: string; side: Side; holds: string; after?: string[] };
@@ -270,10 +267,8 @@ export interface TrafficCounts {
 /** The traffic report: the suite's report with what the judge counted. */
 export type TrafficReport = SuiteReport & { traffic: TrafficCounts & { judgedSide: Judged; ms: number } };
 
-/**
- * A judge of traffic as its users see it. (The types name this interface, not the class: a class with private members
- * is a new type in every build of the declarations, which the types gate reads as a break.)
- */
+// Not the class: one with private members is a new type in each build of the declarations, a break to the types gate.
+/** A judge of traffic as its users see it. */
 export interface TrafficJudgement {
   readonly judged: Judged;
   /** Judges one exchange, in time order; the failures it shows that fail the run. */
@@ -285,10 +280,8 @@ export interface TrafficJudgement {
   shown(results: CheckResult[]): number;
 }
 
-/**
- * The most of one answer the suite reads. The document states no answer size, and the largest answers it allows (a
- * list of every thread id sent) are far below; a server that sends more must not fill the suite's memory.
- */
+// The most of one answer the suite reads: the document states no size, its largest answers (a list of every thread id
+// sent) are far below, and a server that sends more must not fill the suite's memory.
 export const maxAnswerBytes = 16 * 1024 * 1024;
 
 /** "400 text-not-specified or 500 system-error" (", or another error status" where any error passes). */

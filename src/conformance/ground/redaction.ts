@@ -1,11 +1,9 @@
 // Redaction: every credential of a run written as *** in all it prints and writes, and in every exchange it keeps.
 import type { RecordedExchange } from './model.ts';
 
-/**
- * Replaces every secret in `text` with `***`; longer secrets first, so one inside another goes whole. Values under 4
- * characters are not secrets anyone could keep: replacing them would only garble the text.
- */
+/** Replaces every secret in `text` with `***`, longer ones first, so one inside another goes whole. */
 export function redactor(secrets: Array<string | undefined>): (text: string) => string {
+  // A value under 4 characters is no secret anyone could keep: replacing it would only garble the text.
   const list = [...new Set(secrets)].filter((s): s is string => typeof s === 'string' && s.length >= 4);
   list.sort((a, b) => b.length - a.length);
   return (text) => list.reduce((t, secret) => t.split(secret).join('***'), text);
@@ -38,10 +36,9 @@ function credentialsIn(name: string, value: string): string[] {
 }
 
 /**
- * The exchange with every credential written as ***: the values of the credential headers (`Bearer ***` keeps the
- * scheme), and each of those values and of `secrets` wherever else it occurs: the URL (percent-encoded too), the other
- * headers (a Referer), both bodies (an answer may echo a key) and the error. Values under 4 characters are left where
- * they occur outside their header (see `redactor`): replacing them would garble the text.
+ * The exchange with every credential as ***: the credential headers' values (`Bearer ***` keeps the scheme), and
+ * those and `secrets` wherever else they occur (see `redactor`): the URL (percent-encoded too), the other headers (a
+ * Referer), both bodies (an answer may echo a key) and the error.
  */
 export function redactExchange(x: RecordedExchange, secrets: string[] = []): RecordedExchange {
   const found = [...secrets];

@@ -5,10 +5,7 @@ import type { Credentials, HttpRequest as PairRequest } from './model.ts';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/**
- * The request as a curl command to replay it: each credential is written as the environment
- * variable that holds it (`"$MESSAGING_API_KEY"`), never as its value.
- */
+/** The request as a curl command, each credential as its variable (`"$MESSAGING_API_KEY"`), never its value. */
 export const replay = (credentials: Credentials, r: PairRequest): string =>
   curl(r, [
     [credentials.apiKeyNoBalance, '$MESSAGING_API_KEY_NO_BALANCE'],

@@ -31,10 +31,7 @@ export interface Exchange extends HttpRequest {
   statusOnly?: boolean;
 }
 
-/**
- * What the suite's requests say of it unless told otherwise, Dredd's included: any media type, the content codings
- * both can decode, and who asks.
- */
+/** The suite's (and Dredd's) default request headers: any media type, the codings both decode, and who asks. */
 export const clientHeaders: Readonly<Record<string, string>> = {
   accept: '*/*',
   'accept-encoding': 'gzip, deflate',

@@ -1,8 +1,6 @@
-// Stage bad-input: the protocol around the schemas: malformed JSON and bodies that are no object, other content types,
-// unknown paths and methods, each of which must get an answer the document allows (expectations.ts), as a problem body;
-// and a valid request with its media type written otherwise, which must be accepted. After each batch the server must
-// still answer. The order is shuffled by --seed, so a run can be repeated exactly. (Bodies broken in one place against
-// the schema are the boundaries stage's: one walker, core/edges.ts, makes them.)
+// Stage bad-input: the protocol around the schemas (the stage's description says what is sent), each answer one the
+// document allows (expectations.ts). The order is shuffled by --seed, so a run can be repeated exactly. (Bodies broken
+// in one place against the schema are the boundaries stage's: one walker, core/edges.ts, makes them.)
 import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
@@ -54,8 +52,7 @@ export function badInputs(ctx: SuiteContext): Planned[] {
     // Each valid body with values taken once of its own (prepare makes them new).
     const fresh = () => JSON.stringify(prepare(template, ctx.values).body);
     const valid = fresh();
-    // The same media type written otherwise is the same request (RFC 9110 8.3.1: a media type is
-    // case-insensitive and takes parameters; many clients send the charset): it must be accepted.
+    // The same media type written otherwise is the same request (many clients send the charset): it must be accepted.
     const basis = `${op.pointer}/requestBody/content/application~1json (RFC 9110 8.3.1: the media type is case-insensitive and takes parameters)`;
     const sameType = acceptedExpectation(op, [], basis);
     for (const type of ['application/json; charset=utf-8', 'Application/JSON'])

@@ -1,18 +1,13 @@
 // Stage boundaries: every limit the request schemas state, met and passed by one, and every value broken once (the
-// wrong type, missing, a bad format, out of its set): the edges of core/edges.ts, the one walker of the schemas. A
-// request at a limit must be accepted; one past it must get an error the document allows. Each edge starts from a named
-// success example, so the rest of the request is one the document says is accepted. A past-edge check on a limit the
-// document marks [contract decision] is a decision.
+// wrong type, missing, a bad format, out of its set), from core/edges.ts, the one walker of the schemas. A request at
+// a limit must be accepted, one past it get an error the document allows (a decision on a [contract decision] limit).
+// Each edge starts from a named success example, so the rest of the request is one the document says is accepted.
 import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
 import { caseCheck, planStage, type Planned, type SuiteContext } from '../suite/context.ts';
-import {
-  acceptedExpectation,
-  invalidBodyExpectation,
-  isAccepted,
-  readingsExpectation,
-} from '../document/expectations.ts';
+import { acceptedExpectation, invalidBodyExpectation } from '../document/expectations.ts';
+import { isAccepted, readingsExpectation } from '../document/expectations.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { prepare, withFreshIdentifiers } from '../suite/vars.ts';

@@ -1,6 +1,5 @@
-// Stage callbacks (--callbacks): the service's own status callbacks, judged as callbacksStage's
-// description says. The suite listens where the service posts them: the URL registered for the
-// account (how it is registered is not part of the API).
+// Stage callbacks (--callbacks): the service's own status callbacks, judged as the stage's description says, heard at
+// the URL registered for the account (how it is registered is not part of the API).
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -81,10 +80,8 @@ const messagesToSend = (ctx: SuiteContext) =>
   );
 type Message = ReturnType<typeof messagesToSend>[number];
 
-/**
- * Waits until each message accepted has a callback and the probe's first one (answered with 500) its repeat, or the
- * window or the run's deadline ends; then what the receiver got, as the judgements read it.
- */
+// Waits until each accepted message has a callback and the probe's first one (answered 500) its repeat, or the window
+// or the run's deadline ends; then what the receiver got, as the judgements read it.
 async function gathered(ctx: SuiteContext, posts: Post[], messages: Message[], probe: string, windowMs: number) {
   const accepted = messages.filter((m) => m.accepted);
   const about = (id: string) => posts.filter((p) => String(p.body?.[identifies.payload]) === id);

@@ -1,9 +1,8 @@
-// Stage dredd: the transactions Dredd compiles from the document (one per path, method and documented status; through
-// its API, by `npm run build:generated`, into generated/dredd-transactions.json, which npm test holds to the document;
-// its HTTP runner does not run here). Each is sent by the runner every stage uses (timeout, deadline, fail-fast,
-// --bail, redaction, the curl replay) with the example request that triggers its status (the plan below), and its
-// answer is judged by the registry of checks, here and, as its example's, by the examples stage, which does not send
-// it again. A transaction without a plan fails, and so does a planned one Dredd did not compile.
+// Stage dredd: the transactions Dredd compiles from the document, one per path, method and documented status (by its
+// API in `npm run build:generated`, into generated/dredd-transactions.json, which npm test holds to the document; its
+// HTTP runner does not run here). Each is sent by the suite's runner (timeout, deadline, --bail, redaction, replay) as
+// the example request that triggers its status (the plan below) and judged here and, as its example's, by the examples
+// stage, which does not send it again. A transaction without a plan fails, as does a planned one Dredd did not compile.
 import { readFileSync } from 'node:fs';
 import { assetPath } from '../../core/assets.ts';
 import { openapi, resolvePointer } from '../../core/document.ts';
@@ -22,10 +21,8 @@ const transactionsPath = assetPath(import.meta.url, {
 /** What a transaction sends (its example's request, fresh values each send) and must get (its status, the code). */
 export type Step = { pair: ExamplePair; expectation: Expectation };
 
-/**
- * A 400 example whose trigger breaks the schema answers the same on any deployment; a transaction has one status, so
- * the trigger must be one the description allows no other answer for.
- */
+// A 400 example whose trigger breaks the schema answers the same on any deployment; a transaction has one status, so
+// the trigger must be one the description allows no other answer for.
 const breaksSchema = (p: ExamplePair) =>
   p.trigger.body !== undefined &&
   !validator(p.operation.requestSchemaPointer!)(p.trigger.body).valid &&

@@ -11,10 +11,8 @@ import { sentAgain } from '../document/policy.ts';
 
 type Lists = Record<string, unknown[]>;
 
-/**
- * The lists a send moves identifiers from (`x-sent-again`: to another list when the same request is sent again), where
- * a success lists some: with the state unknown, an earlier send (an earlier run) may have moved them already.
- */
+// The lists a send moves identifiers from (`x-sent-again`: to another list when the same request is sent again), where a
+// success lists some: with the state unknown, an earlier send (an earlier run) may have moved them already.
 function moving(pair: ExamplePair): Array<[string, string]> {
   const again = pair.status < 300 ? sentAgain(pair.operation, pair.status) : undefined;
   return Object.entries(again ?? {}).flatMap(([from, lists]) =>
@@ -49,8 +47,7 @@ export const examplesStage = planStage('examples', 'every named request/response
     }),
 );
 
-// A mock is asked for the example by name, with a request it accepts (the operation's own path, method, credentials and
-// a valid body).
+// A mock is asked for the example by name, with a request it accepts (its path, method, credentials, a valid body).
 function askMock(ctx: SuiteContext, pair: ExamplePair): Promise<Outcome> {
   const request = pairRequest(ctx.server, { ...pair, trigger: {} }, ctx.credentials, validRequestBody(pair));
   const prefer = `code=${pair.status}, example=${pair.name}`;
@@ -62,8 +59,7 @@ async function sendPair(ctx: SuiteContext, pair: ExamplePair, moves: Array<[stri
   const earlier = pair.trigger.sendTwice ? undefined : ctx.sentExamples.get(pair);
   const { request, expected } = earlier ?? preparedRequest(ctx, pair);
   const judged = (fields: unknown, sent: Sent) => ctx.judged(caseOf(ctx, pair, request, fields), sent);
-  // The first of two sends makes the state the example is about (a requestId or a subscriber used before); only the
-  // rules over time judge its answer.
+  // The first of two sends makes the state the example is about (a value used before): only the rules over time judge it.
   const first = pair.trigger.sendTwice ? await ctx.send(request) : undefined;
   if (first && !first.answer) return { ...judged(expected, first), expected: 'an answer to the first of two sends' };
   const got = earlier ? { answer: earlier.answer, overTime: [] } : await ctx.send(request);

@@ -1,9 +1,8 @@
-// Stage generated: requests fast-check makes from the request schemas and the named success examples, which carry the
-// business facts (which cascade takes which content, which parameters and tags the account has): a request keeps an
-// example's business values and varies what the schema leaves free (text in any script, numbers, list sizes, optional
-// fields, date-time offsets, int64 ids, the requestId's case). Each must be accepted as the rules predict (requests
-// broken in one place are the boundaries stage's). `--seed` replays a run; a failure is shrunk to the smallest request
-// that still fails.
+// Stage generated: requests fast-check makes from the request schemas and the named success examples. A request keeps
+// an example's business facts (which cascade takes which content, which parameters and tags the account has) and varies
+// what the schema leaves free (text in any script, numbers, list sizes, optional fields, date-time offsets, int64 ids,
+// the requestId's case); each must be accepted as the rules predict (broken requests are the boundaries stage's).
+// `--seed` replays a run; a failure is shrunk to the smallest request that still fails.
 import fc from 'fast-check';
 import { flatSchema } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExamplePair, type Operation } from '../../core/examples.ts';
@@ -55,10 +54,8 @@ const int64 = fc.bigInt({ min: 1n, max: 2n ** 63n - 1n }).map((b) => new Digits(
 const dated = (s: Schema, now: number): fc.Arbitrary<Json> | undefined =>
   s.format === 'date-time' ? dateTime(now) : s.format === 'date' ? date : undefined;
 
-/**
- * What may stand where the example has `example`, given the schema there. A value the example sets and the schema
- * does not bound (an enum, a pattern, a URI, an address, a name) stays: it is one of the business facts.
- */
+// What may stand where the example has `example`, given the schema there. A value the example sets and the schema does
+// not bound (an enum, a pattern, a URI, an address, a name) stays: it is one of the business facts.
 function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Json> {
   const s = flatSchema(schema) ?? {};
   if (typeof example === 'string' && !s.enum && s.const === undefined && !s.pattern) {
@@ -91,8 +88,8 @@ function arbitrary(schema: Schema, example: Json, now: number): fc.Arbitrary<Jso
     const fields: Record<string, fc.Arbitrary<Json | undefined>> = {};
     for (const [key, value] of Object.entries(example)) {
       const inner = properties[key] ? arbitrary(properties[key]!, value, now) : fc.constant(value);
-      // An optional scalar may be left out; an optional object stays (which content entries a request
-      // has is a business fact: every stage of the cascade needs one).
+      // An optional scalar may be left out; an optional object stays (which content entries a request has is a
+      // business fact: every stage of the cascade needs one).
       const kept = s.required?.includes(key) || (value !== null && typeof value === 'object');
       fields[key] = kept ? inner : fc.option(inner, { nil: undefined, freq: 4 });
     }
@@ -120,10 +117,8 @@ function valuesAt(body: unknown, field: string): string[] {
   return at.map((v) => serialize(v));
 }
 
-/**
- * The fields a business answer concerns (`x-business-answers`) where the draft has a value its example does not: a
- * content whose text changed, a name no example gives (the names of a list reordered or repeated are not new).
- */
+// The fields a business answer concerns (`x-business-answers`) where the draft has a value its example does not: a
+// content whose text changed, a name no example gives (the names of a list reordered or repeated are not new).
 const changedFields = (op: Operation, example: unknown, draft: Json): string[][] =>
   [...new Set(businessAnswers(op).map((b) => b.field))]
     .filter((field) => valuesAt(draft, field).some((v) => !valuesAt(example, field).includes(v)))
@@ -168,8 +163,7 @@ function property(ctx: SuiteContext, op: Operation, index: number): Planned {
         const changed = changedFields(op, substitute(draft.pair.requestBody, ctx.values), draft.body);
         const decided = acceptedExpectation(op, changed, basis);
         const expectation = readingsExpectation(op, parsed(draft.body), ctx.profile, decided);
-        // A request whose answer only this contract decides (another reading takes it past a decided limit) is one
-        // the default profile does not send.
+        // An answer only this contract decides (another reading takes it past a decided limit): not sent by default.
         fc.pre(runs(ctx, expectation.kind));
         const outcome = await ctx.sendCase({ operation: op, request: requestOf(ctx, op, draft), expectation });
         sent++;

@@ -1,17 +1,10 @@
-// Stage stateful: the description's rules that need more than one call, read from the document's keys (policy.ts): a
-// value a deployment takes once is refused the second time, also after other requests; every identifier is in one list
-// of the answer, and where `x-sent-again` says when sent again; the account without balance is refused every time, the
-// one with balance accepted every time. Each holds whatever state the service starts from: the values taken once are
-// new on every run, and the second close is judged against the answer to the first. Every answer is a case, judged by
-// the judge (the context's `judged`): a rule says only what the document allows at each step.
+// Stage stateful: the description's rules that need more than one call (the stage's description lists them), read from
+// the document's keys (policy.ts). Each holds whatever state the service starts from: the values taken once are new on
+// every run, and the second close is judged against the answer to the first. Every answer is a case for the judge (the
+// context's `judged`): a rule says only what the document allows at each step.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
-import {
-  documentOperations,
-  examplePairs,
-  successExamples,
-  type ExamplePair,
-  type Operation,
-} from '../../core/examples.ts';
+import { documentOperations, examplePairs, successExamples } from '../../core/examples.ts';
+import type { ExamplePair, Operation } from '../../core/examples.ts';
 import { anyError, exampleExpectation, examplePointer, statusExpectation } from '../document/expectations.ts';
 import { planStage, type Planned, type SuiteContext } from '../suite/context.ts';
 import { fails, type Answer, type Expectation, type Outcome } from '../ground/model.ts';
@@ -56,10 +49,8 @@ const rule = (op: Operation, name: string, { kind, basis }: Holds, run: () => Pr
   run: () => run().then(({ last: _, ...outcome }: Ruled) => outcome),
 });
 
-/**
- * A value taken once (`x-taken-once`) sent again is refused: with the document's code for it, or, where that code is
- * this contract's decision, under the default profile with any error (the description: "an error code is returned").
- */
+// A value taken once (`x-taken-once`) sent again is refused: with the document's code for it, or, where that code is
+// this contract's decision, under the default profile with any error (the description: "an error code is returned").
 function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const once = takenOnce(op);
   const [first, ...others] = successExamples(op);
@@ -86,8 +77,8 @@ function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const atOnce = async (): Promise<Ruled> => {
     const request = requestOf(ctx, first);
     const answers = await Promise.all(Array.from({ length: concurrent }, () => ctx.send(request)));
-    // One answer (the first success, or the first answer) must be a success, every other a refusal: each is judged by
-    // the registry, so an acceptance too many is the same cause as a value accepted twice one after the other.
+    // The first success (or the first answer) must be a success, every other a refusal, each judged by the registry:
+    // an acceptance too many is the same cause as a value accepted twice one after the other.
     const winner = answers.findIndex((a) => a.answer && a.answer.status < 300);
     const expected = `one 200 of ${concurrent} sent at once, then ${then}`;
     for (const [i, sent] of answers.entries()) {
@@ -108,11 +99,9 @@ function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   ];
 }
 
-/**
- * Every identifier sent is in one list of the answer (`x-lists-each-once`), and sent again each is where `x-sent-again`
- * says: a list it names alone holds exactly those identifiers (a state that stays, such as a thread whose closing failed
- * staying open, shows as its identifiers never in it); one in a list it does not name is not sent again.
- */
+// Every identifier sent is in one list of the answer (`x-lists-each-once`), and sent again each is where `x-sent-again`
+// says: a list it names alone holds exactly those identifiers (a state that stays, such as a thread whose closing failed
+// staying open, shows as its identifiers never in it); one in a list it does not name is not sent again.
 function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   const field = listedOnce(op, 200);
   if (!field) return [];
@@ -155,10 +144,8 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   return [listed, rule(op, says, { kind: 'described', basis: `${op.pointer}/responses/200/x-sent-again` }, resend)];
 }
 
-/**
- * The account without balance (an example with `credentials: no-balance`) is refused every time, each accepted request
- * sent twice (a balance checked once per key, or per channel, shows); the one with balance accepted every time.
- */
+// The account without balance (an example with `credentials: no-balance`) is refused every time, each accepted request
+// sent twice (a balance checked once per key, or per channel, shows); the one with balance accepted every time.
 function balanceRules(ctx: SuiteContext, op: Operation): Planned[] {
   const refused = pairsOf(op).find((p) => p.trigger.credentials === 'no-balance');
   const all = [...successExamples(op), ...successExamples(op)];

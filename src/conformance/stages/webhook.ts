@@ -1,7 +1,7 @@
-// messaging-conformance webhook: checks a customer's status-callback receiver. Every documented
-// callback, and those a receiver must take too (unknown values, extra fields, a duplicate, out of
-// order), must get 200 (the service retries anything else); what is not a callback (malformed
-// JSON, a wrong content type, an oversized body; --profile strict) anything but a 5xx or a hang.
+// messaging-conformance webhook: checks a customer's status-callback receiver. Every documented callback, and those a
+// receiver must take too (unknown values, extra fields, a duplicate, out of order), must get 200 (the service retries
+// anything else); what is not a callback (malformed JSON, a wrong content type, an oversized body; --profile strict)
+// anything but a 5xx or a hang.
 import { resolvePointer } from '../../core/document.ts';
 import { defaultTimeoutMs } from '../suite/context.ts';
 import type { CheckResult, CheckSpec, Outcome, Profile, SuiteReport } from '../ground/model.ts';
@@ -28,6 +28,7 @@ function webhookCases(): Array<{ name: string; body: string; wellFormed?: boolea
   const later = fresh({ status: 'READ', statusAt: '2030-01-15T09:40:00Z' });
   const earlier = { ...later, status: 'DELIVERED', statusAt: '2030-01-15T09:30:00Z' };
   const undelivered = { status: 'UNDELIVERED', error: 'error-address-format' };
+  const notYet = 'this contract does not know yet';
   return [
     ...Object.entries(examples).map(([name, { value }]) => json(`the document's example ${name}`, value)),
     ...enumOf('KnownDeliveryStatus').map((status) =>
@@ -36,13 +37,10 @@ function webhookCases(): Array<{ name: string; body: string; wellFormed?: boolea
     ...enumOf('KnownDeliveryErrorCode').map((error) =>
       json(`UNDELIVERED with ${error}`, fresh({ status: 'UNDELIVERED', error, comment: null })),
     ),
-    json('a status this contract does not know yet', fresh({ status: 'PAUSED' })),
+    json(`a status ${notYet}`, fresh({ status: 'PAUSED' })),
+    json(`a delivery error code ${notYet}`, fresh({ status: 'UNDELIVERED', error: 'a-code-added-later' })),
     json(
-      'a delivery error code this contract does not know yet',
-      fresh({ status: 'UNDELIVERED', error: 'a-code-added-later' }),
-    ),
-    json(
-      'fields this contract does not know yet',
+      `fields ${notYet}`,
       fresh({ status: 'DELIVERED', paymentData: { amount: 1 }, somethingNew: { nested: true } }),
     ),
     json('a message not sent by this API (requestId null)', fresh({ status: 'READ', requestId: null })),
@@ -84,8 +82,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     try {
       const res = await exchange({ ...request, signal: AbortSignal.timeout(timeoutMs) });
       const text = res.text.slice(0, 200);
-      // The receiver's answer, judged by the registry's checks of a receiver as in traffic (what is not a callback is
-      // judged as no payload).
+      // Judged by the registry's checks of a receiver, as in traffic (what is not a callback: as no payload).
       const callback = { webhook: webhookName, body: c.wellFormed ? JSON.parse(c.body) : undefined, answer: res };
       const faults = judgeCallback(callback, profile).filter((f) => sideOf(f.check) === 'caller');
       const rule = faults.length && c.wellFormed ? `: the contract says "${answerRule}"` : '';
@@ -95,8 +92,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
       const why = timedOut ? `no answer within ${timeoutMs} ms` : (error as Error).message;
       outcome = { request, actual: timedOut ? why : `no answer: ${why}`, faults: [noAnswer(why)] };
     }
-    // 200 to every callback, unknown values included, is the service's rule [public docs]; how a receiver treats what
-    // is not a callback is this contract's expectation.
+    // 200 to every callback, unknown values included, is the service's rule [public docs].
     const spec: CheckSpec = c.wellFormed
       ? { stage: 'webhook', name: c.name, kind: 'described', basis: `${webhookPointer}/description` }
       : { stage: 'webhook', name: c.name, kind: 'decision' };

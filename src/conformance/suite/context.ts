@@ -1,6 +1,5 @@
-// The model of a run: what every stage gets (the context: the run's options, and how it sends and has a check judged),
-// what a stage is, and a check a stage plans. The stages read this and the document, never the runner or the judge:
-// the runner (runner.ts) gives the context its methods.
+// The model of a run: what every stage gets (the context: its options, how it sends and has a check judged), a stage
+// and a check it plans. Stages read this and the document, never the judge or runner.ts (which gives the methods).
 import type { ExamplePair } from '../../core/examples.ts';
 import { held, type Answer, type Case, type CheckResult, type CheckSpec } from '../ground/model.ts';
 import type { Coverage, Credentials, Fault, HttpRequest, Outcome, Profile } from '../ground/model.ts';
@@ -68,22 +67,17 @@ export class StageStopped extends Error {}
 /** Thrown by `check` to stop the run: its deadline passed. */
 export class RunOver extends StageStopped {}
 
-/** Thrown by `check` under `bail` once a check of the stage has failed: the run ends with that failure. */
+/** Thrown by `check` under `bail` once a check of the stage failed: the run ends with that failure. */
 export class Bailed extends Error {
   override message = 'stopped at the first failed check (--bail)';
 }
 
-/**
- * Whether the run's time is up. The clock decides, not only the deadline's signal: a timer that
- * is due fires only when the event loop gets to it, and work that runs before (Dredd, after
- * loading synchronously, starts its first request in the same turn) must already see it.
- */
+/** Whether the run's time is up, by the clock too: a due timer waits for the event loop, and Dredd sends before it. */
 export const deadlinePassed = (ctx: SuiteContext) => ctx.deadline.aborted || Date.now() >= ctx.deadlineAt;
 
 /**
- * A signal that fires after `ms` or at the run's deadline, whichever comes first. One timer, no listener: Node 20's
- * AbortSignal.any() can lose a timeout signal to garbage collection (a stalled request then waited for the server to
- * give up), and a listener per request on the deadline would pile up.
+ * A signal that fires after `ms` or at the run's deadline, whichever is first. One timer, no listener: Node 20's
+ * AbortSignal.any() can lose a timeout signal to GC (a stalled request then hung on), and listeners would pile up.
  */
 export function requestSignal(ctx: Pick<SuiteContext, 'deadlineAt' | 'timeoutMs'>, ms = ctx.timeoutMs): AbortSignal {
   const controller = new AbortController();
@@ -110,17 +104,13 @@ export interface Planned extends Omit<CheckSpec, 'stage'> {
   run(): Promise<Outcome>;
 }
 
-/** Runs planned checks in order, each as a check of `stage`. */
 export async function runPlanned(ctx: SuiteContext, stage: string, planned: Planned[]): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const { run, ...spec } of planned) results.push(await ctx.check({ stage, ...spec }, run));
   return results;
 }
 
-/**
- * A stage whose checks are a list made from the run's options, once per run (each run has its own
- * context), so that its banner counts the very checks it runs: those of the run's profile, in order.
- */
+/** A stage whose checks are planned once per run (its profile's), so that its banner counts the very checks it runs. */
 export function planStage(name: string, description: string, plan: (ctx: SuiteContext) => Planned[]): Stage {
   const built = new WeakMap<SuiteContext, Planned[]>();
   const selected = (ctx: SuiteContext) => {

@@ -1,21 +1,15 @@
-// The coverage scorecard of a run: per operation, the document's statuses, error codes and named examples the checks
-// reached and passed, and why the rest was not reached.
+// A run's coverage per operation: the document's statuses, error codes and named examples reached, passed, or why not.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
-import type { CheckResult, Coverage, CoverageRow, Covered, Profile } from '../ground/model.ts';
-import type { Stage } from './context.ts';
+import type { CheckResult, Coverage, CoverageRow, Covered } from '../ground/model.ts';
+import type { Stage, SuiteContext } from './context.ts';
 import { documentedStatuses } from '../document/policy.ts';
 import { missingFixtures } from './vars.ts';
 
 /** An item of the document a check may reach: its name, which checks reach it, and the named examples behind it. */
 type Item = [what: string, reached: (c: Coverage) => boolean, behind: ExamplePair[]];
 
-export function coverage(
-  results: CheckResult[],
-  selected: Stage[],
-  profile: Profile,
-  values: Record<string, unknown> = {},
-): CoverageRow[] {
+export function coverage(results: CheckResult[], selected: Stage[], { profile, values }: SuiteContext): CoverageRow[] {
   const ran = new Set(selected.map((s) => s.name));
   const title = (p: ExamplePair) => (p.response as { title?: unknown } | undefined)?.title;
   /** Why no check reached an item: why the pairs behind it ran none. */

@@ -6,9 +6,8 @@ import { requestSignal, type SuiteContext } from './context.ts';
 import { exchange } from '../ground/transport.ts';
 
 /**
- * Runs the reset hook; resolves with why it failed, or undefined. A reset may take longer than an answer: up to 30 s,
- * within the run's deadline. Its POST is heard as a reset (`observe`, --record), so that judging the recording again
- * starts the rules over time where the run did.
+ * Runs the reset hook; resolves with why it failed, or undefined. It may take longer than an answer: up to 30 s, within
+ * the deadline. Its POST is heard as a reset (`observe`, --record): the recording judged again restarts the rules too.
  */
 export async function reset(
   ctx: SuiteContext,
@@ -17,8 +16,7 @@ export async function reset(
 ): Promise<string | undefined> {
   const ms = Math.max(ctx.timeoutMs, 30_000);
   if (hook.url) {
-    // A reset URL may carry credentials (https://user:secret@host/reset), as curl takes them: they
-    // are sent as Basic authentication, never in the URL, and never printed.
+    // A URL's user:secret@ (as curl takes them) goes as Basic auth, never in the URL sent, never printed.
     const target = new URL(hook.url);
     const headers: Record<string, string> = {};
     if (target.username || target.password) {

@@ -1,6 +1,5 @@
-// The checks of the run itself, before any stage: the server answers at all, each credential is accepted, the answers
-// are the service's (not a proxy's page, not a base path left out); and the failures that are the run's own (it could
-// not finish, a stage stopped, a reset failed).
+// The run's own checks before any stage (the server answers, each credential is accepted, the answers are the
+// service's, not a proxy's page or a wrong base path) and its failures (unfinished, a stage stopped, a reset failed).
 import { documentOperations, type ExamplePair } from '../../core/examples.ts';
 import { probeExamples } from '../document/policy.ts';
 import { report, verdict } from '../judge.ts';
@@ -33,9 +32,8 @@ export const failedCheck = (stage: string, name: string, expected: string, faile
   verdict({ stage, name, kind: 'described' }, { expected, failed, ...(answer ? { answer } : {}) }, 'described');
 
 /**
- * The requests that tell whether each credential is accepted, and whether the service answers
- * where the run looks: each operation's example that changes nothing (`x-request: {probe: true}`),
- * with the credential its operation takes; the key without balance with the first that takes a key.
+ * The requests that tell whether each credential is accepted and the service answers where the run looks: each example
+ * changing nothing (`x-request: {probe: true}`) with its operation's credential; no-balance key on the first apiKey's.
  */
 export function probes(): Array<{ credential: CredentialName; pair: ExamplePair }> {
   const found = probeExamples().map((pair) => ({

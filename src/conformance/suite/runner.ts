@@ -1,6 +1,5 @@
-// The runner: how the suite sends a request (its timeout and the run's deadline, the stage's traffic for failing fast,
-// every exchange heard for --record and seen by the rules over time), and how a check runs: timed, stopped when the
-// run must stop, and its verdict made by the judge. It gives the context (context.ts) its methods.
+// The runner gives the context (context.ts) its methods: a request sent within the timeout and deadline, counted for
+// failing fast, heard for --record and seen by the rules over time; a check timed, stopped where it must, judged.
 import { callerOf, caseOutcome, judgeCallback, type OverTime, verdict } from '../judge.ts';
 import { route } from '../document/route.ts';
 import type { Outcome, RecordedExchange } from '../ground/model.ts';
@@ -15,10 +14,7 @@ export const failFastAfter = 3;
 type Methods = 'send' | 'judged' | 'sendCase' | 'check' | 'received' | 'due';
 type Data = Omit<SuiteContext, Methods>;
 
-/**
- * The context with its methods. `observe` hears every exchange (--record); `overTime` judges them in time order, none
- * against a mock (it keeps no state).
- */
+/** The context with its methods: `observe` hears each exchange (--record), `overTime` judges them (none for a mock). */
 export function runner(data: Data, observe?: (x: RecordedExchange) => void, overTime?: OverTime): SuiteContext {
   let posts = 0;
   // Methods, not closures: a stage may run on a copy of the context with other options (its `this`).

@@ -1,5 +1,4 @@
-// Runs the selected stages against a server and collects every check: the run's own checks first (run-checks.ts),
-// then each stage, after the reset hook where there is one; the report redacted once, at the end.
+// Runs the run's own checks (run-checks.ts), then each stage after any reset hook; redacts the report once, at the end.
 import { isHttpUrl } from '../../core/http-url.ts';
 import type { CheckResult, CredentialName, Credentials, Profile } from '../ground/model.ts';
 import type { RecordedExchange, SuiteReport } from '../ground/model.ts';
@@ -42,14 +41,11 @@ export type SuiteOptions = Omit<ConformanceOptions, CredentialName | 'only' | 's
   credentials: Credentials;
   /** Values to replace with `***` in everything the report holds (credentials). */
   secrets?: string[];
-  /**
-   * A team's way back to the examples' state, run before each stage: a URL to POST (the sandbox's is
-   * /_sandbox/reset) and/or a shell command. The checks that need that state run exactly only after it.
-   */
+  /** Back to the examples' state before each stage (resetUrl, resetCommand): checks that need it are exact after it. */
   reset?: { url?: string; command?: string };
   /** Hears every exchange the run sends, answered or not, as it ends (--record). */
   observe?: (x: RecordedExchange) => void;
-  /** The rules over time the run's exchanges are judged by (default: started for this run; none against a mock). */
+  /** The rules over time judging the run's exchanges (default: this run's own; none for a mock, which has no state). */
   overTime?: OverTime;
 };
 
@@ -57,27 +53,24 @@ export type SuiteOptions = Omit<ConformanceOptions, CredentialName | 'only' | 's
 export function suiteContext(options: SuiteOptions): SuiteContext {
   const { observe, overTime, secrets: _, reset: __, record: ___, deadlineMs = defaultDeadlineMs, ...rest } = options;
   const profile = options.profile ?? 'described';
-  return runner(
-    {
-      ...rest,
-      values: options.values ?? {},
-      seed: options.seed ?? 1,
-      mock: options.mock ?? false,
-      bail: options.bail === true,
-      log: options.log ?? (() => {}),
-      stateKnown: false,
-      sentExamples: new Map(),
-      server: options.server.replace(/\/+$/, ''),
-      profile,
-      generated: options.generated ?? defaultGenerated,
-      timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
-      deadline: AbortSignal.timeout(deadlineMs),
-      deadlineAt: Date.now() + deadlineMs,
-      stage: { answered: 0, networkFailures: 0, sent: 0, checks: [] },
-    },
-    observe,
-    overTime ?? (options.mock ? undefined : new OverTime(profile)),
-  );
+  const data = {
+    ...rest,
+    values: options.values ?? {},
+    seed: options.seed ?? 1,
+    mock: options.mock ?? false,
+    bail: options.bail === true,
+    log: options.log ?? (() => {}),
+    stateKnown: false,
+    sentExamples: new Map(),
+    server: options.server.replace(/\/+$/, ''),
+    profile,
+    generated: options.generated ?? defaultGenerated,
+    timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
+    deadline: AbortSignal.timeout(deadlineMs),
+    deadlineAt: Date.now() + deadlineMs,
+    stage: { answered: 0, networkFailures: 0, sent: 0, checks: [] },
+  };
+  return runner(data, observe, overTime ?? (options.mock ? undefined : new OverTime(profile)));
 }
 
 /** Runs the stages; with `record`, writes every exchange they send (credentials as ***) to that file. */
@@ -167,7 +160,7 @@ async function runStages(options: SuiteOptions, selected: Stage[], redact: (text
   const redacted = redactAll(results, redact);
   return report(ctx.profile, redacted, {
     stageMs,
-    coverage: coverage(redacted, selected, ctx.profile, ctx.values),
+    coverage: coverage(redacted, selected, ctx),
     finished: unfinished === undefined,
     ...(unfinished === undefined ? {} : { unfinished: redact(unfinished) }),
     ...(rejected.length > 0 ? { rejectedCredentials: rejected } : {}),
@@ -206,9 +199,8 @@ export interface ConformanceOptions extends Credentials {
   /** Longest time for the whole run (default 5 min); past it the run stops, unfinished and not passed. */
   deadlineMs?: number;
   /**
-   * POSTed before each stage, to put the service back in the state the examples describe (the
-   * sandbox's is `<url>/_sandbox/reset`). Without a reset hook every check holds whatever state the
-   * service starts from; the few that need the examples' state say so in the coverage.
+   * POSTed before each stage to put the service back in the examples' state (the sandbox's is `<url>/_sandbox/reset`).
+   * Without a reset hook every check holds whatever state it finds; those needing the examples' say so in the coverage.
    */
   resetUrl?: string;
   /** A shell command run before each stage, for the same purpose; it must exit 0. */
@@ -234,10 +226,7 @@ export const conformanceStages: Array<{ name: string; description: string; needs
   { name: callbacksStage.name, description: callbacksStage.description, needsCallbacks: true },
 ];
 
-/**
- * Runs the selected stages and resolves with every check. Rejects with UnreachableError when the
- * server does not answer, and with an Error naming the stage for an unknown stage name.
- */
+/** Runs the stages: rejects with UnreachableError when the server does not answer, an Error naming an unknown stage. */
 export async function runConformance(options: ConformanceOptions): Promise<SuiteReport> {
   // The one place the options are checked: the command line passes its flags here and names them in the error.
   if (!isHttpUrl(options?.server)) throw new OptionError('server', 'must be an http(s) URL', options?.server);

@@ -1,5 +1,4 @@
-// What the suite needs to know of a deployment: credentials, and the values that stand in for the
-// example values (cascade ids, thread ids, addresses...). A vars file is JSON:
+// What a deployment gives the suite: credentials, and values standing in for the examples' (ids, addresses...). JSON:
 //   { "apiKey": "...", "apiKeyNoBalance": "...", "integratorToken": "...",
 //     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
 // `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
@@ -102,9 +101,8 @@ export function preparedRequest(run: Pick<SuiteContext, 'server' | 'credentials'
 const known = new Map<string, Set<unknown>>();
 
 /**
- * The body with a new value wherever the operation's document says a deployment takes a value once (`x-taken-once`),
- * unless the answer expected is the one a second use gets. Only a value an example of the operation has there, or one
- * made here before (a UUID), is replaced: a value the suite chose (a bad input, an edge) is what the request is about.
+ * The body with new values where a deployment takes one once (`x-taken-once`), unless a second use's answer is due.
+ * Only an example's value or one made here (a UUID) is replaced: one the suite chose (a bad input, an edge) is tested.
  */
 export function withFreshIdentifiers(operationId: string, body: unknown, expected: { status: number; code?: string }) {
   const op = documentOperations().find((o) => o.operationId === operationId);

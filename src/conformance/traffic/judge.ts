@@ -1,6 +1,5 @@
-// The traffic source's judge: each exchange nobody in this suite sent (a log, a HAR file, a proxy's traffic) goes to the
-// one judge (judge.ts); this keeps counts by side and the first few failures of each cause, so a week of traffic needs
-// bounded memory, and makes the report.
+// The traffic source's judge: each exchange nobody in this suite sent (a log, a HAR file, a proxy's) goes to judge.ts;
+// this keeps counts by side and the first few failures of each cause, so a week's traffic needs bounded memory.
 import { causeKey, Judge, report, type JudgeOptions } from '../judge.ts';
 import type { CheckResult, Judged, RecordedExchange, Side, TrafficCounts } from '../ground/model.ts';
 import type { TrafficJudgement, TrafficReport } from '../ground/model.ts';
@@ -62,7 +61,6 @@ export class TrafficJudge implements TrafficJudgement {
     return this.last?.source === x.source ? this.last.kept : redactExchange(x, this.judge.options.secrets);
   }
 
-  /** Judges one exchange (in time order); the failures it shows that fail the run, as they happen. */
   see(x: RecordedExchange): CheckResult[] {
     const j = this.judge.see(x);
     this.last = { source: x.source, kept: j.kept };
@@ -79,7 +77,6 @@ export class TrafficJudge implements TrafficJudgement {
   /** The rules over time that judge at the end (a callback never posted again); their failures. */
   end = (): CheckResult[] => this.judge.end().flatMap((r) => this.fail(r));
 
-  /** How many failures the groups of these kept results hold. */
   shown(results: CheckResult[]): number {
     const groups = [...this.groups.values()].filter((g) => g.results.some((r) => results.includes(r)));
     return groups.reduce((n, g) => n + g.count, 0);

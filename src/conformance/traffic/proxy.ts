@@ -1,7 +1,6 @@
-// messaging-conformance proxy: forwards every request to the target unchanged, streams the answer back unchanged, and
-// judges each exchange after it ends, both ways by default: the app's request (the caller's side) and the service's
-// answer (the service's side), with the registry the suite and `traffic` judge by. What it holds of an exchange is
-// capped; past the cap the exchange is forwarded whole and judged as not recorded.
+// messaging-conformance proxy: forwards every request to the target and streams the answer back, both unchanged, and
+// judges each exchange after it ends with the suite's registry, both sides by default (the app's request: the caller's;
+// the answer: the service's). An exchange is held up to a cap; past it, it is forwarded whole and judged unrecorded.
 import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';

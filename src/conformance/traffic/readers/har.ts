@@ -46,13 +46,11 @@ const maxDepth = 256;
 // The keys the scanner keeps to know where it is (`log`, `entries`); a longer key is only skipped.
 const maxKeyBytes = 256;
 
-const keyText = (bytes: number[]): string | undefined => {
+function keyText(bytes: number[]): string | undefined {
   try {
     return JSON.parse(`"${Buffer.from(bytes).toString('utf8')}"`) as string; // escapes read as JSON.parse would
-  } catch {
-    return undefined;
-  }
-};
+  } catch {}
+}
 
 /** The entries' JSON texts and places, each at most `max` bytes. */
 async function* entryTexts(path: string, max = maxExchangeBytes): AsyncGenerator<[string, string]> {

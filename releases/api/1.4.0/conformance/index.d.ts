@@ -11,13 +11,13 @@ interface Credentials {
     /** A token of a user with the INTEGRATOR permission (close threads). */
     integratorToken: string;
 }
-type CredentialName = 'apiKey' | 'apiKeyNoBalance' | 'integratorToken';
-interface HttpRequest {
+type CredentialName = keyof Credentials;
+type HttpRequest = {
     method: string;
     url: string;
     headers: Record<string, string>;
     body: string | undefined;
-}
+};
 /** What one exchange's answer was, as recorded: its body as text (decoded: no content coding, no base64). */
 interface RecordedAnswer {
     status: number;
@@ -68,7 +68,6 @@ interface Coverage {
     /** A request schema limit the check meets (`at`) or passes by one (`past`): "closeThreads comment maxLength 300". */
     limit?: string;
     side?: 'at' | 'past';
-    /** Requests the check generated. */
     generated?: number;
 }
 interface CheckSpec {
@@ -186,14 +185,10 @@ type TrafficReport = SuiteReport & {
         ms: number;
     };
 };
-/**
- * A judge of traffic as its users see it: what it judges, each exchange in time order, the rules that judge at the end,
- * and the report. (The packages' types name this interface, not the class: a class with private members is a new type
- * in every build of the declarations, which the types gate reads as a break.)
- */
+/** A judge of traffic as its users see it. */
 interface TrafficJudgement {
     readonly judged: Judged;
-    /** Judges one exchange; the failures it shows that fail the run. */
+    /** Judges one exchange, in time order; the failures it shows that fail the run. */
     see(x: RecordedExchange): CheckResult[];
     /** The rules over time that judge at the end; their failures. */
     end(): CheckResult[];
@@ -238,9 +233,8 @@ interface ConformanceOptions extends Credentials {
     /** Generated requests per operation in the generated stage (default 25). */
     generated?: number;
     /**
-     * Check the service's own status callbacks (adds the stage `callbacks`): a receiver listens at
-     * `host:port` (the service posts there, or to `publicUrl`) for `windowMs` after the suite
-     * schedules the success examples.
+     * Check the service's own status callbacks (adds the stage `callbacks`): a receiver listens at `host:port` (the
+     * service posts there, or to `publicUrl`) for `windowMs` after the suite schedules the success examples.
      */
     callbacks?: CallbackOptions;
     /** Against a mock: ask for each example by name with `Prefer`. */
@@ -256,9 +250,8 @@ interface ConformanceOptions extends Credentials {
     /** Longest time for the whole run (default 5 min); past it the run stops, unfinished and not passed. */
     deadlineMs?: number;
     /**
-     * POSTed before each stage, to put the service back in the state the examples describe (the
-     * sandbox's is `<url>/_sandbox/reset`). Without a reset hook every check holds whatever state the
-     * service starts from; the few that need the examples' state say so in the coverage.
+     * POSTed before each stage to put the service back in the examples' state (the sandbox's is `<url>/_sandbox/reset`).
+     * Without a reset hook every check holds whatever state it finds; those needing the examples' say so in the coverage.
      */
     resetUrl?: string;
     /** A shell command run before each stage, for the same purpose; it must exit 0. */
@@ -279,10 +272,7 @@ declare const conformanceStages: Array<{
     description: string;
     needsCallbacks?: true;
 }>;
-/**
- * Runs the selected stages and resolves with every check. Rejects with UnreachableError when the
- * server does not answer, and with an Error naming the stage for an unknown stage name.
- */
+/** Runs the stages: rejects with UnreachableError when the server does not answer, an Error naming an unknown stage. */
 declare function runConformance(options: ConformanceOptions): Promise<SuiteReport>;
 
 declare class UnreachableError extends Error {
@@ -290,13 +280,10 @@ declare class UnreachableError extends Error {
 
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 type CredentialSources = Partial<Record<CredentialName, string>>;
-/**
- * What a run prints at its end (each stage printed its line as it ended): the failures by cause, the coverage, the
- * profile and the count. A run stopped by --bail prints its failure and one line.
- */
+/** A run's end (each stage printed its line): causes, coverage, profile, count; after --bail, the failure and a line. */
 declare function summary(report: SuiteReport, sources?: CredentialSources): string;
 /** The whole report as JSON: every check with its kind, basis, timing and replay command. */
-declare function json(report: SuiteReport): string;
+declare const json: (report: SuiteReport) => string;
 declare function junit(report: SuiteReport): string;
 /** What a traffic run prints at its end: the causes, then what was judged on each side and what fails the run. */
 declare function trafficSummary(report: TrafficReport, judge?: TrafficJudgement): string;

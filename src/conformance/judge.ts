@@ -3,7 +3,7 @@
 // the causes and reported with no other edit. The rules over time have one driver (OverTime), which a reset restarts.
 import { responseKind } from '../core/examples.ts';
 import { hashKey } from '../core/hash-key.ts';
-import { apiKeyHeader } from '../core/meta.ts';
+import { apiKeyHeader, sandboxResetPath } from '../core/meta.ts';
 import { answerOf, describeAllowed, fails, held, mediaType } from './ground/model.ts';
 import type { Answer, Callback, Case, Check, CheckResult, CheckSpec, Fault, Found } from './ground/model.ts';
 import type { HttpRequest, Outcome, PointCheck, Profile, RecordedExchange, Routed } from './ground/model.ts';
@@ -244,7 +244,7 @@ export class Judge {
   constructor(readonly options: JudgeOptions = {}) {
     this.profile = options.profile ?? 'described';
     this.overTime = new OverTime(this.profile);
-    this.resets = new Set(['/_sandbox/reset', ...(options.resetPaths ?? [])].map(bare));
+    this.resets = new Set([sandboxResetPath, ...(options.resetPaths ?? [])].map(bare));
   }
 
   /** A reset that took (2xx; one that failed changed nothing): marked so by the suite, or a POST to a reset path. */

@@ -9,5 +9,7 @@ export const securitySchemes = meta.securitySchemes;
 export type SchemeName = keyof typeof meta.securitySchemes;
 /** The header that carries the API key (`x-api-key`). */
 export const apiKeyHeader = meta.securitySchemes.apiKey.name;
+/** The sandbox's reset hook (POST): its state is the fixtures' again, and the suite's rules over time start again. */
+export const sandboxResetPath = '/_sandbox/reset';
 /** Other spellings of known codes -> the code. */
 export const errorCodeAliases: Record<string, string> = meta.errorCodeAliases;

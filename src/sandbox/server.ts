@@ -4,7 +4,7 @@
 // request schema) to the handler of its operation (operations/); a step that refuses it throws a Refusal.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SchemeName } from '../core/meta.ts';
+import { sandboxResetPath, type SchemeName } from '../core/meta.ts';
 import type { Problem } from '../core/types.ts';
 import { ClockControl, ClockError, clockBody, clockMove, realClock, realClockRefused } from './clock.ts';
 import { isDocsPath, serveDocs } from './docs.ts';
@@ -128,7 +128,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
 
   function controlReply(method: string | undefined, path: string): Reply {
-    if (path === '/_sandbox/reset' && method === 'POST') {
+    if (path === sandboxResetPath && method === 'POST') {
       reset();
       return { status: 200, body: { reset: true } };
     }

@@ -8,7 +8,7 @@ import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt
 import type { RuleOverTime, Seen } from '../ground/model.ts';
 
 /** The most a rule remembers: past it the oldest is forgotten, so a week of traffic needs bounded memory. */
-export const rememberedAtMost = 1_000_000;
+const rememberedAtMost = 1_000_000;
 /** A Map that forgets its oldest key past `rememberedAtMost` (Map keeps insertion order). */
 class Memory<V> extends Map<string, V> {
   override set(key: string, value: V) {
@@ -21,6 +21,12 @@ class Memory<V> extends Map<string, V> {
 
 const success = (s: Seen) => s.answer !== undefined && s.answer.status >= 200 && s.answer.status < 300;
 const show = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` : value);
+
+/** What makes a callback the same one posted again: its message and its status (another status is another report). */
+export const callbackIdentity = (body: unknown) => {
+  const b = body as { messageId?: unknown; status?: unknown } | null;
+  return `${JSON.stringify(b?.messageId)}\0${JSON.stringify(b?.status)}`;
+};
 
 /** How late a retry may come past its delay before it counts as never sent (the callbacks stage waits as long). */
 export const retrySlackSeconds = 10;
@@ -97,8 +103,7 @@ export const overTimeChecks = described([
         see(s) {
           if (!s.callback) return [];
           const { webhook, answer } = s.callback;
-          const body = s.callback.body as { messageId?: unknown; status?: unknown } | null;
-          const key = hashKey(`${webhook}\0${JSON.stringify(body?.messageId)}\0${JSON.stringify(body?.status)}`);
+          const key = hashKey(`${webhook}\0${callbackIdentity(s.callback.body)}`);
           waiting.delete(key); // posted again: whatever came before is retried
           const delay = firstRetrySeconds(webhook);
           const { at, source } = s.exchange;

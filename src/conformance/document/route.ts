@@ -15,7 +15,7 @@ const serverPaths = ((openapi.servers as Array<{ url: string }> | undefined) ?? 
   .sort((a, b) => b.length - a.length);
 
 /** The path of a request's URL past its base path: `--base-path`, else the first server base path it starts with. */
-export function pathOf(url: string, basePath?: string): string {
+function pathOf(url: string, basePath?: string): string {
   const path = new URL(url).pathname;
   const bases = basePath === undefined ? serverPaths : [basePath.replace(/\/+$/, '')];
   const base = bases.find((b) => path === b || path.startsWith(`${b}/`));

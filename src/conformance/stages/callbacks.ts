@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
 import { documentOperations, successExamples, type ExpectationKind } from '../../core/examples.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
-import { retrySlackSeconds } from '../checks/over-time.ts';
+import { callbackIdentity, retrySlackSeconds } from '../checks/over-time.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { firstRetrySeconds, links, reportedBy, sentAt } from '../document/policy.ts';
 import type { CheckResult, Fault, Outcome } from '../ground/model.ts';
@@ -87,7 +87,7 @@ async function gathered(ctx: SuiteContext, posts: Post[], messages: Message[], p
   const about = (id: string) => posts.filter((p) => String(p.body?.[identifies.payload]) === id);
   // The probe's first callback came again, the same.
   const again = ([first, ...later]: Post[]) =>
-    later.some((p) => ['status', 'messageId'].every((k) => p.body?.[k] === first!.body?.[k]));
+    later.some((p) => callbackIdentity(p.body) === callbackIdentity(first!.body));
   const start = Date.now();
   const end = Math.min(start + windowMs, ctx.deadlineAt);
   const done = () => accepted.every((m) => about(m.id).length > 0) && again(about(probe));

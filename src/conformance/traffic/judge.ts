@@ -3,7 +3,6 @@
 import { causeKey, Judge, report, type JudgeOptions } from '../judge.ts';
 import type { CheckResult, Judged, RecordedExchange, Side, TrafficCounts } from '../ground/model.ts';
 import type { TrafficJudgement, TrafficReport } from '../ground/model.ts';
-import { redactExchange } from '../ground/redaction.ts';
 
 export type { Judged, TrafficJudgement, TrafficReport } from '../ground/model.ts';
 
@@ -21,7 +20,8 @@ export class TrafficJudge implements TrafficJudgement {
   /** The first few failures of each cause, and how many there were. */
   private readonly groups = new Map<string, { results: CheckResult[]; count: number }>();
   private readonly started = performance.now();
-  private last: { source: string; kept: RecordedExchange } | undefined;
+  /** The last exchange judged as it may be recorded: every credential as ***, no bodies outside the document. */
+  kept: RecordedExchange | undefined;
   readonly counts: Required<TrafficCounts> = {
     exchanges: 0,
     unanswered: 0,
@@ -56,14 +56,9 @@ export class TrafficJudge implements TrafficJudgement {
     return [result];
   }
 
-  /** The exchange as the judge keeps and records it: every credential as ***, and no bodies outside the document. */
-  redacted(x: RecordedExchange): RecordedExchange {
-    return this.last?.source === x.source ? this.last.kept : redactExchange(x, this.judge.options.secrets);
-  }
-
   see(x: RecordedExchange): CheckResult[] {
     const j = this.judge.see(x);
-    this.last = { source: x.source, kept: j.kept };
+    this.kept = j.kept;
     this.counts.exchanges++;
     if (!x.response && j.what !== 'outside') this.counts.unanswered++;
     if (j.what === 'outside') this.counts.outside++;

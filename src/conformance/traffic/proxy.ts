@@ -93,7 +93,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       pending--;
       if (judging) {
         for (const r of judge.see(x)) options.finding?.(r);
-        record?.write(judge.redacted(x));
+        if (judge.kept) record?.write(judge.kept);
         options.judged?.(++count);
       }
       if (pending === 0) drained?.();

@@ -94,9 +94,11 @@ export interface paths {
          *     3. Both violations are reported together in one 400
          *        `cascade-scheduling-request-is-not-valid` (spelled `cascade-scheduling-request-not-valid`
          *        in the service's example response), its `detail` listing every violation.
-         *        **[contract decision]** When content is only missing (no entry for a foreign channel),
-         *        the code is `request-doesn’t-contain-content-for-all-cascade-stages`, its `detail` listing
-         *        the stages without content in the same format.
+         *        When content is only missing (no entry for a foreign channel), two codes apply: the
+         *        validation code ("The content is missing for a cascade stage" is one of its violation
+         *        kinds) and `request-doesn’t-contain-content-for-all-cascade-stages`. This contract answers
+         *        the latter, listed first (its decision on the open point `error-precedence`), its `detail`
+         *        listing the stages without content in the same format **[contract decision]**.
          *     4. The content must match the template of its channel (`matched-template-not-found`).
          *
          *     `requestId` is unique per request: reusing it gives `requestId-is-not-unique`. A client that
@@ -176,7 +178,10 @@ export interface components {
             /**
              * @description Identifiers of the threads to close. Nonexistent and already closed identifiers do not
              *     make the call fail. **[contract decision]** An identifier repeated in one call is handled
-             *     once and reported once, in the list that its state before the call gives.
+             *     once and reported once, in the list that its state before the call gives. The service
+             *     states no maximum number of identifiers; this contract takes any number, its decision on
+             *     an open point: a service with a maximum of its own follows the description as well, so
+             *     send large lists in parts.
              */
             threadIds: components["schemas"]["ThreadId"][];
             /**
@@ -249,7 +254,10 @@ export interface components {
         SubscriberAddress: {
             /**
              * @description Unique identifier of the subscriber: a phone number, an internal identifier, a UUID. The
-             *     update and delete methods need it later, so the caller must keep it.
+             *     update and delete methods need it later, so the caller must keep it. Only the `EXT_USER_ID`
+             *     address names one subscriber for good, this contract's decision on an open point: a service
+             *     that refuses a second subscriber with any address of an existing one follows the description
+             *     as well.
              * @example crm-000123
              */
             address: string;
@@ -276,7 +284,8 @@ export interface components {
          * @description The subscriber to create. Which fields are required is not shown beyond the rule that an
          *     address of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold
          *     an `EXT_USER_ID` address, the subscriber's external identifier. That it holds no more than one
-         *     is this contract's decision, marked on `addresses`.
+         *     is this contract's decision, marked on `addresses`. That its lists take any number of items is
+         *     this contract's decision on an open point: a service may refuse a long list with a 4xx error.
          */
         CreateSubscriberRequest: {
             /** @description `true`: excluded from mailings and cannot receive them. `false`: may receive mailings. */
@@ -297,10 +306,11 @@ export interface components {
             [key: string]: unknown;
         };
         /**
-         * @description Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty
-         *     string is accepted), unique per request: a second request with the same
-         *     value gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier
-         *     attempt whose response was lost was accepted.
+         * @description Identifier of the scheduling request (UUID-like: the service issues UUIDs), unique per
+         *     request: a second request with the same value gives 400 `requestId-is-not-unique`, which is
+         *     also how a client learns that an earlier attempt whose response was lost was accepted. Any
+         *     non-empty string is accepted, this contract's decision on an open point: a service that
+         *     refuses a requestId that is no UUID follows the description as well, so send UUIDs.
          * @example 5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d
          */
         RequestId: string;
@@ -397,6 +407,7 @@ export interface components {
              *     Earth; no range is stated.
              */
             longitude: number;
+            /** @description The place's address [public docs]. Its type is **[contract decision]**: no source gives one. */
             address?: string;
         };
         /**
@@ -406,12 +417,13 @@ export interface components {
         KnownButtonType: "URL" | "PHONE" | "QUICK_REPLY";
         /** @description A button of a WhatsApp template [public docs]. */
         KeyboardButton: {
+            /** @description Label of the button. Its type is **[contract decision]**, as are those of `url` and `phone`: no source gives them. */
             text?: string;
             /** @description Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named. */
             buttonType: components["schemas"]["KnownButtonType"] | (string & {});
-            /** @description Address a URL button opens. */
+            /** @description Address a URL button opens. Its type is **[contract decision]**. */
             url?: string;
-            /** @description Number a PHONE button calls. */
+            /** @description Number a PHONE button calls. Its type is **[contract decision]**. */
             phone?: string;
             /** @description Code sent back when a quick-reply button is pressed. */
             payload?: string;
@@ -443,6 +455,7 @@ export interface components {
          */
         ListPicker: {
             sections?: {
+                /** @description Title of a section. Its type is **[contract decision]**: no source gives one. */
                 title?: string;
                 items?: {
                     title?: string;
@@ -462,14 +475,22 @@ export interface components {
             text?: string;
             attachment?: components["schemas"]["WhatsAppAttachment"];
             location?: components["schemas"]["WhatsAppLocation"];
-            /** @description Header of a template [public docs]; fields other than `text` are not specified. */
+            /**
+             * @description Header of a template [public docs]; fields other than `text` are not specified. Its type
+             *     and its text's are **[contract decision]**: no source gives them.
+             */
             header?: {
+                /** @description The header's text. Its type is **[contract decision]**. */
                 text?: string;
             } & {
                 [key: string]: unknown;
             };
-            /** @description Footer of a template [public docs]; fields other than `text` are not specified. */
+            /**
+             * @description Footer of a template [public docs]; fields other than `text` are not specified. Its type
+             *     and its text's are **[contract decision]**: no source gives them.
+             */
             footer?: {
+                /** @description The footer's text. Its type is **[contract decision]**. */
                 text?: string;
             } & {
                 [key: string]: unknown;
@@ -561,8 +582,8 @@ export interface components {
          * @description A delivery result posted to the account's callback URL. The field list is from the public
          *     docs [public docs]; the service's description does not show the payload. `messageId`,
          *     `status` and `statusAt` are required by this contract **[contract decision]**; a failed
-         *     delivery (`UNDELIVERED`) carries an error code (the description). Other fields may come;
-         *     accept them.
+         *     delivery (`UNDELIVERED`) carries an error code, and a code of the description's list comes
+         *     with that status alone (the description). Other fields may come; accept them.
          */
         StatusCallback: {
             /** @description The `requestId` of the scheduling request; null for a message not sent by this API. */
@@ -681,7 +702,11 @@ export interface components {
                 "application/json": components["schemas"]["Problem"];
             };
         };
-        /** @description The API key is missing, wrong or expired. */
+        /**
+         * @description The API key is missing, wrong or expired. A wrong or expired key gives 401 `auth-error` (the
+         *     description's words). A request with no key at all is refused; that it gets this answer too is
+         *     this contract's decision on an open point (`missing-credential`).
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -849,9 +874,10 @@ export interface operations {
         };
         responses: {
             /**
-             * @description The subscriber was created. The body is not specified by the service; a JSON object is
-             *     this contract's decision on an open point, and an empty body follows the description as
-             *     well.
+             * @description The subscriber was created. The body is not specified by the service, nor its media type
+             *     (unlike close threads, section 4.2 names none); a JSON object is this contract's decision
+             *     on an open point, and an empty body, or any other body of any media type, follows the
+             *     description as well.
              */
             200: {
                 headers: {

@@ -1,6 +1,6 @@
 // The named examples are the contract's test cases: each must be true to its schema and complete.
 import { describe, expect, it } from 'vitest';
-import { openapi } from '../src/core/document.ts';
+import { openapi, resolvePointer } from '../src/core/document.ts';
 import { schemaValidator, validator } from '../src/core/validators/all.ts';
 import { examplePairs, documentOperations, orphanRequestExamples } from '../src/core/examples.ts';
 import { loadFixtures } from '../src/sandbox/fixtures.ts';
@@ -8,7 +8,17 @@ import { loadFixtures } from '../src/sandbox/fixtures.ts';
 const fixtures = loadFixtures();
 
 const pairs = examplePairs();
-const triggerKeys = new Set(['body', 'rawBody', 'credentials', 'method', 'path', 'sendTwice', 'probe', 'decided']);
+const triggerKeys = new Set([
+  'body',
+  'rawBody',
+  'credentials',
+  'method',
+  'path',
+  'sendTwice',
+  'probe',
+  'decided',
+  'otherCodes',
+]);
 
 describe('named examples', () => {
   it('every operation has a success example and an example for each documented status', () => {
@@ -29,6 +39,23 @@ describe('named examples', () => {
       expect(pair.paired || Object.keys(pair.trigger).length > 0).toBe(true);
     },
   );
+
+  it("an example's other codes (`otherCodes`) are known codes listed after its own: its code is the one listed first", () => {
+    const codes = resolvePointer('#/components/schemas/KnownErrorCode') as {
+      enum: string[];
+      'x-aliases': Record<string, string>;
+    };
+    const known = codes.enum;
+    const aliases = codes['x-aliases'];
+    const place = (code: string) => known.indexOf(aliases[code] ?? code);
+    const withOthers = pairs.filter((p) => p.trigger.otherCodes);
+    expect(withOthers.length).toBeGreaterThan(0);
+    for (const pair of withOthers) {
+      const own = place((pair.response as { title: string }).title);
+      expect(own, pair.name).toBeGreaterThanOrEqual(0);
+      for (const code of pair.trigger.otherCodes!) expect(place(code), `${pair.name}: ${code}`).toBeGreaterThan(own);
+    }
+  });
 
   it('every request example has a response example of the same name', () => {
     expect(orphanRequestExamples()).toEqual([]);
@@ -82,6 +109,9 @@ describe('named examples', () => {
         .filter((p) => p.operation.operationId === 'scheduleCascade' && p.paired)
         .map((p) => [(p.requestBody as { requestId: string }).requestId, p.requestBody as { cascadeId: number }]),
     );
+    // A callback example that names its scheduling request (`x-request`) reports that request.
+    for (const { value, 'x-request': trigger } of Object.values<any>(examples))
+      if (trigger) scheduled.set(value.requestId, trigger.body);
     let told = 0;
     for (const [name, { value }] of Object.entries<any>(examples)) {
       if (value.cascadeId === undefined) continue;
@@ -95,7 +125,7 @@ describe('named examples', () => {
         told++;
       }
     }
-    expect(told).toBeGreaterThanOrEqual(1);
+    expect(told).toBeGreaterThanOrEqual(3);
   });
 
   it('the webhook examples are valid callbacks', () => {

@@ -371,7 +371,7 @@ validate28.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v2 = validate29;
 const schema40 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CloseThreadsRequest"};
-const schema41 = {"type":"object","description":"Threads to close and an optional comment. The largest number of identifiers per call is not\nspecified.\n","required":["threadIds"],"properties":{"threadIds":{"type":"array","description":"Identifiers of the threads to close. Nonexistent and already closed identifiers do not\nmake the call fail. **[contract decision]** An identifier repeated in one call is handled\nonce and reported once, in the list that its state before the call gives.\n","items":{"$ref":"#/components/schemas/ThreadId"}},"comment":{"type":"string","maxLength":300,"description":"Reason for closing, applied to every thread this call closes. The service's behaviour for\na longer comment is not shown; **[contract decision]** it is rejected with 400\n`comment-is-too-long` and no thread is closed.\n"}}};
+const schema41 = {"x-words":["Section 4.1: \"threadIds | array of long | yes | Identifiers of the threads to close.\"","Section 4.1: \"comment | string | no | Reason for closing. At most 300 characters. Applied to all threads closed by this call.\""],"type":"object","description":"Threads to close and an optional comment. The largest number of identifiers per call is not\nspecified.\n","required":["threadIds"],"properties":{"threadIds":{"type":"array","description":"Identifiers of the threads to close. Nonexistent and already closed identifiers do not\nmake the call fail. **[contract decision]** An identifier repeated in one call is handled\nonce and reported once, in the list that its state before the call gives. The service\nstates no maximum number of identifiers; this contract takes any number, its decision on\nan open point: a service with a maximum of its own follows the description as well, so\nsend large lists in parts.\n","x-open-points":{"thread-ids-count":{"words":"Section 8: \"Maximum number of identifiers in `threadIds`: not shown.\"","answers":["no-limit","a-limit"],"decision":"no-limit"}},"items":{"$ref":"#/components/schemas/ThreadId"}},"comment":{"type":"string","maxLength":300,"description":"Reason for closing, applied to every thread this call closes. The service's behaviour for\na longer comment is not shown; **[contract decision]** it is rejected with 400\n`comment-is-too-long` and no thread is closed.\n"}}};
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -647,7 +647,7 @@ validate33.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v5 = validate36;
 const schema48 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/Problem"};
-const schema49 = {"type":"object","description":"An error response. `detail` explains the error; it is always present on the cascade\nvalidation error, where it lists the violations as\n`<sentence>. Violations: <violation>; <violation>...`. Each violation is a sentence followed\nby bracketed attributes `[key:value;key:value]` [public docs], so `;` appears both between\nviolations and inside brackets, and numbers may carry group separators (`1,001`). An error is\nsent as `application/json`, this contract's decision on an open point (`x-open-points`): the\ndescription names no media type, so `application/problem+json` is as good an answer.\n","required":["title","status"],"x-open-points":{"error-media-type":{"words":"Section 7.1: an error response is \"a JSON object with the fields title, status and detail\"; no media type is named.","answers":["application/json","application/problem+json"],"decision":"application/json"}},"properties":{"title":{"$ref":"#/components/schemas/ErrorCode"},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the response."},"detail":{"type":"string","description":"Explanation of the error. The keys inside a violation's brackets are this contract's\nexample's (`cascadeTemplateId`, `contentChannelType`, `stageUUID`, `channelType`)\n(this contract's decision on an open point): the description names what a violation names,\nnot its keys.\n","x-open-points":{"violation-keys":{"words":"Section 7.2: a violation \"names the cascade template id, the stage UUID and the channel type\" (or the content channel type); the public docs show `[key:value;key:value]` and do not give the keys.","answers":["example-keys","any-keys"],"decision":"example-keys"}}}}};
+const schema49 = {"x-words":["Section 7.1: \"An error response is a JSON object with the fields title (string, error code), status (integer, HTTP status) and detail (string, explanation).\""],"type":"object","description":"An error response. `detail` explains the error; it is always present on the cascade\nvalidation error, where it lists the violations as\n`<sentence>. Violations: <violation>; <violation>...`. Each violation is a sentence followed\nby bracketed attributes `[key:value;key:value]` [public docs], so `;` appears both between\nviolations and inside brackets, and numbers may carry group separators (`1,001`). An error is\nsent as `application/json`, this contract's decision on an open point (`x-open-points`): the\ndescription names no media type, so `application/problem+json` is as good an answer.\n","required":["title","status"],"x-open-points":{"error-media-type":{"words":"Section 7.1: an error response is \"a JSON object with the fields title, status and detail\"; no media type is named.","answers":["application/json","application/problem+json"],"decision":"application/json"}},"properties":{"title":{"$ref":"#/components/schemas/ErrorCode"},"status":{"type":"integer","minimum":400,"maximum":599,"description":"The HTTP status of the response."},"detail":{"type":"string","description":"Explanation of the error. The keys inside a violation's brackets are this contract's\nexample's (`cascadeTemplateId`, `contentChannelType`, `stageUUID`, `channelType`)\n(this contract's decision on an open point): the description names what a violation names,\nnot its keys.\n","x-open-points":{"violation-keys":{"words":"Section 7.2: a violation \"names the cascade template id, the stage UUID and the channel type\" (or the content channel type); the public docs show `[key:value;key:value]` and do not give the keys.","answers":["example-keys","any-keys"],"decision":"example-keys"}}}}};
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1144,7 +1144,7 @@ validate52.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v9 = validate53;
 const schema61 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/SubscriberAddress"};
-const schema62 = {"type":"object","description":"An address or identifier of a subscriber.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Unique identifier of the subscriber: a phone number, an internal identifier, a UUID. The\nupdate and delete methods need it later, so the caller must keep it.\n","examples":["crm-000123"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
+const schema62 = {"type":"object","description":"An address or identifier of a subscriber.","required":["address","type"],"properties":{"address":{"type":"string","minLength":1,"description":"Unique identifier of the subscriber: a phone number, an internal identifier, a UUID. The\nupdate and delete methods need it later, so the caller must keep it. Only the `EXT_USER_ID`\naddress names one subscriber for good, this contract's decision on an open point: a service\nthat refuses a second subscriber with any address of an existing one follows the description\nas well.\n","x-open-points":{"unique-addresses":{"words":"Section 2.2: addresses[].address, \"Unique identifier of the subscriber, such as a phone number, an internal identifier or a UUID\"; section 4.2: \"A subscriber is created whose external identifier is the address of type EXT_USER_ID\".","answers":["ext-user-id","every-address"],"decision":"ext-user-id"}},"examples":["crm-000123"]},"type":{"$ref":"#/components/schemas/AddressType"}}};
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -1536,7 +1536,7 @@ validate57.evaluated = {"props":{"name":true},"dynamicProps":false,"dynamicItems
 
 export const v12 = validate58;
 const schema68 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CreateSubscriberRequest"};
-const schema69 = {"type":"object","description":"The subscriber to create. Which fields are required is not shown beyond the rule that an\naddress of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold\nan `EXT_USER_ID` address, the subscriber's external identifier. That it holds no more than one\nis this contract's decision, marked on `addresses`.\n","required":["addresses"],"properties":{"blacklisted":{"type":"boolean","description":"`true`: excluded from mailings and cannot receive them. `false`: may receive mailings."},"addresses":{"type":"array","minItems":1,"description":"One or more addresses of the subscriber, one of them of type `EXT_USER_ID`; at most one\nof that type is **[contract decision]** (the description names one and states no limit).\n","x-decided":["maxContains"],"items":{"$ref":"#/components/schemas/SubscriberAddress"},"contains":{"type":"object","required":["type"],"properties":{"type":{"const":"EXT_USER_ID"}}},"minContains":1,"maxContains":1},"parameterValues":{"type":"array","items":{"$ref":"#/components/schemas/ParameterValue"}},"tagValues":{"type":"array","items":{"$ref":"#/components/schemas/TagValue"}}}};
+const schema69 = {"x-words":["Section 4.2: \"Request body: the subscriber shape of section 2.2 (blacklisted, addresses[], parameterValues[], tagValues[]).\"","Section 2.2: \"addresses[].type | string (upper case) | Kind of identifier. For the create method an identifier of type EXT_USER_ID is to be given.\"","Section 2.2: \"parameterValues[].valueType | string | One of STRING, ENUM, DATE.\"","Section 2.2: \"For DATE the format is year-month-day (YYYY-MM-DD).\""],"type":"object","description":"The subscriber to create. Which fields are required is not shown beyond the rule that an\naddress of type `EXT_USER_ID` is to be given: `addresses` is therefore required and must hold\nan `EXT_USER_ID` address, the subscriber's external identifier. That it holds no more than one\nis this contract's decision, marked on `addresses`. That its lists take any number of items is\nthis contract's decision on an open point: a service may refuse a long list with a 4xx error.\n","required":["addresses"],"x-open-points":{"array-sizes":{"words":"Section 8: \"Size limits of subscriber fields and of the arrays: not shown.\" A list of many items may be accepted, or refused as too large by a limit of the service's own.","answers":["no-limit","client-error"],"decision":"no-limit"}},"properties":{"blacklisted":{"type":"boolean","description":"`true`: excluded from mailings and cannot receive them. `false`: may receive mailings."},"addresses":{"type":"array","minItems":1,"description":"One or more addresses of the subscriber, one of them of type `EXT_USER_ID`; at most one\nof that type is **[contract decision]** (the description names one and states no limit).\n","x-decided":["maxContains"],"items":{"$ref":"#/components/schemas/SubscriberAddress"},"contains":{"type":"object","required":["type"],"properties":{"type":{"const":"EXT_USER_ID"}}},"minContains":1,"maxContains":1},"parameterValues":{"type":"array","items":{"$ref":"#/components/schemas/ParameterValue"}},"tagValues":{"type":"array","items":{"$ref":"#/components/schemas/TagValue"}}}};
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2101,7 +2101,7 @@ validate63.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const v14 = validate64;
 const schema76 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"};
-const schema77 = {"type":"string","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty\nstring is accepted), unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
+const schema77 = {"type":"string","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs), unique per\nrequest: a second request with the same value gives 400 `requestId-is-not-unique`, which is\nalso how a client learns that an earlier attempt whose response was lost was accepted. Any\nnon-empty string is accepted, this contract's decision on an open point: a service that\nrefuses a requestId that is no UUID follows the description as well, so send UUIDs.\n","x-open-points":{"request-id-form":{"words":"Section 2.4: requestId, \"string (UUID-like)\", \"Must be unique per request\".","answers":["any-string","uuid-only"],"decision":"any-string"}},"examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2976,7 +2976,7 @@ validate75.evaluated = {"props":{"url":true,"name":true,"size":true},"dynamicPro
 
 export const v22 = validate76;
 const schema95 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppLocation"};
-const schema96 = {"type":"object","description":"A location. When coordinates are given both are needed: 400 `latitude-not-specified` or\n`longitude-not-specified` otherwise.\n","required":["latitude","longitude"],"properties":{"latitude":{"type":"number","minimum":-90,"maximum":90,"description":"Degrees [public docs]. The range is **[contract decision]**: that of a latitude on\nEarth; no range is stated.\n"},"longitude":{"type":"number","minimum":-180,"maximum":180,"description":"Degrees [public docs]. The range is **[contract decision]**: that of a longitude on\nEarth; no range is stated.\n"},"address":{"type":"string"}}};
+const schema96 = {"type":"object","description":"A location. When coordinates are given both are needed: 400 `latitude-not-specified` or\n`longitude-not-specified` otherwise.\n","required":["latitude","longitude"],"properties":{"latitude":{"type":"number","minimum":-90,"maximum":90,"description":"Degrees [public docs]. The range is **[contract decision]**: that of a latitude on\nEarth; no range is stated.\n"},"longitude":{"type":"number","minimum":-180,"maximum":180,"description":"Degrees [public docs]. The range is **[contract decision]**: that of a longitude on\nEarth; no range is stated.\n"},"address":{"type":"string","description":"The place's address [public docs]. Its type is **[contract decision]**: no source gives one.","x-decided":["type"]}}};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3149,7 +3149,7 @@ validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v24 = validate78;
 const schema99 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KeyboardButton"};
-const schema100 = {"type":"object","description":"A button of a WhatsApp template [public docs].","required":["buttonType"],"properties":{"text":{"type":"string"},"buttonType":{"description":"Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named.","anyOf":[{"$ref":"#/components/schemas/KnownButtonType"},{"type":"string","minLength":1}]},"url":{"type":"string","description":"Address a URL button opens."},"phone":{"type":"string","description":"Number a PHONE button calls."},"payload":{"type":"string","maxLength":128,"description":"Code sent back when a quick-reply button is pressed."}}};
+const schema100 = {"type":"object","description":"A button of a WhatsApp template [public docs].","required":["buttonType"],"properties":{"text":{"type":"string","description":"Label of the button. Its type is **[contract decision]**, as are those of `url` and `phone`: no source gives them.","x-decided":["type"]},"buttonType":{"description":"Kind of button, an open set; URL, PHONE and QUICK_REPLY are the kinds named.","anyOf":[{"$ref":"#/components/schemas/KnownButtonType"},{"type":"string","minLength":1}]},"url":{"type":"string","description":"Address a URL button opens. Its type is **[contract decision]**.","x-decided":["type"]},"phone":{"type":"string","description":"Number a PHONE button calls. Its type is **[contract decision]**.","x-decided":["type"]},"payload":{"type":"string","maxLength":128,"description":"Code sent back when a quick-reply button is pressed."}}};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4811,7 +4811,7 @@ validate86.evaluated = {"props":{"rows":true},"dynamicProps":false,"dynamicItems
 
 export const v27 = validate92;
 const schema109 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ListPicker"};
-const schema110 = {"type":"object","description":"An interactive list of a WhatsApp message. The title and the subtitle of each item are at\nmost 24 characters, spaces included (400 `template-parameter-is-not-valid`). Other fields of\nthe list are not specified.\n","properties":{"sections":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string"},"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":24},"subtitle":{"type":"string","maxLength":24}}}}}}}}};
+const schema110 = {"type":"object","description":"An interactive list of a WhatsApp message. The title and the subtitle of each item are at\nmost 24 characters, spaces included (400 `template-parameter-is-not-valid`). Other fields of\nthe list are not specified.\n","properties":{"sections":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","description":"Title of a section. Its type is **[contract decision]**: no source gives one.","x-decided":["type"]},"items":{"type":"array","items":{"type":"object","properties":{"title":{"type":"string","maxLength":24},"subtitle":{"type":"string","maxLength":24}}}}}}}}};
 
 function validate92(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -4967,7 +4967,7 @@ validate92.evaluated = {"props":{"sections":true},"dynamicProps":false,"dynamicI
 
 export const v28 = validate93;
 const schema111 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/WhatsAppContent"};
-const schema112 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. The content types are an open set. Media\ncontent (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"type":"object","required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownWhatsAppContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified.","additionalProperties":true,"properties":{"text":{"type":"string"}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API. Left out, it is not `false`: it does not\nconflict with `messageActivitySharing: true` (this contract's decision on an open point).\n","x-open-points":{"absent-marketing-option":{"words":"Section 7.2: mm-api-options-invalid-combination when \"messageActivitySharing is true while useMarketingMessagesApi is false\"; what a left-out useMarketingMessagesApi means is not shown.","answers":["absent-is-unset","absent-is-false"],"decision":"absent-is-unset"}}}}}]};
+const schema112 = {"type":"object","description":"Content for the WhatsApp channel [public docs]. The content types are an open set. Media\ncontent (`IMAGE`, `DOCUMENT`, `VIDEO`, `AUDIO`) carries an `attachment`; a document's attachment needs a name. The options\n`messageActivitySharing: true` and `useMarketingMessagesApi: false` cannot be combined\n(400 `mm-api-options-invalid-combination`).\n","allOf":[{"$ref":"#/components/schemas/TextContentRule"},{"if":{"required":["contentType"],"properties":{"contentType":{"enum":["IMAGE","DOCUMENT","VIDEO","AUDIO"]}}},"then":{"required":["attachment"],"properties":{"attachment":{"type":"object"}}}},{"if":{"required":["contentType"],"properties":{"contentType":{"const":"DOCUMENT"}}},"then":{"properties":{"attachment":{"required":["name"],"properties":{"name":{"type":"string"}}}}}},{"description":"messageActivitySharing cannot be true while useMarketingMessagesApi is false.","not":{"type":"object","required":["messageActivitySharing","useMarketingMessagesApi"],"properties":{"messageActivitySharing":{"const":true},"useMarketingMessagesApi":{"const":false}}}},{"properties":{"contentType":{"anyOf":[{"$ref":"#/components/schemas/KnownWhatsAppContentType"},{"type":"string","minLength":1}]},"text":{"type":"string","examples":["Your order 1234 is ready for pickup."]},"attachment":{"$ref":"#/components/schemas/WhatsAppAttachment"},"location":{"$ref":"#/components/schemas/WhatsAppLocation"},"header":{"type":"object","description":"Header of a template [public docs]; fields other than `text` are not specified. Its type\nand its text's are **[contract decision]**: no source gives them.\n","x-decided":["type"],"additionalProperties":true,"properties":{"text":{"type":"string","description":"The header's text. Its type is **[contract decision]**.","x-decided":["type"]}}},"footer":{"type":"object","description":"Footer of a template [public docs]; fields other than `text` are not specified. Its type\nand its text's are **[contract decision]**: no source gives them.\n","x-decided":["type"],"additionalProperties":true,"properties":{"text":{"type":"string","description":"The footer's text. Its type is **[contract decision]**.","x-decided":["type"]}}},"keyboard":{"$ref":"#/components/schemas/WhatsAppKeyboard"},"listPicker":{"$ref":"#/components/schemas/ListPicker"},"messageActivitySharing":{"type":"boolean","description":"Cannot be `true` while `useMarketingMessagesApi` is `false`."},"useMarketingMessagesApi":{"type":"boolean","description":"Send through the Marketing Messages API. Left out, it is not `false`: it does not\nconflict with `messageActivitySharing: true` (this contract's decision on an open point).\n","x-open-points":{"absent-marketing-option":{"words":"Section 7.2: mm-api-options-invalid-combination when \"messageActivitySharing is true while useMarketingMessagesApi is false\"; what a left-out useMarketingMessagesApi means is not shown.","answers":["absent-is-unset","absent-is-false"],"decision":"absent-is-unset"}}}}}]};
 
 function validate95(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -7923,7 +7923,7 @@ validate103.evaluated = {"props":{"viberContent":true,"whatsappContent":true,"sm
 
 export const v32 = validate113;
 const schema139 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeScheduleRequest"};
-const schema140 = {"type":"object","description":"A message to send through a cascade. `content` needs one entry for each channel stage of the\ncascade and no entry for a channel that is not a stage; both violations are reported together\nin one 400 `cascade-scheduling-request-is-not-valid` whose `detail` lists them. Each entry must\nmatch the template of its channel (400 `matched-template-not-found` otherwise). Which fields\nare required beyond those named by the error codes is not shown; this schema requires\n`requestId`, `cascadeId`, `subscriberFilter` and `content`.\n","required":["requestId","cascadeId","subscriberFilter","content"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"subscriberFilter":{"$ref":"#/components/schemas/SubscriberFilter"},"startTime":{"type":"string","format":"date-time","description":"When to send; absent means now [public docs]."},"content":{"$ref":"#/components/schemas/CascadeContent"}}};
+const schema140 = {"x-words":["Section 2.4: \"requestId | string (UUID-like)\"; \"cascadeId | integer | Identifier of an existing cascade.\"; \"subscriberFilter | object | Selects the recipient.\"; \"content | object | Per-channel content, one entry for each stage channel of the cascade.\"","Section 8: \"attachmentName length | Cascade scheduling | at most 70 characters\"","Section 8: \"listPicker item title and subtitle | Cascade scheduling | at most 24 characters each, spaces included\"","Section 8: \"buttons per WhatsApp template | Cascade scheduling | at most 10\"","Section 8: \"URL buttons per template | Cascade scheduling | at most 2\"","Section 8: \"PHONE buttons per template | Cascade scheduling | at most 1\"","Section 8: \"quick-reply payload length | Cascade scheduling | at most 128 characters\"","Section 7.2: \"latitude-not-specified | Latitude missing when coordinates are given.\""],"type":"object","description":"A message to send through a cascade. `content` needs one entry for each channel stage of the\ncascade and no entry for a channel that is not a stage; both violations are reported together\nin one 400 `cascade-scheduling-request-is-not-valid` whose `detail` lists them. Each entry must\nmatch the template of its channel (400 `matched-template-not-found` otherwise). Which fields\nare required beyond those named by the error codes is not shown; this schema requires\n`requestId`, `cascadeId`, `subscriberFilter` and `content`.\n","required":["requestId","cascadeId","subscriberFilter","content"],"properties":{"requestId":{"$ref":"#/components/schemas/RequestId"},"cascadeId":{"$ref":"#/components/schemas/CascadeId"},"subscriberFilter":{"$ref":"#/components/schemas/SubscriberFilter"},"startTime":{"type":"string","format":"date-time","description":"When to send; absent means now [public docs]."},"content":{"$ref":"#/components/schemas/CascadeContent"}}};
 const formats24 = fullFormats["date-time"];
 
 function validate115(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -8350,7 +8350,7 @@ validate123.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynami
 
 export const v34 = validate126;
 const schema149 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownDeliveryErrorCode"};
-const schema150 = {"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
+const schema150 = {"x-words":["Section 7.3: \"Delivery error codes (status UNDELIVERED)\"","Section 8: \"duplicate window | Message sending | an identical message within 5 minutes is reported as duplicated\""],"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
 
 function validate126(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8659,7 +8659,7 @@ validate131.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v38 = validate134;
 const schema159 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/StatusCallback"};
-const schema160 = {"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract **[contract decision]**; a failed\ndelivery (`UNDELIVERED`) carries an error code (the description). Other fields may come;\naccept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"description":"The cascade of the message, as a number or a numeric string (the public docs show both) [public docs].","anyOf":[{"$ref":"#/components/schemas/CascadeId"},{"type":"string","pattern":"^[0-9]+$"}]},"cascadeStageUUID":{"type":"string","minLength":1,"description":"The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted)."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","minLength":1,"description":"When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not\npublished: a value without one is accepted.\n","examples":["2030-01-15T09:30:04Z"]},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}}};
+const schema160 = {"x-words":["Section 6: \"The service calls a status callback to report message delivery results. A failed delivery is reported with the status UNDELIVERED and one of the delivery error codes in section 7.2.\"","[public docs] \"Payload fields: requestId, messageId (long), cascadeId, cascadeStageUUID, subject, subjectId, status, statusAt (ISO 8601), error (a code, may be null), comment\""],"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract **[contract decision]**; a failed\ndelivery (`UNDELIVERED`) carries an error code, and a code of the description's list comes\nwith that status alone (the description). Other fields may come; accept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"description":"The cascade of the message, as a number or a numeric string (the public docs show both) [public docs].","anyOf":[{"$ref":"#/components/schemas/CascadeId"},{"type":"string","pattern":"^[0-9]+$"}]},"cascadeStageUUID":{"type":"string","minLength":1,"description":"The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted)."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","minLength":1,"description":"When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not\npublished: a value without one is accepted.\n","examples":["2030-01-15T09:30:04Z"]},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}},"else":{"properties":{"error":{"not":{"$ref":"#/components/schemas/KnownDeliveryErrorCode"}}}}};
 
 function validate136(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -8896,6 +8896,7 @@ else {
 vErrors = null;
 }
 }
+let ifClause0;
 if(_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8923,9 +8924,17 @@ var props0 = {};
 props0.error = true;
 props0.status = true;
 }
+ifClause0 = "then";
 }
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema160.if,parentSchema:schema160,data};
+else {
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data2 = data.error;
+const _errs8 = errors;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -8934,9 +8943,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.messageId === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'",schema:schema160.required,parentSchema:schema160,data};
+if(!((((((data2 === "not-template-match") || (data2 === "too-long-message")) || (data2 === "media-request-failed")) || (data2 === "error-subject-unknown")) || (data2 === "error-address-format")) || (data2 === "duplicated"))){
+const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -8945,8 +8953,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.status === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema160.required,parentSchema:schema160,data};
+var valid4 = _errs9 === errors;
+if(valid4){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"#/else/properties/error/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema160.else.properties.error.not,parentSchema:schema160.else.properties.error,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -8955,13 +8964,67 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.statusAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusAt"},message:"must have required property '"+"statusAt"+"'",schema:schema160.required,parentSchema:schema160,data};
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = _valid0;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.error = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema160.if,parentSchema:schema160,data};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.messageId === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'",schema:schema160.required,parentSchema:schema160,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.status === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema160.required,parentSchema:schema160,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusAt === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusAt"},message:"must have required property '"+"statusAt"+"'",schema:schema160.required,parentSchema:schema160,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -8980,62 +9043,14 @@ props0.comment = true;
 props0.paymentData = true;
 }
 if(data.requestId !== undefined){
-let data2 = data.requestId;
-const _errs7 = errors;
-let valid4 = false;
+let data3 = data.requestId;
+const _errs13 = errors;
+let valid7 = false;
 let passing0 = null;
-const _errs8 = errors;
-if(typeof data2 === "string"){
-if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data2};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid1 = _errs8 === errors;
-if(_valid1){
-valid4 = true;
-passing0 = 0;
-}
-const _errs11 = errors;
-if(data2 !== null){
-const err9 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema160.properties.requestId.oneOf[1].type,parentSchema:schema160.properties.requestId.oneOf[1],data:data2};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-if(_valid1 && valid4){
-valid4 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid1){
-valid4 = true;
-passing0 = 1;
-}
-}
-if(!valid4){
-const err10 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema160.properties.requestId.oneOf,parentSchema:schema160.properties.requestId,data:data2};
+const _errs14 = errors;
+if(typeof data3 === "string"){
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -9044,22 +9059,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.messageId !== undefined){
-let data3 = data.messageId;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err11 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.messageId.type,parentSchema:schema160.properties.messageId,data:data3};
+const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.type,parentSchema:schema77,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -9068,9 +9070,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data3 == "number"){
-if(!(formats0.validate(data3))){
-const err12 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema160.properties.messageId,data:data3};
+var _valid1 = _errs14 === errors;
+if(_valid1){
+valid7 = true;
+passing0 = 0;
+}
+const _errs17 = errors;
+if(data3 !== null){
+const err12 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema160.properties.requestId.oneOf[1].type,parentSchema:schema160.properties.requestId.oneOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -9079,15 +9086,19 @@ vErrors.push(err12);
 }
 errors++;
 }
+var _valid1 = _errs17 === errors;
+if(_valid1 && valid7){
+valid7 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid1){
+valid7 = true;
+passing0 = 1;
 }
 }
-if(data.cascadeId !== undefined){
-let data4 = data.cascadeId;
-const _errs16 = errors;
-let valid6 = false;
-const _errs17 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err13 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data4};
+if(!valid7){
+const err13 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema160.properties.requestId.oneOf,parentSchema:schema160.properties.requestId,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9096,9 +9107,22 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 1 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data4};
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.messageId !== undefined){
+let data4 = data.messageId;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err14 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.messageId.type,parentSchema:schema160.properties.messageId,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -9107,8 +9131,9 @@ vErrors.push(err14);
 }
 errors++;
 }
+if(typeof data4 == "number"){
 if(!(formats0.validate(data4))){
-const err15 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema34,data:data4};
+const err15 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema160.properties.messageId,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -9118,12 +9143,14 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid2 = _errs17 === errors;
-valid6 = valid6 || _valid2;
-const _errs20 = errors;
-if(typeof data4 === "string"){
-if(!pattern5.test(data4)){
-const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema160.properties.cascadeId.anyOf[1],data:data4};
+}
+if(data.cascadeId !== undefined){
+let data5 = data.cascadeId;
+const _errs22 = errors;
+let valid9 = false;
+const _errs23 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.type,parentSchema:schema34,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -9132,9 +9159,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.cascadeId.anyOf[1].type,parentSchema:schema160.properties.cascadeId.anyOf[1],data:data4};
+if(typeof data5 == "number"){
+if(data5 < 1 || isNaN(data5)){
+const err17 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema34,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -9143,10 +9170,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid2 = _errs20 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const err18 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema160.properties.cascadeId.anyOf,parentSchema:schema160.properties.cascadeId,data:data4};
+if(!(formats0.validate(data5))){
+const err18 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema34,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -9155,23 +9180,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.cascadeStageUUID !== undefined){
-let data5 = data.cascadeStageUUID;
+var _valid2 = _errs23 === errors;
+valid9 = valid9 || _valid2;
+const _errs26 = errors;
 if(typeof data5 === "string"){
-if(func1(data5) < 1){
-const err19 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema160.properties.cascadeStageUUID,data:data5};
+if(!pattern5.test(data5)){
+const err19 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\"",schema:"^[0-9]+$",parentSchema:schema160.properties.cascadeId.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -9182,7 +9197,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.cascadeStageUUID.type,parentSchema:schema160.properties.cascadeStageUUID,data:data5};
+const err20 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.cascadeId.anyOf[1].type,parentSchema:schema160.properties.cascadeId.anyOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -9191,11 +9206,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.subject !== undefined){
-let data6 = data.subject;
-if(typeof data6 !== "string"){
-const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.subject.type,parentSchema:schema160.properties.subject,data:data6};
+var _valid2 = _errs26 === errors;
+valid9 = valid9 || _valid2;
+if(!valid9){
+const err21 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema160.properties.cascadeId.anyOf,parentSchema:schema160.properties.cascadeId,data:data5};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -9204,11 +9218,23 @@ vErrors.push(err21);
 }
 errors++;
 }
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
 }
-if(data.subjectId !== undefined){
-let data7 = data.subjectId;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err22 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.subjectId.type,parentSchema:schema160.properties.subjectId,data:data7};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.cascadeStageUUID !== undefined){
+let data6 = data.cascadeStageUUID;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err22 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema160.properties.cascadeStageUUID,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -9217,14 +9243,51 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(!(formats0.validate(data7))){
-const err23 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema160.properties.subjectId,data:data7};
+}
+else {
+const err23 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.cascadeStageUUID.type,parentSchema:schema160.properties.cascadeStageUUID,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.subject !== undefined){
+let data7 = data.subject;
+if(typeof data7 !== "string"){
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.subject.type,parentSchema:schema160.properties.subject,data:data7};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.subjectId !== undefined){
+let data8 = data.subjectId;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err25 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema160.properties.subjectId.type,parentSchema:schema160.properties.subjectId,data:data8};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data8 == "number"){
+if(!(formats0.validate(data8))){
+const err26 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\"",schema:"int64",parentSchema:schema160.properties.subjectId,data:data8};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }
@@ -9237,69 +9300,10 @@ errors = vErrors.length;
 }
 }
 if(data.statusAt !== undefined){
-let data9 = data.statusAt;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err24 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema160.properties.statusAt,data:data9};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.statusAt.type,parentSchema:schema160.properties.statusAt,data:data9};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data10 = data.error;
-const _errs32 = errors;
-let valid8 = false;
-let passing1 = null;
-const _errs33 = errors;
-if(!(validate136(data10, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
-errors = vErrors.length;
-}
-var _valid3 = _errs33 === errors;
-if(_valid3){
-valid8 = true;
-passing1 = 0;
-}
-const _errs34 = errors;
-if(data10 !== null){
-const err26 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema160.properties.error.oneOf[1].type,parentSchema:schema160.properties.error.oneOf[1],data:data10};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid3 = _errs34 === errors;
-if(_valid3 && valid8){
-valid8 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid3){
-valid8 = true;
-passing1 = 1;
-}
-}
-if(!valid8){
-const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema160.properties.error.oneOf,parentSchema:schema160.properties.error,data:data10};
+let data10 = data.statusAt;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err27 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema160.properties.statusAt,data:data10};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -9308,22 +9312,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.comment !== undefined){
-let data11 = data.comment;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err28 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema160.properties.comment.type},message:"must be string,null",schema:schema160.properties.comment.type,parentSchema:schema160.properties.comment,data:data11};
+const err28 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema160.properties.statusAt.type,parentSchema:schema160.properties.statusAt,data:data10};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -9333,12 +9324,24 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.paymentData !== undefined){
-let data12 = data.paymentData;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data.error !== undefined){
+let data11 = data.error;
+const _errs38 = errors;
+let valid11 = false;
+let passing1 = null;
+const _errs39 = errors;
+if(!(validate136(data11, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate136.errors : vErrors.concat(validate136.errors);
+errors = vErrors.length;
 }
-else {
-const err29 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.properties.paymentData.type,parentSchema:schema160.properties.paymentData,data:data12};
+var _valid3 = _errs39 === errors;
+if(_valid3){
+valid11 = true;
+passing1 = 0;
+}
+const _errs40 = errors;
+if(data11 !== null){
+const err29 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null",schema:schema160.properties.error.oneOf[1].type,parentSchema:schema160.properties.error.oneOf[1],data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -9347,15 +9350,75 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
+var _valid3 = _errs40 === errors;
+if(_valid3 && valid11){
+valid11 = false;
+passing1 = [passing1, 1];
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.type,parentSchema:schema160,data};
+if(_valid3){
+valid11 = true;
+passing1 = 1;
+}
+}
+if(!valid11){
+const err30 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema160.properties.error.oneOf,parentSchema:schema160.properties.error,data:data11};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs38;
+if(vErrors !== null){
+if(_errs38){
+vErrors.length = _errs38;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.comment !== undefined){
+let data12 = data.comment;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err31 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema160.properties.comment.type},message:"must be string,null",schema:schema160.properties.comment.type,parentSchema:schema160.properties.comment,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.paymentData !== undefined){
+let data13 = data.paymentData;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+}
+else {
+const err32 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.properties.paymentData.type,parentSchema:schema160.properties.paymentData,data:data13};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema160.type,parentSchema:schema160,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }
@@ -9390,7 +9453,7 @@ return errors === 0;
 validate134.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 export const v39 = validate142;
-const schema167 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownChannelType"};
+const schema168 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/KnownChannelType"};
 
 function validate142(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9428,7 +9491,7 @@ return errors === 0;
 validate142.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v40 = validate143;
-const schema169 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"};
+const schema170 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"};
 
 function validate144(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9537,7 +9600,7 @@ return errors === 0;
 validate143.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 export const v41 = validate146;
-const schema172 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeStage"};
+const schema173 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/CascadeStage"};
 
 function validate147(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9638,7 +9701,7 @@ return errors === 0;
 validate146.evaluated = {"props":{"uuid":true,"channel":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v42 = validate150;
-const schema174 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema"};
+const schema175 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/requestBody/content/application~1json/schema"};
 
 function validate151(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -9764,7 +9827,7 @@ return errors === 0;
 validate150.evaluated = {"props":{"threadIds":true,"comment":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v43 = validate153;
-const schema177 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/requestBody/content/application~1json/schema"};
+const schema178 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/requestBody/content/application~1json/schema"};
 
 function validate154(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10213,7 +10276,7 @@ return errors === 0;
 validate153.evaluated = {"props":{"blacklisted":true,"addresses":true,"parameterValues":true,"tagValues":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v44 = validate157;
-const schema181 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema"};
+const schema182 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/requestBody/content/application~1json/schema"};
 
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10400,7 +10463,7 @@ return errors === 0;
 validate157.evaluated = {"props":{"requestId":true,"cascadeId":true,"subscriberFilter":true,"startTime":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v45 = validate162;
-const schema185 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema"};
+const schema186 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/200/content/application~1json/schema"};
 
 function validate163(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10514,7 +10577,7 @@ return errors === 0;
 validate162.evaluated = {"props":{"resolved_threads":true,"not_existing_threads":true,"already_resolved_threads":true,"not_resolved_due_to_system_error":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v46 = validate169;
-const schema187 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema"};
+const schema188 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1v1~1threads~1close/post/responses/400/content/application~1json/schema"};
 
 function validate170(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10638,7 +10701,7 @@ return errors === 0;
 validate169.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v47 = validate173;
-const schema189 = {"$ref":"urn:messaging-contract:openapi#/components/responses/IntegratorUnauthorized/content/application~1json/schema"};
+const schema190 = {"$ref":"urn:messaging-contract:openapi#/components/responses/IntegratorUnauthorized/content/application~1json/schema"};
 
 function validate174(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10762,7 +10825,7 @@ return errors === 0;
 validate173.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v48 = validate177;
-const schema191 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedNotFound/content/application~1json/schema"};
+const schema192 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedNotFound/content/application~1json/schema"};
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -10886,7 +10949,7 @@ return errors === 0;
 validate177.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v49 = validate181;
-const schema193 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedMethodNotAllowed/content/application~1json/schema"};
+const schema194 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedMethodNotAllowed/content/application~1json/schema"};
 
 function validate182(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11010,7 +11073,7 @@ return errors === 0;
 validate181.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v50 = validate185;
-const schema195 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedSystemError/content/application~1json/schema"};
+const schema196 = {"$ref":"urn:messaging-contract:openapi#/components/responses/DecidedSystemError/content/application~1json/schema"};
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11134,7 +11197,7 @@ return errors === 0;
 validate185.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v51 = validate189;
-const schema197 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema"};
+const schema198 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/200/content/application~1json/schema"};
 
 function validate189(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11152,7 +11215,7 @@ return errors === 0;
 validate189.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 export const v52 = validate190;
-const schema199 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema"};
+const schema200 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1subscribers~1create/post/responses/400/content/application~1json/schema"};
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11276,7 +11339,7 @@ return errors === 0;
 validate190.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v53 = validate194;
-const schema201 = {"$ref":"urn:messaging-contract:openapi#/components/responses/Unauthorized/content/application~1json/schema"};
+const schema202 = {"$ref":"urn:messaging-contract:openapi#/components/responses/Unauthorized/content/application~1json/schema"};
 
 function validate195(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11400,7 +11463,7 @@ return errors === 0;
 validate194.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v54 = validate198;
-const schema203 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema"};
+const schema204 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/200/content/application~1json/schema"};
 
 function validate199(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11485,7 +11548,7 @@ return errors === 0;
 validate198.evaluated = {"props":{"requestId":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v55 = validate201;
-const schema206 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema"};
+const schema207 = {"$ref":"urn:messaging-contract:openapi#/paths/~1api~1cascade~1schedule/post/responses/400/content/application~1json/schema"};
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11609,7 +11672,7 @@ return errors === 0;
 validate201.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v56 = validate205;
-const schema208 = {"$ref":"urn:messaging-contract:openapi#/components/responses/NotFound/content/application~1json/schema"};
+const schema209 = {"$ref":"urn:messaging-contract:openapi#/components/responses/NotFound/content/application~1json/schema"};
 
 function validate206(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11733,7 +11796,7 @@ return errors === 0;
 validate205.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v57 = validate209;
-const schema210 = {"$ref":"urn:messaging-contract:openapi#/components/responses/MethodNotAllowed/content/application~1json/schema"};
+const schema211 = {"$ref":"urn:messaging-contract:openapi#/components/responses/MethodNotAllowed/content/application~1json/schema"};
 
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11857,7 +11920,7 @@ return errors === 0;
 validate209.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v58 = validate213;
-const schema212 = {"$ref":"urn:messaging-contract:openapi#/components/responses/SystemError/content/application~1json/schema"};
+const schema213 = {"$ref":"urn:messaging-contract:openapi#/components/responses/SystemError/content/application~1json/schema"};
 
 function validate214(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -11981,7 +12044,7 @@ return errors === 0;
 validate213.evaluated = {"props":{"title":true,"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 export const v59 = validate217;
-const schema214 = {"type":"object","additionalProperties":false,"required":["apiKeys","integratorTokens","cascades","threads","parameters","tags","subscribers","usedRequestIds","templates","delivery"],"properties":{"apiKeys":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","balance"],"properties":{"key":{"type":"string","minLength":1},"balance":{"type":"number"}}}},"integratorTokens":{"type":"array","items":{"type":"string","minLength":1}},"cascades":{"type":"array","items":{"allOf":[{"$ref":"urn:messaging-contract:openapi#/components/schemas/Cascade"}],"type":"object","properties":{"stages":{"type":"array","items":{"type":"object","required":["subject","subjectId"],"properties":{"subject":{"type":"string"},"subjectId":{"type":"integer"},"subjectActive":{"type":"boolean"},"templates":{"type":"array","items":{"type":"string","minLength":1}}}}}}}},"threads":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","state"],"properties":{"id":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"},"state":{"enum":["open","closed"]},"failOnClose":{"type":"boolean"}}}},"parameters":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","type"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["STRING","ENUM","DATE"]},"values":{"type":"array","items":{"type":"string","minLength":1}}},"if":{"properties":{"type":{"const":"ENUM"}}},"then":{"required":["values"]}}},"tags":{"type":"array","items":{"type":"string","minLength":1}},"subscribers":{"type":"array","items":{"type":"string","minLength":1}},"usedRequestIds":{"type":"array","items":{"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"}},"templates":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"delivery":{"type":"object","additionalProperties":false,"required":["phonePattern","unreachableMediaHostSuffixes","maxTextLength"],"properties":{"phonePattern":{"type":"string","format":"regex"},"unreachableMediaHostSuffixes":{"type":"array","items":{"type":"string","minLength":1}},"maxTextLength":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"integer","minimum":1}}}}}};
+const schema215 = {"type":"object","additionalProperties":false,"required":["apiKeys","integratorTokens","cascades","threads","parameters","tags","subscribers","usedRequestIds","templates","delivery"],"properties":{"apiKeys":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["key","balance"],"properties":{"key":{"type":"string","minLength":1},"balance":{"type":"number"}}}},"integratorTokens":{"type":"array","items":{"type":"string","minLength":1}},"cascades":{"type":"array","items":{"allOf":[{"$ref":"urn:messaging-contract:openapi#/components/schemas/Cascade"}],"type":"object","properties":{"stages":{"type":"array","items":{"type":"object","required":["subject","subjectId"],"properties":{"subject":{"type":"string"},"subjectId":{"type":"integer"},"subjectActive":{"type":"boolean"},"templates":{"type":"array","items":{"type":"string","minLength":1}}}}}}}},"threads":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","state"],"properties":{"id":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ThreadId"},"state":{"enum":["open","closed"]},"failOnClose":{"type":"boolean"}}}},"parameters":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","type"],"properties":{"name":{"type":"string","minLength":1},"type":{"enum":["STRING","ENUM","DATE"]},"values":{"type":"array","items":{"type":"string","minLength":1}}},"if":{"properties":{"type":{"const":"ENUM"}}},"then":{"required":["values"]}}},"tags":{"type":"array","items":{"type":"string","minLength":1}},"subscribers":{"type":"array","items":{"type":"string","minLength":1}},"usedRequestIds":{"type":"array","items":{"$ref":"urn:messaging-contract:openapi#/components/schemas/RequestId"}},"templates":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"array","items":{"type":"string","minLength":1}}},"delivery":{"type":"object","additionalProperties":false,"required":["phonePattern","unreachableMediaHostSuffixes","maxTextLength"],"properties":{"phonePattern":{"type":"string","format":"regex"},"unreachableMediaHostSuffixes":{"type":"array","items":{"type":"string","minLength":1}},"maxTextLength":{"type":"object","propertyNames":{"$ref":"urn:messaging-contract:openapi#/components/schemas/ChannelType"},"additionalProperties":{"type":"integer","minimum":1}}}}}};
 const func64 = Object.prototype.hasOwnProperty;
 
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -12199,7 +12262,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.apiKeys === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKeys"},message:"must have required property '"+"apiKeys"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "apiKeys"},message:"must have required property '"+"apiKeys"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -12209,7 +12272,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.integratorTokens === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "integratorTokens"},message:"must have required property '"+"integratorTokens"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "integratorTokens"},message:"must have required property '"+"integratorTokens"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -12219,7 +12282,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.cascades === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascades"},message:"must have required property '"+"cascades"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cascades"},message:"must have required property '"+"cascades"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -12229,7 +12292,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.threads === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threads"},message:"must have required property '"+"threads"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "threads"},message:"must have required property '"+"threads"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -12239,7 +12302,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.parameters === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "parameters"},message:"must have required property '"+"parameters"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -12249,7 +12312,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.tags === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tags"},message:"must have required property '"+"tags"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -12259,7 +12322,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data.subscribers === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscribers"},message:"must have required property '"+"subscribers"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "subscribers"},message:"must have required property '"+"subscribers"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -12269,7 +12332,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data.usedRequestIds === undefined){
-const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usedRequestIds"},message:"must have required property '"+"usedRequestIds"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "usedRequestIds"},message:"must have required property '"+"usedRequestIds"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -12279,7 +12342,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data.templates === undefined){
-const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -12289,7 +12352,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data.delivery === undefined){
-const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'",schema:schema214.required,parentSchema:schema214,data};
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "delivery"},message:"must have required property '"+"delivery"+"'",schema:schema215.required,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -12299,8 +12362,8 @@ vErrors.push(err9);
 errors++;
 }
 for(const key0 in data){
-if(!(func64.call(schema214.properties, key0))){
-const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema214,data};
+if(!(func64.call(schema215.properties, key0))){
+const err10 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -12318,7 +12381,7 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.key === undefined){
-const err11 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema214.properties.apiKeys.items.required,parentSchema:schema214.properties.apiKeys.items,data:data1};
+const err11 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema215.properties.apiKeys.items.required,parentSchema:schema215.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -12328,7 +12391,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data1.balance === undefined){
-const err12 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema214.properties.apiKeys.items.required,parentSchema:schema214.properties.apiKeys.items,data:data1};
+const err12 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/required",keyword:"required",params:{missingProperty: "balance"},message:"must have required property '"+"balance"+"'",schema:schema215.properties.apiKeys.items.required,parentSchema:schema215.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -12339,7 +12402,7 @@ errors++;
 }
 for(const key1 in data1){
 if(!((key1 === "key") || (key1 === "balance"))){
-const err13 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.apiKeys.items,data:data1};
+const err13 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema215.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -12353,7 +12416,7 @@ if(data1.key !== undefined){
 let data2 = data1.key;
 if(typeof data2 === "string"){
 if(func1(data2) < 1){
-const err14 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.apiKeys.items.properties.key,data:data2};
+const err14 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.apiKeys.items.properties.key,data:data2};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -12364,7 +12427,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.apiKeys.items.properties.key.type,parentSchema:schema214.properties.apiKeys.items.properties.key,data:data2};
+const err15 = {instancePath:instancePath+"/apiKeys/" + i0+"/key",schemaPath:"#/properties/apiKeys/items/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.apiKeys.items.properties.key.type,parentSchema:schema215.properties.apiKeys.items.properties.key,data:data2};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -12377,7 +12440,7 @@ errors++;
 if(data1.balance !== undefined){
 let data3 = data1.balance;
 if(!(typeof data3 == "number")){
-const err16 = {instancePath:instancePath+"/apiKeys/" + i0+"/balance",schemaPath:"#/properties/apiKeys/items/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema214.properties.apiKeys.items.properties.balance.type,parentSchema:schema214.properties.apiKeys.items.properties.balance,data:data3};
+const err16 = {instancePath:instancePath+"/apiKeys/" + i0+"/balance",schemaPath:"#/properties/apiKeys/items/properties/balance/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema215.properties.apiKeys.items.properties.balance.type,parentSchema:schema215.properties.apiKeys.items.properties.balance,data:data3};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -12389,7 +12452,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.apiKeys.items.type,parentSchema:schema214.properties.apiKeys.items,data:data1};
+const err17 = {instancePath:instancePath+"/apiKeys/" + i0,schemaPath:"#/properties/apiKeys/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.apiKeys.items.type,parentSchema:schema215.properties.apiKeys.items,data:data1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -12401,7 +12464,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/apiKeys",schemaPath:"#/properties/apiKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.apiKeys.type,parentSchema:schema214.properties.apiKeys,data:data0};
+const err18 = {instancePath:instancePath+"/apiKeys",schemaPath:"#/properties/apiKeys/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.apiKeys.type,parentSchema:schema215.properties.apiKeys,data:data0};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -12419,7 +12482,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(typeof data5 === "string"){
 if(func1(data5) < 1){
-const err19 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.integratorTokens.items,data:data5};
+const err19 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.integratorTokens.items,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -12430,7 +12493,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.integratorTokens.items.type,parentSchema:schema214.properties.integratorTokens.items,data:data5};
+const err20 = {instancePath:instancePath+"/integratorTokens/" + i1,schemaPath:"#/properties/integratorTokens/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.integratorTokens.items.type,parentSchema:schema215.properties.integratorTokens.items,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -12442,7 +12505,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/integratorTokens",schemaPath:"#/properties/integratorTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.integratorTokens.type,parentSchema:schema214.properties.integratorTokens,data:data4};
+const err21 = {instancePath:instancePath+"/integratorTokens",schemaPath:"#/properties/integratorTokens/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.integratorTokens.type,parentSchema:schema215.properties.integratorTokens,data:data4};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -12471,7 +12534,7 @@ for(let i3=0; i3<len3; i3++){
 let data9 = data8[i3];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 if(data9.subject === undefined){
-const err22 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subject"},message:"must have required property '"+"subject"+"'",schema:schema214.properties.cascades.items.properties.stages.items.required,parentSchema:schema214.properties.cascades.items.properties.stages.items,data:data9};
+const err22 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subject"},message:"must have required property '"+"subject"+"'",schema:schema215.properties.cascades.items.properties.stages.items.required,parentSchema:schema215.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -12481,7 +12544,7 @@ vErrors.push(err22);
 errors++;
 }
 if(data9.subjectId === undefined){
-const err23 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subjectId"},message:"must have required property '"+"subjectId"+"'",schema:schema214.properties.cascades.items.properties.stages.items.required,parentSchema:schema214.properties.cascades.items.properties.stages.items,data:data9};
+const err23 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/required",keyword:"required",params:{missingProperty: "subjectId"},message:"must have required property '"+"subjectId"+"'",schema:schema215.properties.cascades.items.properties.stages.items.required,parentSchema:schema215.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -12493,7 +12556,7 @@ errors++;
 if(data9.subject !== undefined){
 let data10 = data9.subject;
 if(typeof data10 !== "string"){
-const err24 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subject",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.cascades.items.properties.stages.items.properties.subject.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.subject,data:data10};
+const err24 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subject",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.cascades.items.properties.stages.items.properties.subject.type,parentSchema:schema215.properties.cascades.items.properties.stages.items.properties.subject,data:data10};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -12506,7 +12569,7 @@ errors++;
 if(data9.subjectId !== undefined){
 let data11 = data9.subjectId;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err25 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectId",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.cascades.items.properties.stages.items.properties.subjectId.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.subjectId,data:data11};
+const err25 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectId",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.cascades.items.properties.stages.items.properties.subjectId.type,parentSchema:schema215.properties.cascades.items.properties.stages.items.properties.subjectId,data:data11};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -12519,7 +12582,7 @@ errors++;
 if(data9.subjectActive !== undefined){
 let data12 = data9.subjectActive;
 if(typeof data12 !== "boolean"){
-const err26 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectActive",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.cascades.items.properties.stages.items.properties.subjectActive.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.subjectActive,data:data12};
+const err26 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/subjectActive",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/subjectActive/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema215.properties.cascades.items.properties.stages.items.properties.subjectActive.type,parentSchema:schema215.properties.cascades.items.properties.stages.items.properties.subjectActive,data:data12};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -12537,7 +12600,7 @@ for(let i4=0; i4<len4; i4++){
 let data14 = data13[i4];
 if(typeof data14 === "string"){
 if(func1(data14) < 1){
-const err27 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
+const err27 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -12548,7 +12611,7 @@ errors++;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.cascades.items.properties.stages.items.properties.templates.items.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
+const err28 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates/" + i4,schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.cascades.items.properties.stages.items.properties.templates.items.type,parentSchema:schema215.properties.cascades.items.properties.stages.items.properties.templates.items,data:data14};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -12560,7 +12623,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.cascades.items.properties.stages.items.properties.templates.type,parentSchema:schema214.properties.cascades.items.properties.stages.items.properties.templates,data:data13};
+const err29 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3+"/templates",schemaPath:"#/properties/cascades/items/properties/stages/items/properties/templates/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.cascades.items.properties.stages.items.properties.templates.type,parentSchema:schema215.properties.cascades.items.properties.stages.items.properties.templates,data:data13};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -12572,7 +12635,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.cascades.items.properties.stages.items.type,parentSchema:schema214.properties.cascades.items.properties.stages.items,data:data9};
+const err30 = {instancePath:instancePath+"/cascades/" + i2+"/stages/" + i3,schemaPath:"#/properties/cascades/items/properties/stages/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.cascades.items.properties.stages.items.type,parentSchema:schema215.properties.cascades.items.properties.stages.items,data:data9};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -12584,7 +12647,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/cascades/" + i2+"/stages",schemaPath:"#/properties/cascades/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.cascades.items.properties.stages.type,parentSchema:schema214.properties.cascades.items.properties.stages,data:data8};
+const err31 = {instancePath:instancePath+"/cascades/" + i2+"/stages",schemaPath:"#/properties/cascades/items/properties/stages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.cascades.items.properties.stages.type,parentSchema:schema215.properties.cascades.items.properties.stages,data:data8};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -12596,7 +12659,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/cascades/" + i2,schemaPath:"#/properties/cascades/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.cascades.items.type,parentSchema:schema214.properties.cascades.items,data:data7};
+const err32 = {instancePath:instancePath+"/cascades/" + i2,schemaPath:"#/properties/cascades/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.cascades.items.type,parentSchema:schema215.properties.cascades.items,data:data7};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -12608,7 +12671,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/cascades",schemaPath:"#/properties/cascades/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.cascades.type,parentSchema:schema214.properties.cascades,data:data6};
+const err33 = {instancePath:instancePath+"/cascades",schemaPath:"#/properties/cascades/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.cascades.type,parentSchema:schema215.properties.cascades,data:data6};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -12626,7 +12689,7 @@ for(let i5=0; i5<len5; i5++){
 let data16 = data15[i5];
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.id === undefined){
-const err34 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema214.properties.threads.items.required,parentSchema:schema214.properties.threads.items,data:data16};
+const err34 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema215.properties.threads.items.required,parentSchema:schema215.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -12636,7 +12699,7 @@ vErrors.push(err34);
 errors++;
 }
 if(data16.state === undefined){
-const err35 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema214.properties.threads.items.required,parentSchema:schema214.properties.threads.items,data:data16};
+const err35 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema215.properties.threads.items.required,parentSchema:schema215.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -12647,7 +12710,7 @@ errors++;
 }
 for(const key2 in data16){
 if(!(((key2 === "id") || (key2 === "state")) || (key2 === "failOnClose"))){
-const err36 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.threads.items,data:data16};
+const err36 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema215.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -12685,7 +12748,7 @@ errors++;
 if(data16.state !== undefined){
 let data18 = data16.state;
 if(!((data18 === "open") || (data18 === "closed"))){
-const err39 = {instancePath:instancePath+"/threads/" + i5+"/state",schemaPath:"#/properties/threads/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema214.properties.threads.items.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema214.properties.threads.items.properties.state.enum,parentSchema:schema214.properties.threads.items.properties.state,data:data18};
+const err39 = {instancePath:instancePath+"/threads/" + i5+"/state",schemaPath:"#/properties/threads/items/properties/state/enum",keyword:"enum",params:{allowedValues: schema215.properties.threads.items.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.threads.items.properties.state.enum,parentSchema:schema215.properties.threads.items.properties.state,data:data18};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -12698,7 +12761,7 @@ errors++;
 if(data16.failOnClose !== undefined){
 let data19 = data16.failOnClose;
 if(typeof data19 !== "boolean"){
-const err40 = {instancePath:instancePath+"/threads/" + i5+"/failOnClose",schemaPath:"#/properties/threads/items/properties/failOnClose/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema214.properties.threads.items.properties.failOnClose.type,parentSchema:schema214.properties.threads.items.properties.failOnClose,data:data19};
+const err40 = {instancePath:instancePath+"/threads/" + i5+"/failOnClose",schemaPath:"#/properties/threads/items/properties/failOnClose/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema215.properties.threads.items.properties.failOnClose.type,parentSchema:schema215.properties.threads.items.properties.failOnClose,data:data19};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -12710,7 +12773,7 @@ errors++;
 }
 }
 else {
-const err41 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.threads.items.type,parentSchema:schema214.properties.threads.items,data:data16};
+const err41 = {instancePath:instancePath+"/threads/" + i5,schemaPath:"#/properties/threads/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.threads.items.type,parentSchema:schema215.properties.threads.items,data:data16};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -12722,7 +12785,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.threads.type,parentSchema:schema214.properties.threads,data:data15};
+const err42 = {instancePath:instancePath+"/threads",schemaPath:"#/properties/threads/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.threads.type,parentSchema:schema215.properties.threads,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -12769,7 +12832,7 @@ if(_valid0){
 const _errs52 = errors;
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.values === undefined){
-const err44 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema214.properties.parameters.items.then.required,parentSchema:schema214.properties.parameters.items.then,data:data21};
+const err44 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/then/required",keyword:"required",params:{missingProperty: "values"},message:"must have required property '"+"values"+"'",schema:schema215.properties.parameters.items.then.required,parentSchema:schema215.properties.parameters.items.then,data:data21};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -12783,7 +12846,7 @@ var _valid0 = _errs52 === errors;
 valid21 = _valid0;
 }
 if(!valid21){
-const err45 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema214.properties.parameters.items.if,parentSchema:schema214.properties.parameters.items,data:data21};
+const err45 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema215.properties.parameters.items.if,parentSchema:schema215.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -12794,7 +12857,7 @@ errors++;
 }
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 if(data21.name === undefined){
-const err46 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema214.properties.parameters.items.required,parentSchema:schema214.properties.parameters.items,data:data21};
+const err46 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema215.properties.parameters.items.required,parentSchema:schema215.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -12804,7 +12867,7 @@ vErrors.push(err46);
 errors++;
 }
 if(data21.type === undefined){
-const err47 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema214.properties.parameters.items.required,parentSchema:schema214.properties.parameters.items,data:data21};
+const err47 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema215.properties.parameters.items.required,parentSchema:schema215.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -12815,7 +12878,7 @@ errors++;
 }
 for(const key3 in data21){
 if(!(((key3 === "name") || (key3 === "type")) || (key3 === "values"))){
-const err48 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.parameters.items,data:data21};
+const err48 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema215.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -12829,7 +12892,7 @@ if(data21.name !== undefined){
 let data23 = data21.name;
 if(typeof data23 === "string"){
 if(func1(data23) < 1){
-const err49 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.parameters.items.properties.name,data:data23};
+const err49 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.parameters.items.properties.name,data:data23};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -12840,7 +12903,7 @@ errors++;
 }
 }
 else {
-const err50 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.parameters.items.properties.name.type,parentSchema:schema214.properties.parameters.items.properties.name,data:data23};
+const err50 = {instancePath:instancePath+"/parameters/" + i6+"/name",schemaPath:"#/properties/parameters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.parameters.items.properties.name.type,parentSchema:schema215.properties.parameters.items.properties.name,data:data23};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -12853,7 +12916,7 @@ errors++;
 if(data21.type !== undefined){
 let data24 = data21.type;
 if(!(((data24 === "STRING") || (data24 === "ENUM")) || (data24 === "DATE"))){
-const err51 = {instancePath:instancePath+"/parameters/" + i6+"/type",schemaPath:"#/properties/parameters/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema214.properties.parameters.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema214.properties.parameters.items.properties.type.enum,parentSchema:schema214.properties.parameters.items.properties.type,data:data24};
+const err51 = {instancePath:instancePath+"/parameters/" + i6+"/type",schemaPath:"#/properties/parameters/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema215.properties.parameters.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema215.properties.parameters.items.properties.type.enum,parentSchema:schema215.properties.parameters.items.properties.type,data:data24};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -12871,7 +12934,7 @@ for(let i7=0; i7<len7; i7++){
 let data26 = data25[i7];
 if(typeof data26 === "string"){
 if(func1(data26) < 1){
-const err52 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.parameters.items.properties.values.items,data:data26};
+const err52 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.parameters.items.properties.values.items,data:data26};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -12882,7 +12945,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.parameters.items.properties.values.items.type,parentSchema:schema214.properties.parameters.items.properties.values.items,data:data26};
+const err53 = {instancePath:instancePath+"/parameters/" + i6+"/values/" + i7,schemaPath:"#/properties/parameters/items/properties/values/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.parameters.items.properties.values.items.type,parentSchema:schema215.properties.parameters.items.properties.values.items,data:data26};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -12894,7 +12957,7 @@ errors++;
 }
 }
 else {
-const err54 = {instancePath:instancePath+"/parameters/" + i6+"/values",schemaPath:"#/properties/parameters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.parameters.items.properties.values.type,parentSchema:schema214.properties.parameters.items.properties.values,data:data25};
+const err54 = {instancePath:instancePath+"/parameters/" + i6+"/values",schemaPath:"#/properties/parameters/items/properties/values/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.parameters.items.properties.values.type,parentSchema:schema215.properties.parameters.items.properties.values,data:data25};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -12906,7 +12969,7 @@ errors++;
 }
 }
 else {
-const err55 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.parameters.items.type,parentSchema:schema214.properties.parameters.items,data:data21};
+const err55 = {instancePath:instancePath+"/parameters/" + i6,schemaPath:"#/properties/parameters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.parameters.items.type,parentSchema:schema215.properties.parameters.items,data:data21};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -12918,7 +12981,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.parameters.type,parentSchema:schema214.properties.parameters,data:data20};
+const err56 = {instancePath:instancePath+"/parameters",schemaPath:"#/properties/parameters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.parameters.type,parentSchema:schema215.properties.parameters,data:data20};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -12936,7 +12999,7 @@ for(let i8=0; i8<len8; i8++){
 let data28 = data27[i8];
 if(typeof data28 === "string"){
 if(func1(data28) < 1){
-const err57 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.tags.items,data:data28};
+const err57 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.tags.items,data:data28};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -12947,7 +13010,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.tags.items.type,parentSchema:schema214.properties.tags.items,data:data28};
+const err58 = {instancePath:instancePath+"/tags/" + i8,schemaPath:"#/properties/tags/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.tags.items.type,parentSchema:schema215.properties.tags.items,data:data28};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -12959,7 +13022,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.tags.type,parentSchema:schema214.properties.tags,data:data27};
+const err59 = {instancePath:instancePath+"/tags",schemaPath:"#/properties/tags/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.tags.type,parentSchema:schema215.properties.tags,data:data27};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -12977,7 +13040,7 @@ for(let i9=0; i9<len9; i9++){
 let data30 = data29[i9];
 if(typeof data30 === "string"){
 if(func1(data30) < 1){
-const err60 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.subscribers.items,data:data30};
+const err60 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.subscribers.items,data:data30};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -12988,7 +13051,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.subscribers.items.type,parentSchema:schema214.properties.subscribers.items,data:data30};
+const err61 = {instancePath:instancePath+"/subscribers/" + i9,schemaPath:"#/properties/subscribers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.subscribers.items.type,parentSchema:schema215.properties.subscribers.items,data:data30};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -13000,7 +13063,7 @@ errors++;
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/subscribers",schemaPath:"#/properties/subscribers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.subscribers.type,parentSchema:schema214.properties.subscribers,data:data29};
+const err62 = {instancePath:instancePath+"/subscribers",schemaPath:"#/properties/subscribers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.subscribers.type,parentSchema:schema215.properties.subscribers,data:data29};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -13041,7 +13104,7 @@ errors++;
 }
 }
 else {
-const err65 = {instancePath:instancePath+"/usedRequestIds",schemaPath:"#/properties/usedRequestIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.usedRequestIds.type,parentSchema:schema214.properties.usedRequestIds,data:data31};
+const err65 = {instancePath:instancePath+"/usedRequestIds",schemaPath:"#/properties/usedRequestIds/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.usedRequestIds.type,parentSchema:schema215.properties.usedRequestIds,data:data31};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -13062,7 +13125,7 @@ errors = vErrors.length;
 }
 var valid33 = _errs76 === errors;
 if(!valid33){
-const err66 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema214.properties.templates.propertyNames,parentSchema:schema214.properties.templates,data:data33};
+const err66 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema215.properties.templates.propertyNames,parentSchema:schema215.properties.templates,data:data33};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -13080,7 +13143,7 @@ for(let i11=0; i11<len11; i11++){
 let data35 = data34[i11];
 if(typeof data35 === "string"){
 if(func1(data35) < 1){
-const err67 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.templates.additionalProperties.items,data:data35};
+const err67 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.templates.additionalProperties.items,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -13091,7 +13154,7 @@ errors++;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.templates.additionalProperties.items.type,parentSchema:schema214.properties.templates.additionalProperties.items,data:data35};
+const err68 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i11,schemaPath:"#/properties/templates/additionalProperties/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.templates.additionalProperties.items.type,parentSchema:schema215.properties.templates.additionalProperties.items,data:data35};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -13103,7 +13166,7 @@ errors++;
 }
 }
 else {
-const err69 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/templates/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.templates.additionalProperties.type,parentSchema:schema214.properties.templates.additionalProperties,data:data34};
+const err69 = {instancePath:instancePath+"/templates/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/templates/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.templates.additionalProperties.type,parentSchema:schema215.properties.templates.additionalProperties,data:data34};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -13115,7 +13178,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.templates.type,parentSchema:schema214.properties.templates,data:data33};
+const err70 = {instancePath:instancePath+"/templates",schemaPath:"#/properties/templates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.templates.type,parentSchema:schema215.properties.templates,data:data33};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -13129,7 +13192,7 @@ if(data.delivery !== undefined){
 let data36 = data.delivery;
 if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
 if(data36.phonePattern === undefined){
-const err71 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "phonePattern"},message:"must have required property '"+"phonePattern"+"'",schema:schema214.properties.delivery.required,parentSchema:schema214.properties.delivery,data:data36};
+const err71 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "phonePattern"},message:"must have required property '"+"phonePattern"+"'",schema:schema215.properties.delivery.required,parentSchema:schema215.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -13139,7 +13202,7 @@ vErrors.push(err71);
 errors++;
 }
 if(data36.unreachableMediaHostSuffixes === undefined){
-const err72 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "unreachableMediaHostSuffixes"},message:"must have required property '"+"unreachableMediaHostSuffixes"+"'",schema:schema214.properties.delivery.required,parentSchema:schema214.properties.delivery,data:data36};
+const err72 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "unreachableMediaHostSuffixes"},message:"must have required property '"+"unreachableMediaHostSuffixes"+"'",schema:schema215.properties.delivery.required,parentSchema:schema215.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -13149,7 +13212,7 @@ vErrors.push(err72);
 errors++;
 }
 if(data36.maxTextLength === undefined){
-const err73 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "maxTextLength"},message:"must have required property '"+"maxTextLength"+"'",schema:schema214.properties.delivery.required,parentSchema:schema214.properties.delivery,data:data36};
+const err73 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/required",keyword:"required",params:{missingProperty: "maxTextLength"},message:"must have required property '"+"maxTextLength"+"'",schema:schema215.properties.delivery.required,parentSchema:schema215.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -13160,7 +13223,7 @@ errors++;
 }
 for(const key6 in data36){
 if(!(((key6 === "phonePattern") || (key6 === "unreachableMediaHostSuffixes")) || (key6 === "maxTextLength"))){
-const err74 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema214.properties.delivery,data:data36};
+const err74 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema215.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -13174,7 +13237,7 @@ if(data36.phonePattern !== undefined){
 let data37 = data36.phonePattern;
 if(typeof data37 === "string"){
 if(!(formats44(data37))){
-const err75 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/format",keyword:"format",params:{format: "regex"},message:"must match format \""+"regex"+"\"",schema:"regex",parentSchema:schema214.properties.delivery.properties.phonePattern,data:data37};
+const err75 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/format",keyword:"format",params:{format: "regex"},message:"must match format \""+"regex"+"\"",schema:"regex",parentSchema:schema215.properties.delivery.properties.phonePattern,data:data37};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -13185,7 +13248,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.delivery.properties.phonePattern.type,parentSchema:schema214.properties.delivery.properties.phonePattern,data:data37};
+const err76 = {instancePath:instancePath+"/delivery/phonePattern",schemaPath:"#/properties/delivery/properties/phonePattern/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.delivery.properties.phonePattern.type,parentSchema:schema215.properties.delivery.properties.phonePattern,data:data37};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -13203,7 +13266,7 @@ for(let i12=0; i12<len12; i12++){
 let data39 = data38[i12];
 if(typeof data39 === "string"){
 if(func1(data39) < 1){
-const err77 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+const err77 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema215.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -13214,7 +13277,7 @@ errors++;
 }
 }
 else {
-const err78 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.items.type,parentSchema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
+const err78 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes/" + i12,schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema215.properties.delivery.properties.unreachableMediaHostSuffixes.items.type,parentSchema:schema215.properties.delivery.properties.unreachableMediaHostSuffixes.items,data:data39};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -13226,7 +13289,7 @@ errors++;
 }
 }
 else {
-const err79 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes",schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes.type,parentSchema:schema214.properties.delivery.properties.unreachableMediaHostSuffixes,data:data38};
+const err79 = {instancePath:instancePath+"/delivery/unreachableMediaHostSuffixes",schemaPath:"#/properties/delivery/properties/unreachableMediaHostSuffixes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema215.properties.delivery.properties.unreachableMediaHostSuffixes.type,parentSchema:schema215.properties.delivery.properties.unreachableMediaHostSuffixes,data:data38};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -13247,7 +13310,7 @@ errors = vErrors.length;
 }
 var valid40 = _errs93 === errors;
 if(!valid40){
-const err80 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema214.properties.delivery.properties.maxTextLength.propertyNames,parentSchema:schema214.properties.delivery.properties.maxTextLength,data:data40};
+const err80 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema215.properties.delivery.properties.maxTextLength.propertyNames,parentSchema:schema215.properties.delivery.properties.maxTextLength,data:data40};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -13260,7 +13323,7 @@ errors++;
 for(const key8 in data40){
 let data41 = data40[key8];
 if(!((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41)))){
-const err81 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema214.properties.delivery.properties.maxTextLength.additionalProperties.type,parentSchema:schema214.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
+const err81 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema215.properties.delivery.properties.maxTextLength.additionalProperties.type,parentSchema:schema215.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -13271,7 +13334,7 @@ errors++;
 }
 if(typeof data41 == "number"){
 if(data41 < 1 || isNaN(data41)){
-const err82 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema214.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
+const err82 = {instancePath:instancePath+"/delivery/maxTextLength/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/delivery/properties/maxTextLength/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema215.properties.delivery.properties.maxTextLength.additionalProperties,data:data41};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -13284,7 +13347,7 @@ errors++;
 }
 }
 else {
-const err83 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.delivery.properties.maxTextLength.type,parentSchema:schema214.properties.delivery.properties.maxTextLength,data:data40};
+const err83 = {instancePath:instancePath+"/delivery/maxTextLength",schemaPath:"#/properties/delivery/properties/maxTextLength/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.delivery.properties.maxTextLength.type,parentSchema:schema215.properties.delivery.properties.maxTextLength,data:data40};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -13296,7 +13359,7 @@ errors++;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.properties.delivery.type,parentSchema:schema214.properties.delivery,data:data36};
+const err84 = {instancePath:instancePath+"/delivery",schemaPath:"#/properties/delivery/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.properties.delivery.type,parentSchema:schema215.properties.delivery,data:data36};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -13308,7 +13371,7 @@ errors++;
 }
 }
 else {
-const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema214.type,parentSchema:schema214,data};
+const err85 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema215.type,parentSchema:schema215,data};
 if(vErrors === null){
 vErrors = [err85];
 }

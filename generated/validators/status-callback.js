@@ -20,11 +20,11 @@ const runtime0 = function ucs2length(str) {
 
 export const v0 = validate20;
 const schema31 = {"$ref":"urn:messaging-contract:openapi#/components/schemas/StatusCallback"};
-const schema33 = {"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract **[contract decision]**; a failed\ndelivery (`UNDELIVERED`) carries an error code (the description). Other fields may come;\naccept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"description":"The cascade of the message, as a number or a numeric string (the public docs show both) [public docs].","anyOf":[{"$ref":"#/components/schemas/CascadeId"},{"type":"string","pattern":"^[0-9]+$"}]},"cascadeStageUUID":{"type":"string","minLength":1,"description":"The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted)."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","minLength":1,"description":"When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not\npublished: a value without one is accepted.\n","examples":["2030-01-15T09:30:04Z"]},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}}};
-const schema36 = {"type":"string","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs, and any non-empty\nstring is accepted), unique per request: a second request with the same\nvalue gives 400 `requestId-is-not-unique`, which is also how a client learns that an earlier\nattempt whose response was lost was accepted.\n","examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
-const schema37 = {"type":"integer","format":"int64","minimum":1,"description":"Identifier of an existing cascade. Some examples of the public docs show it as a numeric\nstring; the service's description says integer, and so does this contract. That it is at\nleast 1 and fits in 64 bits is **[contract decision]**: the description says only \"integer\"\n(identifiers are positive, as the public docs' numbers are, and held as long).\n","examples":[1001]};
+const schema33 = {"x-words":["Section 6: \"The service calls a status callback to report message delivery results. A failed delivery is reported with the status UNDELIVERED and one of the delivery error codes in section 7.2.\"","[public docs] \"Payload fields: requestId, messageId (long), cascadeId, cascadeStageUUID, subject, subjectId, status, statusAt (ISO 8601), error (a code, may be null), comment\""],"type":"object","description":"A delivery result posted to the account's callback URL. The field list is from the public\ndocs [public docs]; the service's description does not show the payload. `messageId`,\n`status` and `statusAt` are required by this contract **[contract decision]**; a failed\ndelivery (`UNDELIVERED`) carries an error code, and a code of the description's list comes\nwith that status alone (the description). Other fields may come; accept them.\n","required":["messageId","status","statusAt"],"properties":{"requestId":{"description":"The `requestId` of the scheduling request; null for a message not sent by this API.","oneOf":[{"$ref":"#/components/schemas/RequestId"},{"type":"null"}]},"messageId":{"type":"integer","format":"int64","examples":[700123456]},"cascadeId":{"description":"The cascade of the message, as a number or a numeric string (the public docs show both) [public docs].","anyOf":[{"$ref":"#/components/schemas/CascadeId"},{"type":"string","pattern":"^[0-9]+$"}]},"cascadeStageUUID":{"type":"string","minLength":1,"description":"The stage of the cascade that sent the message (UUID-like; any non-empty string is accepted)."},"subject":{"type":"string","description":"The sender signature (subject) the message was sent with."},"subjectId":{"type":"integer","format":"int64"},"status":{"$ref":"#/components/schemas/DeliveryStatus"},"statusAt":{"type":"string","minLength":1,"description":"When the status was reached, ISO 8601 [public docs]. Whether it carries a zone is not\npublished: a value without one is accepted.\n","examples":["2030-01-15T09:30:04Z"]},"error":{"description":"The delivery error code; null when there is none.","oneOf":[{"$ref":"#/components/schemas/DeliveryErrorCode"},{"type":"null"}]},"comment":{"type":["string","null"]},"paymentData":{"type":"object","description":"WhatsApp payment data [public docs]; its fields are not specified.","additionalProperties":true}},"if":{"required":["status"],"properties":{"status":{"const":"UNDELIVERED"}}},"then":{"required":["error"],"properties":{"error":{"$ref":"#/components/schemas/DeliveryErrorCode"}}},"else":{"properties":{"error":{"not":{"$ref":"#/components/schemas/KnownDeliveryErrorCode"}}}}};
+const schema35 = {"x-words":["Section 7.3: \"Delivery error codes (status UNDELIVERED)\"","Section 8: \"duplicate window | Message sending | an identical message within 5 minutes is reported as duplicated\""],"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
+const schema37 = {"type":"string","minLength":1,"description":"Identifier of the scheduling request (UUID-like: the service issues UUIDs), unique per\nrequest: a second request with the same value gives 400 `requestId-is-not-unique`, which is\nalso how a client learns that an earlier attempt whose response was lost was accepted. Any\nnon-empty string is accepted, this contract's decision on an open point: a service that\nrefuses a requestId that is no UUID follows the description as well, so send UUIDs.\n","x-open-points":{"request-id-form":{"words":"Section 2.4: requestId, \"string (UUID-like)\", \"Must be unique per request\".","answers":["any-string","uuid-only"],"decision":"any-string"}},"examples":["5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d"]};
+const schema38 = {"type":"integer","format":"int64","minimum":1,"description":"Identifier of an existing cascade. Some examples of the public docs show it as a numeric\nstring; the service's description says integer, and so does this contract. That it is at\nleast 1 and fits in 64 bits is **[contract decision]**: the description says only \"integer\"\n(identifiers are positive, as the public docs' numbers are, and held as long).\n","examples":[1001]};
 const schema34 = {"description":"A delivery error code. Other codes may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryErrorCode"},{"type":"string","minLength":1}]};
-const schema35 = {"type":"string","description":"Codes of a failed delivery (status `UNDELIVERED`):\n\n| Code | Meaning |\n|---|---|\n| `not-template-match` | The message does not match an allowed template. |\n| `too-long-message` | The message exceeds the length limit. |\n| `media-request-failed` | A file could not be loaded. |\n| `error-subject-unknown` | The sender signature is not allowed for the client; all signatures must be activated first. |\n| `error-address-format` | The subscriber number has a wrong format. |\n| `duplicated` | An identical message was sent within 5 minutes (the public docs say 20; the service's description wins). |\n","enum":["not-template-match","too-long-message","media-request-failed","error-subject-unknown","error-address-format","duplicated"],"x-duplicate-window-seconds":300};
 const func1 = runtime0;
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -113,8 +113,8 @@ return errors === 0;
 }
 validate23.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1,"pattern":"^[A-Z][A-Z_]*$"}]};
-const schema39 = {"type":"string","description":"Delivery statuses this contract knows. `UNDELIVERED` (a failed delivery, with an error code)\nis from the service's description; the others are from the public docs [public docs].\n","enum":["UNDELIVERED","SENT","DELIVERED","READ","FAILED","CANCELLED","DELAYED","ENQUEUED","EXPIRED"]};
+const schema39 = {"description":"A delivery status, in upper case. Other statuses may come; accept them.","anyOf":[{"$ref":"#/components/schemas/KnownDeliveryStatus"},{"type":"string","minLength":1,"pattern":"^[A-Z][A-Z_]*$"}]};
+const schema40 = {"type":"string","description":"Delivery statuses this contract knows. `UNDELIVERED` (a failed delivery, with an error code)\nis from the service's description; the others are from the public docs [public docs].\n","enum":["UNDELIVERED","SENT","DELIVERED","READ","FAILED","CANCELLED","DELAYED","ENQUEUED","EXPIRED"]};
 const pattern5 = new RegExp("^[A-Z][A-Z_]*$", "u");
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -141,7 +141,7 @@ vErrors.push(err0);
 errors++;
 }
 if(!(((((((((data === "UNDELIVERED") || (data === "SENT")) || (data === "DELIVERED")) || (data === "READ")) || (data === "FAILED")) || (data === "CANCELLED")) || (data === "DELAYED")) || (data === "ENQUEUED")) || (data === "EXPIRED"))){
-const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema39.enum},message:"must be equal to one of the allowed values"};
+const err1 = {instancePath,schemaPath:"#/components/schemas/KnownDeliveryStatus/enum",keyword:"enum",params:{allowedValues: schema40.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -266,6 +266,7 @@ else {
 vErrors = null;
 }
 }
+let ifClause0;
 if(_valid0){
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -293,9 +294,17 @@ var props0 = {};
 props0.error = true;
 props0.status = true;
 }
+ifClause0 = "then";
 }
-if(!valid0){
-const err3 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema"};
+else {
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data2 = data.error;
+const _errs8 = errors;
+const _errs9 = errors;
+if(typeof data2 !== "string"){
+const err3 = {};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -304,9 +313,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.messageId === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'"};
+if(!((((((data2 === "not-template-match") || (data2 === "too-long-message")) || (data2 === "media-request-failed")) || (data2 === "error-subject-unknown")) || (data2 === "error-address-format")) || (data2 === "duplicated"))){
+const err4 = {};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -315,8 +323,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.status === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+var valid4 = _errs9 === errors;
+if(valid4){
+const err5 = {instancePath:instancePath+"/error",schemaPath:"#/else/properties/error/not",keyword:"not",params:{},message:"must NOT be valid"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -325,13 +334,67 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.statusAt === undefined){
-const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusAt"},message:"must have required property '"+"statusAt"+"'"};
+else {
+errors = _errs8;
+if(vErrors !== null){
+if(_errs8){
+vErrors.length = _errs8;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+var _valid0 = _errs6 === errors;
+valid0 = _valid0;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.error = true;
+}
+}
+ifClause0 = "else";
+}
+if(!valid0){
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema"};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.messageId === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "messageId"},message:"must have required property '"+"messageId"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.status === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.statusAt === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "statusAt"},message:"must have required property '"+"statusAt"+"'"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
 }
 errors++;
 }
@@ -350,62 +413,14 @@ props0.comment = true;
 props0.paymentData = true;
 }
 if(data.requestId !== undefined){
-let data2 = data.requestId;
-const _errs7 = errors;
-let valid4 = false;
+let data3 = data.requestId;
+const _errs13 = errors;
+let valid7 = false;
 let passing0 = null;
-const _errs8 = errors;
-if(typeof data2 === "string"){
-if(func1(data2) < 1){
-const err7 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-else {
-const err8 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-var _valid1 = _errs8 === errors;
-if(_valid1){
-valid4 = true;
-passing0 = 0;
-}
-const _errs11 = errors;
-if(data2 !== null){
-const err9 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-if(_valid1 && valid4){
-valid4 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid1){
-valid4 = true;
-passing0 = 1;
-}
-}
-if(!valid4){
-const err10 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const _errs14 = errors;
+if(typeof data3 === "string"){
+if(func1(data3) < 1){
+const err10 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -414,22 +429,9 @@ vErrors.push(err10);
 }
 errors++;
 }
-else {
-errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.messageId !== undefined){
-let data3 = data.messageId;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err11 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err11 = {instancePath:instancePath+"/requestId",schemaPath:"#/components/schemas/RequestId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -438,9 +440,14 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(typeof data3 == "number"){
-if(!(formats0.validate(data3))){
-const err12 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+var _valid1 = _errs14 === errors;
+if(_valid1){
+valid7 = true;
+passing0 = 0;
+}
+const _errs17 = errors;
+if(data3 !== null){
+const err12 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -449,15 +456,19 @@ vErrors.push(err12);
 }
 errors++;
 }
+var _valid1 = _errs17 === errors;
+if(_valid1 && valid7){
+valid7 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid1){
+valid7 = true;
+passing0 = 1;
 }
 }
-if(data.cascadeId !== undefined){
-let data4 = data.cascadeId;
-const _errs16 = errors;
-let valid6 = false;
-const _errs17 = errors;
-if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err13 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(!valid7){
+const err13 = {instancePath:instancePath+"/requestId",schemaPath:"#/properties/requestId/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -466,9 +477,22 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(typeof data4 == "number"){
-if(data4 < 1 || isNaN(data4)){
-const err14 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+else {
+errors = _errs13;
+if(vErrors !== null){
+if(_errs13){
+vErrors.length = _errs13;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.messageId !== undefined){
+let data4 = data.messageId;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err14 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -477,8 +501,9 @@ vErrors.push(err14);
 }
 errors++;
 }
+if(typeof data4 == "number"){
 if(!(formats0.validate(data4))){
-const err15 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+const err15 = {instancePath:instancePath+"/messageId",schemaPath:"#/properties/messageId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -488,12 +513,14 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid2 = _errs17 === errors;
-valid6 = valid6 || _valid2;
-const _errs20 = errors;
-if(typeof data4 === "string"){
-if(!pattern4.test(data4)){
-const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
+}
+if(data.cascadeId !== undefined){
+let data5 = data.cascadeId;
+const _errs22 = errors;
+let valid9 = false;
+const _errs23 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err16 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -502,9 +529,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(typeof data5 == "number"){
+if(data5 < 1 || isNaN(data5)){
+const err17 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -513,10 +540,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-var _valid2 = _errs20 === errors;
-valid6 = valid6 || _valid2;
-if(!valid6){
-const err18 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(!(formats0.validate(data5))){
+const err18 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/components/schemas/CascadeId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -525,23 +550,13 @@ vErrors.push(err18);
 }
 errors++;
 }
-else {
-errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
 }
-else {
-vErrors = null;
-}
-}
-}
-}
-if(data.cascadeStageUUID !== undefined){
-let data5 = data.cascadeStageUUID;
+var _valid2 = _errs23 === errors;
+valid9 = valid9 || _valid2;
+const _errs26 = errors;
 if(typeof data5 === "string"){
-if(func1(data5) < 1){
-const err19 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern4.test(data5)){
+const err19 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[0-9]+$"},message:"must match pattern \""+"^[0-9]+$"+"\""};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -552,7 +567,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err20 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -561,10 +576,10 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-if(data.subject !== undefined){
-if(typeof data.subject !== "string"){
-const err21 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string"};
+var _valid2 = _errs26 === errors;
+valid9 = valid9 || _valid2;
+if(!valid9){
+const err21 = {instancePath:instancePath+"/cascadeId",schemaPath:"#/properties/cascadeId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -573,11 +588,23 @@ vErrors.push(err21);
 }
 errors++;
 }
+else {
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
 }
-if(data.subjectId !== undefined){
-let data7 = data.subjectId;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err22 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.cascadeStageUUID !== undefined){
+let data6 = data.cascadeStageUUID;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err22 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -586,14 +613,50 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(!(formats0.validate(data7))){
-const err23 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+}
+else {
+const err23 = {instancePath:instancePath+"/cascadeStageUUID",schemaPath:"#/properties/cascadeStageUUID/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err23];
 }
 else {
 vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data.subject !== undefined){
+if(typeof data.subject !== "string"){
+const err24 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.subjectId !== undefined){
+let data8 = data.subjectId;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err25 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(typeof data8 == "number"){
+if(!(formats0.validate(data8))){
+const err26 = {instancePath:instancePath+"/subjectId",schemaPath:"#/properties/subjectId/format",keyword:"format",params:{format: "int64"},message:"must match format \""+"int64"+"\""};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
 }
 errors++;
 }
@@ -606,69 +669,10 @@ errors = vErrors.length;
 }
 }
 if(data.statusAt !== undefined){
-let data9 = data.statusAt;
-if(typeof data9 === "string"){
-if(func1(data9) < 1){
-const err24 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-if(data.error !== undefined){
-let data10 = data.error;
-const _errs32 = errors;
-let valid8 = false;
-let passing1 = null;
-const _errs33 = errors;
-if(!(validate23(data10, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
-errors = vErrors.length;
-}
-var _valid3 = _errs33 === errors;
-if(_valid3){
-valid8 = true;
-passing1 = 0;
-}
-const _errs34 = errors;
-if(data10 !== null){
-const err26 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-var _valid3 = _errs34 === errors;
-if(_valid3 && valid8){
-valid8 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid3){
-valid8 = true;
-passing1 = 1;
-}
-}
-if(!valid8){
-const err27 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+let data10 = data.statusAt;
+if(typeof data10 === "string"){
+if(func1(data10) < 1){
+const err27 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -677,22 +681,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-else {
-errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
 }
 else {
-vErrors = null;
-}
-}
-}
-}
-if(data.comment !== undefined){
-let data11 = data.comment;
-if((typeof data11 !== "string") && (data11 !== null)){
-const err28 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema33.properties.comment.type},message:"must be string,null"};
+const err28 = {instancePath:instancePath+"/statusAt",schemaPath:"#/properties/statusAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -702,12 +693,24 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data.paymentData !== undefined){
-let data12 = data.paymentData;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data.error !== undefined){
+let data11 = data.error;
+const _errs38 = errors;
+let valid11 = false;
+let passing1 = null;
+const _errs39 = errors;
+if(!(validate23(data11, {instancePath:instancePath+"/error",parentData:data,parentDataProperty:"error",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
 }
-else {
-const err29 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+var _valid3 = _errs39 === errors;
+if(_valid3){
+valid11 = true;
+passing1 = 0;
+}
+const _errs40 = errors;
+if(data11 !== null){
+const err29 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -716,15 +719,75 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
+var _valid3 = _errs40 === errors;
+if(_valid3 && valid11){
+valid11 = false;
+passing1 = [passing1, 1];
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(_valid3){
+valid11 = true;
+passing1 = 1;
+}
+}
+if(!valid11){
+const err30 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
 if(vErrors === null){
 vErrors = [err30];
 }
 else {
 vErrors.push(err30);
+}
+errors++;
+}
+else {
+errors = _errs38;
+if(vErrors !== null){
+if(_errs38){
+vErrors.length = _errs38;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.comment !== undefined){
+let data12 = data.comment;
+if((typeof data12 !== "string") && (data12 !== null)){
+const err31 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: schema33.properties.comment.type},message:"must be string,null"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data.paymentData !== undefined){
+let data13 = data.paymentData;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+}
+else {
+const err32 = {instancePath:instancePath+"/paymentData",schemaPath:"#/properties/paymentData/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
 }
 errors++;
 }

@@ -10,9 +10,10 @@ import type { HttpRequest, Outcome, PointCheck, Profile, RecordedExchange, Route
 import type { RuleOverTime, Seen, Side, Subjects, SuiteReport } from './ground/model.ts';
 import { answerChecks } from './checks/answer.ts';
 import { callbackChecks, callbackOf, receivedChecks } from './checks/callback.ts';
-import { overTimeChecks } from './checks/over-time.ts';
+import { overTimeChecks, rateLimitRule } from './checks/over-time.ts';
 import { requestChecks } from './checks/request.ts';
 import { anyError, documentsDefault, recordedExpectation } from './document/expectations.ts';
+import { basisWords } from '../core/words.ts';
 import { echoes } from './document/policy.ts';
 import { nearest, route } from './document/route.ts';
 import { redactExchange } from './ground/redaction.ts';
@@ -79,6 +80,10 @@ export function noAnswer(why: string): Fault {
   return { check: 'network', fault: `no answer: ${why.replace(/\d+ ms/, 'the timeout')}`, detail: why };
 }
 
+/** Why a check whose answer stayed 429 is not judged. */
+const limitedWhy =
+  'not judged: the service answered 429 (rate limited) and again to each resend (--rate keeps the run below its limit)';
+
 /** What the answer to a case (or the lack of one) shows, `also` (the rules over time on its exchange) included. */
 export function caseOutcome(
   c: Case,
@@ -92,10 +97,29 @@ export function caseOutcome(
     const why = got.error ?? 'none recorded';
     return { request: c.request, expected, actual: `no answer: ${why}`, answer: 'no answer', faults: [noAnswer(why)] };
   }
-  const faults = [...judgeAnswer(c, got.answer, profile), ...also];
   const short = answerOf(got.answer.status, got.answer.body);
+  // Any operation may be answered 429 (open point rate-limit): no check judges it, the rules over time may.
+  if (got.answer.status === 429)
+    return {
+      request: c.request,
+      expected,
+      actual: `${short} (rate limited)`,
+      answer: short,
+      faults: also,
+      skipped: limitedWhy,
+    };
+  const faults = [...judgeAnswer(c, got.answer, profile), ...also];
   const actual = faults.length ? `${got.answer.status} ${got.answer.text.slice(0, 200)}: ${details(faults)}` : short;
   return { request: c.request, expected, actual, answer: short, faults };
+}
+
+/**
+ * A check one of whose requests got a 429 its resends did not get past: what it found after that may be the 429's
+ * doing, so only the rule a 429 breaks (strict: the contract's decision) is kept, and the check is not judged.
+ */
+export function notJudged({ failed: _, ...outcome }: Outcome): Outcome {
+  const faults = (outcome.faults ?? []).filter((f) => f.check === rateLimitRule);
+  return { ...outcome, faults, skipped: outcome.skipped ?? limitedWhy };
 }
 
 /** How a verdict's request is replayed, where a recorded one came from, and how long the check took. */
@@ -103,15 +127,19 @@ export type Provenance = { replay?: (r: HttpRequest) => string; recorded?: strin
 
 /** The one constructor of a verdict: a fault the profile holds fails it, as a decision's or the caller's if all are. */
 export function verdict(spec: CheckSpec, outcome: Outcome, profile: Profile, from: Provenance = {}): CheckResult {
-  const { request, failed, ...rest } = outcome;
+  const { request, failed, skipped: why, ...rest } = outcome;
   const faults = ofProfile(outcome.faults ?? [], profile);
   const every = (test: (f: Fault) => boolean) => faults.length > 0 && faults.every(test);
+  const words = basisWords(spec.basis);
   return {
     ...spec,
+    ...(words.length ? { words } : {}),
     ...(every((f) => f.kind === 'decision') ? { kind: 'decision' as const } : {}),
     ...rest,
     ...(failed === undefined ? {} : { actual: failed }),
     ok: failed === undefined && faults.length === 0,
+    // Not judged: not a failure (the run's `ok` stands), not a pass (the counts and coverage leave it out).
+    ...(why && failed === undefined && faults.length === 0 ? { skipped: why } : {}),
     faults: faults.length ? faults : undefined,
     ...(request ? { request: describeRequest(request), ...(from.replay ? { replay: from.replay(request) } : {}) } : {}),
     ...(from.recorded ? { recorded: from.recorded } : {}),
@@ -120,7 +148,7 @@ export function verdict(spec: CheckSpec, outcome: Outcome, profile: Profile, fro
   };
 }
 
-/** The one constructor of a report: it passes only when the run finished and (unless `empty` may pass) checked. */
+/** The one constructor of a report: it passes only when the run finished and (unless `empty` may pass) judged a check. */
 export function report(
   profile: Profile,
   results: CheckResult[],
@@ -128,7 +156,7 @@ export function report(
   empty = false,
 ): SuiteReport {
   const finished = rest.finished ?? true;
-  const ok = finished && (empty || results.length > 0) && results.every((r) => r.ok);
+  const ok = finished && (empty || results.some((r) => !r.skipped)) && results.every((r) => r.ok);
   return { profile, results, stageMs: {}, ...rest, finished, ok };
 }
 
@@ -221,7 +249,7 @@ function recordedCase(r: Routed, profile: Profile): Case {
     return of({ ...anyError(op, basis, 'decision'), otherErrors: documentsDefault(op) });
   }
   if (!r.json || r.body === undefined)
-    return of(anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`));
+    return of(anyError(op, `${op.pointer}/responses/500 (a body that is not JSON: any documented error)`));
   // A success gives back the fields the document says it echoes, as sent (`x-echoes`).
   const sent = r.body !== null && typeof r.body === 'object' ? (r.body as Record<string, unknown>) : {};
   const echoed = echoes(op, 200).filter((f) => Object.hasOwn(sent, f));
@@ -306,7 +334,8 @@ export class Judge {
       // No answer, and the recorder says why: the service's fault, unless the caller gave up. An answer only this
       // contract decides (a 404 where the description shows none) is held under strict only.
       const gaveUp = !x.error || /abort|cancel|blocked/i.test(x.error);
-      if (answer && !held(c.expectation.kind, this.profile)) decision = true;
+      // A 429 is judged by the rules over time alone (the open point rate-limit): under strict, its decision.
+      if (answer && !held(answer.status === 429 ? 'decision' : c.expectation.kind, this.profile)) decision = true;
       else if (answer || !gaveUp) {
         judged.push('service');
         fail(spec, caseOutcome(c, { answer: answer ?? null, error: x.error || undefined }, this.profile));

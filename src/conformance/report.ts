@@ -83,6 +83,7 @@ const failureLines = (r: CheckResult) => [
   `expected: ${r.expected ?? '-'}`,
   `actual:   ${r.actual ?? '-'}`,
   ...(r.basis ? [`basis:    ${r.basis}`] : []),
+  ...(r.words ? [`words:    ${r.words.join(' | ')}`] : []),
 ];
 
 /** A cause: what is wrong, how many checks show it and where, then its first failure in full (its replay included). */
@@ -120,19 +121,35 @@ export function describeCause(cause: Cause): string {
 export function summary(report: SuiteReport, sources: CredentialSources = {}): string {
   const rejected = stopLine(report, sources);
   if (rejected) return rejected;
-  const passed = report.results.filter((r) => r.ok).length;
-  const failed = report.results.length - passed;
+  // A check not judged (still 429) is neither passed nor failed.
+  const unjudged = report.results.filter((r) => r.skipped).length;
+  const passed = report.results.filter((r) => r.ok).length - unjudged;
+  const failed = report.results.length - passed - unjudged;
   const failures = causes(report.results);
-  const count = `${passed} passed, ${failed} failed`;
+  const count = `${passed} passed, ${failed} failed${unjudged ? `, ${unjudged} not judged (answered 429 to every resend)` : ''}`;
   const end = report.bailedAt
     ? [`stopped at the first failed check (--bail) in stage ${report.bailedAt}, the stages after it not run: ${count}`]
     : [
         ...(failures.length > 0 ? ['', `${plural(failed, 'failed check')}, ${plural(failures.length, 'cause')}`] : []),
         ...coverageTable(report),
+        ...rateLimitLine(report),
         `profile ${report.profile}: ${report.profile === 'strict' ? "the description's facts and this contract's decisions" : "the description's facts only (--profile strict adds the contract's decisions)"}`,
         count,
       ];
   return [...failures.map(describeCause), ...end].join('\n');
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** The 429s the run got and the time it waited them out, and its pace (--rate); nothing when it had neither. */
+function rateLimitLine({ rateLimit: l }: SuiteReport): string[] {
+  if (!l) return [];
+  const limited = l.answers
+    ? `${plural(l.answers, 'answer')} 429 (rate limited), ${seconds(l.waitedMs)} waited them out${l.notJudged ? `; ${plural(l.notJudged, 'check')} not judged, 429 to every resend` : ''}${l.rate === undefined ? ' (--rate N keeps the run below the limit)' : ''}`
+    : 'no answer 429';
+  const paced =
+    l.rate === undefined ? [] : [`paced at ${l.rate} requests a second, ${seconds(l.pacedMs)} waited for it`];
+  return [`rate limit: ${[limited, ...paced].join('; ')}`];
 }
 
 /** The coverage scorecard: per operation, statuses, codes and examples exercised, then what was not and why. */
@@ -184,15 +201,17 @@ export function junit(report: SuiteReport): string {
       const message = escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500));
       const faults = (r.faults ?? []).map((f) => `fault:    [${f.check}] ${f.fault}\n`).join('');
       const failure = `<failure message="${message}">${escapeXml(faults + failureLines(r).join('\n'))}</failure>`;
-      return `    <testcase classname="conformance.${escapeXml(stage)}" name="${escapeXml(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${r.ok ? '' : failure}</testcase>`;
+      const skipped = r.skipped ? `<skipped message="${escapeXml(r.skipped)}"/>` : '';
+      return `    <testcase classname="conformance.${escapeXml(stage)}" name="${escapeXml(r.name)}" time="${(r.ms / 1000).toFixed(3)}"><properties><property name="kind" value="${r.kind}"/></properties>${r.ok ? skipped : failure}</testcase>`;
     });
-    return `  <testsuite name="${escapeXml(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" time="${((report.stageMs[stage] ?? 0) / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${escapeXml(stage)}" tests="${mine.length}" failures="${mine.filter((r) => !r.ok).length}" skipped="${mine.filter((r) => r.skipped).length}" time="${((report.stageMs[stage] ?? 0) / 1000).toFixed(3)}">\n${cases.join('\n')}\n  </testsuite>`;
   });
   const property = (name: string, value: unknown) => `    <property name="${name}" value="${value}"/>`;
   const coverage = report.coverage ?? [];
   const properties = [
     property('profile', report.profile),
     ...(report.unfinished ? [property('unfinished', escapeXml(report.unfinished))] : []),
+    ...Object.entries(report.rateLimit ?? {}).map(([what, n]) => property(`rate-limit.${what}`, Math.round(n))),
     ...coverage.flatMap((c) =>
       measures.flatMap((what) => [
         property(`coverage.${escapeXml(c.operationId)}.${what}`, `${c[what].covered}/${c[what].of}`),

@@ -93,6 +93,18 @@ export function parseCascadeViolations(detail: string | null | undefined): Casca
 }
 
 /**
+ * The items of a detail's `Violations:` list that hold more than one bracketed group: violations run together where
+ * section 7.2 separates them by semicolons (the parser above still reads each, as a client should).
+ */
+export function runTogether(detail: string): string[] {
+  const marker = /violations\s*:/i.exec(detail);
+  if (!marker) return [];
+  return splitOutsideBrackets(detail.slice(marker.index + marker[0].length)).filter(
+    (segment) => (segment.match(/\[[^\]]*\]/g) ?? []).length > 1,
+  );
+}
+
+/**
  * What a violation names, without its wording or its keys: the values in its brackets (numbers without group
  * separators, in upper case), for comparing answers whose keys differ.
  */

@@ -30,6 +30,8 @@ const severalScripts = 'Заказ 1234 готов · 订单已准备好 👋�
 const brackets = (n: number) => '[{'.repeat(Math.ceil(n / 2)).slice(0, n);
 /** A list holds this many distinct items where the schema sets no limit on its count. */
 const many = 1000;
+/** A list of objects holds this many (a parser that counts objects as depth, or caps them low, shows). */
+const manyObjects = 100;
 /** The position past which a value is also put (a list filled up to it): a limit read at one-digit positions only shows. */
 const farPosition = 10;
 
@@ -66,6 +68,8 @@ export interface Edge {
   asIs?: boolean;
   /** Broken past no limit of a size: the wrong type, missing, a bad format, out of its set. */
   broken?: true;
+  /** A list of many objects, past no limit the document states (the open point `array-sizes`). */
+  manyObjects?: true;
 }
 
 /** How to walk: the document, and what the walker cannot see for itself. */
@@ -81,6 +85,8 @@ export interface Walk {
   refused: (path: Path, value: Json | undefined) => boolean;
   /** Inside an item placed past the tenth position: its own lists get no such item again. */
   inFar?: boolean;
+  /** A list of objects with no limit on its count gets one of `manyObjects` items (copies of its own). */
+  manyObjects?: boolean;
 }
 
 /**
@@ -151,6 +157,14 @@ function* textEdges(s: Schema, value: string, edge: MakeEdge, root: unknown, one
         `maxLength ${s.maxLength}`,
         `${s.maxLength + 1} code points (${script})`,
         textOf(s.maxLength + 1, script),
+      );
+    // A space is a character (section 8: "spaces included"): a length counted after trimming accepts this one.
+    if (!oneScript && s.maxLength >= 2)
+      yield edge(
+        'past',
+        `maxLength ${s.maxLength}`,
+        `${s.maxLength + 1} code points, a space at each end`,
+        ` ${textOf(s.maxLength - 1, 'Latin')} `,
       );
   }
   if (typeof s.minLength === 'number' && s.minLength > 0) {
@@ -266,13 +280,18 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     });
   const edge = edgeAt(path);
   yield* brokenEdges(s, value, edge);
-  if (typeof value === 'string' && !fresh(path)) yield* textEdges(s, value, edge, root, walk.inFar === true);
   // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each
   // value once for good, and one-character values (about a million) would be taken in a few runs.
+  if (typeof value === 'string')
+    for (const e of textEdges(s, value, edge, root, walk.inFar === true))
+      if (!fresh(path) || e.side === 'past') yield e;
+  // A probe the node's open point is about (`x-open-points`: the description allows refusing it too): this
+  // contract's decision to accept it.
+  const probed = (e: Edge): Edge => (s['x-open-points'] ? { ...e, kind: 'decision' } : e);
   if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
     // Probes, not limits: the document says "UUID-like" but states no format.
     yield edge('at', undefined, 'a UUID in upper case', value.toUpperCase());
-    yield edge('at', undefined, 'a string that is no UUID', `order-${value}-attempt-1`);
+    yield probed(edge('at', undefined, 'a string that is no UUID', `order-${value}-attempt-1`));
   }
   if (typeof value === 'string' && !fresh(path)) {
     const free = !s.enum && !s.format && !s.pattern && !s.const && / /.test(value) && typeof s.maxLength !== 'number';
@@ -293,12 +312,20 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
     // No limit on the count: many distinct scalars (identifiers) must be taken.
     const first = value[0];
     if (s.maxItems === undefined && (typeof first === 'number' || typeof first === 'string'))
-      yield edge(
-        'at',
-        undefined,
-        `${many} distinct items`,
-        Array.from({ length: many }, (_, i) => (typeof first === 'number' ? first + i : `${first}-${i}`)),
+      yield probed(
+        edge(
+          'at',
+          undefined,
+          `${many} distinct items`,
+          Array.from({ length: many }, (_, i) => (typeof first === 'number' ? first + i : `${first}-${i}`)),
+        ),
       );
+    // No limit on the count of objects: a long list (its items copied) is no malformed request.
+    if (walk.manyObjects && s.maxItems === undefined && first !== null && typeof first === 'object')
+      yield {
+        ...edge('at', undefined, `${manyObjects} items (its own, copied)`, fill(manyObjects)),
+        manyObjects: true,
+      };
     yield* countEdges(base, schema, path, kind, root);
     if (s.items) for (let i = 0; i < value.length; i++) yield* edgesOf(base, s.items, walk, [...path, i]);
     // Each limit of an item again in a list filled past the tenth position, the item last: a limit

@@ -32,6 +32,8 @@ export interface ExampleTrigger {
   probe?: boolean;
   /** The parts of the answer (`detail`) a [contract decision] mark on the example is about: the rest is described. */
   decided?: string[];
+  /** The codes of other rules the request meets too: which is answered is the open point `error-precedence`. */
+  otherCodes?: string[];
 }
 
 export interface ExamplePair {

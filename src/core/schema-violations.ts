@@ -110,7 +110,8 @@ export interface SchemaOutcome {
   malformed: boolean;
   /**
    * True when every violation passes a limit of a schema node marked [contract decision]: the
-   * description states the field but not that limit (its type and presence stay the description's).
+   * description states the field but not that limit (its type and presence stay the description's,
+   * unless the mark names the type: `x-decided: [type]`).
    */
   decided: boolean;
 }
@@ -136,11 +137,15 @@ const limitKeywords = new Set([
   'maxContains',
 ]);
 
-/** Whether the error passes a limit of a node the document marks as this contract's decision. */
+/**
+ * Whether the error passes a limit of a node the document marks as this contract's decision, or breaks a type the mark
+ * names (`x-decided: [type]`: a field no source types).
+ */
 function isDecided(e: SchemaError, body: unknown): boolean {
-  if (!limitKeywords.has(e.keyword) || !e.schemaPath.startsWith('#/')) return false;
+  if (!(limitKeywords.has(e.keyword) || e.keyword === 'type') || !e.schemaPath.startsWith('#/')) return false;
   try {
     const node = resolvePointer(e.schemaPath.slice(0, e.schemaPath.lastIndexOf('/'))) as Record<string, any>;
+    if (e.keyword === 'type' && !node['x-decided']?.includes('type')) return false;
     return markedFor(node, e.keyword === 'contains' ? containsLimit(node, valueAt(body, e.instancePath)) : e.keyword);
   } catch {
     return false;

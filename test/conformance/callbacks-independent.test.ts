@@ -10,3 +10,16 @@ callbackTest({
   credentials,
   values,
 });
+
+// A service that reports the status on the way too (SENT, then the result): a refused SENT must itself come again; the
+// result after it is no retry.
+callbackTest(
+  {
+    name: 'the independent implementation reporting SENT before each result',
+    start: (callbackUrl, retryMs) =>
+      startIndependent({ callbackUrl, retryDelaysMs: [retryMs], choices: { eachStatus: true } }),
+    credentials,
+    values,
+  },
+  ['no retry after the receiver answers 500'],
+);

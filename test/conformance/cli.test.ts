@@ -216,7 +216,7 @@ describe('command line', () => {
       expect(failed.length).toBeGreaterThan(20);
       expect(entries).toBeLessThan(failed.length / 5);
       expect(result.out).toMatch(
-        /^FAIL \[status\] answered 503 unavailable where the document gives another answer\n {2}shown by: \d+ failed checks \(boundaries \d+\) of scheduleCascade\n {2}first: {4}boundaries \[described\]: scheduleCascade: .*\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}503 .*\n {2}basis: .*\n {2}also: .*all \d+ in the JSON or JUnit report/m,
+        /^FAIL \[status\] answered 503 unavailable where the document gives another answer\n {2}shown by: \d+ failed checks \(boundaries \d+\) of scheduleCascade\n {2}first: {4}boundaries \[described\]: scheduleCascade: .*\n {2}request: .*\n {2}replay: {3}curl .*\n {2}expected: .*\n {2}actual: {3}503 .*\n {2}basis: .*\n {2}words: {4}Section .*\n {2}also: .*all \d+ in the JSON or JUnit report/m,
       );
       expect(result.out).toMatch(new RegExp(`^${failed.length} failed checks, ${entries} causes?$`, 'm'));
     } finally {

@@ -132,6 +132,22 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
     'stateful',
   ],
   [
+    // A gateway that fills in a credential the request left out (the last one it saw): §5, §4.1's permission.
+    'a request without credentials accepted',
+    () => {
+      const seen: Record<string, string> = {};
+      return Object.assign(() => undefined, {
+        request: (headers: Record<string, string>) => {
+          const filled = { ...headers };
+          for (const name of [apiKeyHeader, 'authorization'])
+            if (headers[name]) seen[name] = headers[name];
+            else if (seen[name]) filled[name] = seen[name];
+          return filled;
+        },
+      });
+    },
+  ],
+  [
     'a wrong title',
     () => (x) => (x.body?.title === 'auth-error' ? { body: { ...x.body, title: 'unauthorized' } } : undefined),
   ],
@@ -142,6 +158,22 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
       isSchedule(x) && x.status === 400 && fieldCodes.test(x.body?.title)
         ? { status: 200, body: { requestId: '5b1c7a8e-3f2d-4c6b-9a0e-1d2f3a4b5c6d' } }
         : undefined,
+  ],
+  [
+    // Section 8: "at most 24 characters each, spaces included"; this one counts them after trimming.
+    'list item lengths counted without their spaces',
+    () => (x) => {
+      const items = (requestOf(x)?.content?.whatsappContent?.listPicker?.sections ?? []).flatMap?.((s: any) =>
+        Array.isArray(s?.items) ? s.items : [],
+      );
+      const texts = (items ?? [])
+        .flatMap((i: any) => [i?.title, i?.subtitle])
+        .filter((t: unknown) => typeof t === 'string');
+      const trimmedFits = texts.every((t: string) => [...t.trim()].length <= titleMax);
+      return isSchedule(x) && x.body?.title === 'template-parameter-is-not-valid' && trimmedFits
+        ? { status: 200, body: { requestId: requestOf(x)?.requestId } }
+        : undefined;
+    },
   ],
   [
     'a reused requestId accepted',
@@ -163,6 +195,28 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
         ? { body: { ...x.body, detail: x.body.detail.replace(/;[^;[]*\[[^\]]*\]$/, '') } }
         : undefined,
     'examples',
+  ],
+  [
+    // Section 7.2: "a `Violations:` list, separated by semicolons"; here two violations read as one.
+    'violations joined without their separator',
+    () => (x) =>
+      typeof x.body?.detail === 'string' && x.body.detail.includes('Violations:')
+        ? { body: { ...x.body, detail: x.body.detail.replace(/\]; /g, '] ') } }
+        : undefined,
+    'examples',
+  ],
+  [
+    // A parser with a small limit of its own: a valid subscriber with many parameters refused as malformed.
+    'a subscriber with many parameter values refused',
+    () => (x) =>
+      x.path === '/api/subscribers/create' && (requestOf(x)?.parameterValues?.length ?? 0) > 64
+        ? systemError('nested too deep')
+        : undefined,
+  ],
+  [
+    // Section 7.1: `title` is the error code; here an unknown path gets none.
+    'an empty title for an unknown path',
+    () => (x) => (x.status === 404 ? { body: { ...x.body, title: '' } } : undefined),
   ],
   [
     'a 500 for a request past a limit that has a code',
@@ -446,14 +500,8 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
     },
     'stateful',
   ],
-  [
-    'a list of identifiers capped at 100 (many ids refused)',
-    () => (x) => {
-      const ids = requestOf(x)?.threadIds;
-      return isThreads(x) && Array.isArray(ids) && ids.length > 100 ? refuse('thread-ids-too-many') : undefined;
-    },
-    'boundaries',
-  ],
+  // Not here: a list of identifiers capped at 100. Section 8 shows no maximum for threadIds (the open point
+  // `thread-ids-count`), so the default profile allows a cap; --profile strict checks that 1000 are taken.
 ];
 
 /**

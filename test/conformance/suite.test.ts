@@ -18,7 +18,7 @@ import { probes } from '../../src/conformance/suite/run-checks.ts';
 import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite/suite.ts';
 import type { SuiteReport } from '../../src/conformance/ground/model.ts';
 import { documentOperations, examplePairs, successExamples, type Operation } from '../../src/core/examples.ts';
-import { listedOnce, sentAgain, takenOnce } from '../../src/conformance/document/policy.ts';
+import { listedOnce, sentAgain, takenOnce, takenOnceBy } from '../../src/conformance/document/policy.ts';
 import { Digits, serialize } from '../../src/core/digits.ts';
 import { setAt } from '../../src/core/edges.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
@@ -74,13 +74,15 @@ describe('against the sandbox', () => {
     expect(count('bad-input')).toBeGreaterThanOrEqual(50);
     expect(count('dredd')).toBe(Object.keys(dreddPlan()).length);
     expect(count('examples')).toBeGreaterThanOrEqual(50);
-    // Per operation: a value taken once twice, after others and at once; the lists and where they go again; the balance.
+    // Per operation: a value taken once twice, after others and at once, and its other values shared (an open point); the
+    // lists and where they go again; the balance.
     const noBalance = (op: Operation) =>
       examplePairs().some((p) => p.operation === op && p.trigger.credentials === 'no-balance');
     const rules = documentOperations().reduce(
       (n, op) =>
         n +
         (takenOnce(op) ? (successExamples(op).length > 1 ? 3 : 2) : 0) +
+        (takenOnceBy(op) ? 1 : 0) +
         (listedOnce(op, 200) ? (sentAgain(op, 200) ? 2 : 1) : 0) +
         (noBalance(op) ? 2 : 0),
       0,
@@ -90,7 +92,7 @@ describe('against the sandbox', () => {
     // Every check says which part of the document its expectation comes from.
     expect(report.results.filter((r) => !r.basis?.startsWith('#/'))).toEqual([]);
     // A result holds what the reports show, nothing a stage kept for itself (a raw answer).
-    const shown = ['stage', 'name', 'kind', 'basis', 'covers', 'ok', 'expected', 'actual', 'answer', 'faults'];
+    const shown = ['stage', 'name', 'kind', 'basis', 'words', 'covers', 'ok', 'expected', 'actual', 'answer', 'faults'];
     const extra = report.results.flatMap((r) =>
       Object.keys(r).filter((k) => ![...shown, 'request', 'replay', 'ms'].includes(k)),
     );
@@ -284,11 +286,24 @@ describe('against the sandbox', () => {
       addresses: [
         { address: 'crm-000001', type: 'EXT_USER_ID' },
         { address: '79001234567', type: 'PHONE' },
+        { address: 'anna@example.org', type: 'EMAIL' },
+        { address: 'chosen-by-a-check', type: 'UTM' },
       ],
     };
+    // Every address an example gives (the open point unique-addresses), each in the form of the one it replaces.
     const created = withFreshIdentifiers('createSubscriber', subscriber, { status: 200 }) as typeof subscriber;
-    expect(created.addresses[0]!.address).toMatch(/^conformance-[0-9a-f-]{36}$/);
-    expect(created.addresses[1]).toEqual(subscriber.addresses[1]);
+    const [ext, phone, email, chosen] = created.addresses.map((a) => a.address);
+    expect(ext).toMatch(/^conformance-[0-9a-f-]{36}$/);
+    expect(phone).toMatch(/^7\d{10}$/);
+    expect(phone).not.toBe('79001234567');
+    expect(email).toMatch(/^conformance-[0-9a-f-]{36}@example\.org$/);
+    expect(chosen).toBe('chosen-by-a-check');
+    // Made here, made new again; only the fields asked for.
+    const again = withFreshIdentifiers('createSubscriber', created, { status: 200 }, [
+      'addresses[type=EXT_USER_ID].address',
+    ]) as typeof subscriber;
+    expect(again.addresses[0]!.address).not.toBe(ext);
+    expect(again.addresses.slice(1)).toEqual(created.addresses.slice(1));
     expect(
       withFreshIdentifiers('createSubscriber', subscriber, { status: 400, code: 'subscriber-already-exists' }),
     ).toBe(subscriber);

@@ -17,10 +17,18 @@ export interface Exchange {
   overlapped: boolean;
 }
 
-/** Returns the answer to give instead (or 'drop' to cut the connection); undefined keeps it. */
-export type Mutation = (
+/**
+ * Returns the answer to give instead (or 'drop' to cut the connection); undefined keeps it. A break of what the
+ * implementation is sent (`request`) changes a request's headers before it goes on.
+ */
+export type Mutation = ((
   x: Exchange,
-) => { status?: number; contentType?: string; headers?: Record<string, string>; body?: unknown } | 'drop' | undefined;
+) =>
+  | { status?: number; contentType?: string; headers?: Record<string, string>; body?: unknown }
+  | 'drop'
+  | undefined) & {
+  request?(headers: Record<string, string>): Record<string, string>;
+};
 
 /** The headers of an answer that are the proxy's own to write (its length and framing), not passed on. */
 const framing = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-type', 'date']);
@@ -86,7 +94,7 @@ export async function startMutatingProxy(
         const answer = await forward(
           upstream + req.url,
           req.method!,
-          headers,
+          mutate.request ? mutate.request(headers) : headers,
           ['GET', 'HEAD'].includes(req.method!) ? undefined : requestBody,
         );
         let body: unknown = answer.text;

@@ -47,6 +47,8 @@ const PARAMETERS = new Map<string, { type: 'STRING' | 'ENUM' | 'DATE'; values?: 
   ['birthday', { type: 'DATE' }],
 ]);
 const TAGS = new Set(['vip', 'newsletter']);
+/** The longest text a channel delivers (the description leaves the limit to the deployment). */
+const MAX_TEXT = 800;
 const ADDRESS_TYPES = new Set([
   'INSTAGRAM_ID',
   'FACEBOOK_ID',
@@ -61,6 +63,7 @@ const ADDRESS_TYPES = new Set([
   'YANDEX_ID',
   'EXT_USER_ID',
 ]);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MEDIA_TYPES = new Set(['IMAGE', 'DOCUMENT', 'VIDEO', 'AUDIO']);
 // Limits as the document states them.
 const MAX_BODY_BYTES = 1024 * 1024,
@@ -83,6 +86,10 @@ const CALLBACK_HORIZON_MS = 24 * 3_600_000;
 
 type Json = null | boolean | number | bigint | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
+/** A success answered as plain text. */
+class Plain {
+  constructor(readonly text: string) {}
+}
 
 class Problem extends Error {
   constructor(
@@ -118,6 +125,24 @@ export interface Choices {
   eachStatus?: boolean;
   /** A missing text reported after the channel's own rules (error-precedence: any-that-applies). */
   textLast?: boolean;
+  /** Content only missing for stages answered with the validation code (error-precedence: any-that-applies). */
+  missingAsNotValid?: boolean;
+  /** Every address, not only EXT_USER_ID, names one subscriber (unique-addresses: every-address). */
+  uniqueAddresses?: boolean;
+  /** A created subscriber answered with `200 text/plain` "Created" (created-body: any-body). */
+  textCreated?: boolean;
+  /** A requestId that is no UUID refused (request-id-form: uuid-only). */
+  uuidRequestIds?: boolean;
+  /** At most this many threadIds in one call (thread-ids-count: a-limit). */
+  maxThreadIds?: number;
+  /** Any JSON type at the template fields no source types (their type refused is this contract's decision). */
+  lenientTemplateFields?: boolean;
+  /** A request with no credential at all answered 403 forbidden (missing-credential: any-error). */
+  noCredentialForbidden?: boolean;
+  /** A subscriber's lists of at most this many items, a longer one refused with 400 (array-sizes: client-error). */
+  maxListItems?: number;
+  /** A token bucket per credential: past it, 429 with Retry-After (rate-limit: too-many-requests). */
+  rateLimit?: { perSecond: number; burst: number };
 }
 /** Length in code points, or in UTF-16 units where so chosen; never in bytes. */
 const counter = (choices: Choices) => (s: string) => (choices.utf16Units ? s.length : [...s].length);
@@ -239,7 +264,7 @@ function isDateTime(s: string): boolean {
 interface State {
   choices: Choices;
   threads: Map<string, { closed: boolean; failing: boolean; comment?: string }>;
-  subscribers: Map<string, Set<string>>; // per API key: the EXT_USER_ID addresses taken
+  subscribers: Map<string, Set<string>>; // per API key: the EXT_USER_ID (or every) addresses taken
   requestIds: Set<string>;
   nextSubscriberId: number;
   nextMessageId: number;
@@ -274,6 +299,9 @@ function closeThreads(state: State, body: Json): string {
     if (id < -(2n ** 63n) || id >= 2n ** 63n) throw malformed(`threadIds[${n}] does not fit in 64 bits.`);
     return id.toString();
   });
+  const most = state.choices.maxThreadIds;
+  if (most !== undefined && ids.length > most)
+    throw bad('too-many-thread-ids', `A call closes at most ${most} threads, ${ids.length} were given.`);
   const comment = optStr(req.comment, 'comment');
   const chars = counter(state.choices);
   // The description leaves a longer comment open: this implementation refuses the whole call.
@@ -309,7 +337,7 @@ function closeThreads(state: State, body: Json): string {
 }
 
 /** POST /api/subscribers/create. The description shows no error codes: these are this implementation's own. */
-function createSubscriber(state: State, apiKey: string, body: Json): Json | string {
+function createSubscriber(state: State, apiKey: string, body: Json): Json | string | Plain {
   const req = obj(body, 'the body');
   optBool(req.blacklisted, 'blacklisted');
   const addresses = optList(req.addresses, 'addresses').map((a, n) => {
@@ -320,6 +348,12 @@ function createSubscriber(state: State, apiKey: string, body: Json): Json | stri
       throw bad('bad-address', `Address ${n + 1} needs a non-empty address and a known upper-case type.`);
     return { address, type };
   });
+  const limit = state.choices.maxListItems;
+  for (const list of ['addresses', 'parameterValues', 'tagValues'] as const) {
+    const items = req[list];
+    if (limit !== undefined && Array.isArray(items) && items.length > limit)
+      throw bad('too-many-items', `${list} holds ${items.length} items; at most ${limit} are taken.`);
+  }
   const ext = addresses.filter((a) => a.type === 'EXT_USER_ID');
   const extId = ext[0]?.address;
   if (ext.length !== 1 || extId === undefined)
@@ -351,8 +385,11 @@ function createSubscriber(state: State, apiKey: string, body: Json): Json | stri
   });
   const taken = state.subscribers.get(apiKey) ?? new Set<string>();
   state.subscribers.set(apiKey, taken);
-  if (taken.has(extId)) throw problem(409, 'subscriber-exists', `EXT_USER_ID ${extId} already names a subscriber.`);
-  taken.add(extId);
+  const unique = state.choices.uniqueAddresses ? addresses.map((a) => a.address) : [extId];
+  const used = unique.find((a) => taken.has(a));
+  if (used !== undefined) throw problem(409, 'subscriber-exists', `Address ${used} already names a subscriber.`);
+  for (const a of unique) taken.add(a);
+  if (state.choices.textCreated) return new Plain('Created');
   return state.choices.emptyCreated ? '' : { subscriberId: state.nextSubscriberId++ };
 }
 
@@ -362,6 +399,8 @@ const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ','); // en
 function checkContent(key: string, c: Obj, choices: Choices): void {
   const at = `content.${key}`;
   const chars = counter(choices);
+  // The template fields no source types: read as strings, or not read at all where so chosen.
+  const untyped = (v: Json | undefined, where: string) => void (choices.lenientTemplateFields || optStr(v, where));
   if (c.contentType === undefined) throw bad('contentType-not-specified', `${at} lacks its contentType.`);
   const type = str(c.contentType, `${at}.contentType`);
   const text = optStr(c.text, `${at}.text`);
@@ -406,12 +445,12 @@ function checkContent(key: string, c: Obj, choices: Choices): void {
         if (Math.abs(Number(v)) > (k === 'latitude' ? 90 : 180))
           throw bad('coordinates-out-of-range', `${at}.location.${k} ${v} is not on Earth.`);
       }
-      optStr(loc.address, `${at}.location.address`);
+      untyped(loc.address, `${at}.location.address`);
     }
     if (c.listPicker !== undefined) {
       optList(obj(c.listPicker, `${at}.listPicker`).sections, `${at}.listPicker.sections`).forEach((s, n) => {
         const section = obj(s, `${at}.listPicker.sections[${n}]`);
-        optStr(section.title, `${at}.listPicker.sections[${n}].title`);
+        untyped(section.title, `${at}.listPicker.sections[${n}].title`);
         optList(section.items, `${at}.listPicker.sections[${n}].items`).forEach((it, m) => {
           const item = obj(it, `${at}.listPicker.sections[${n}].items[${m}]`);
           for (const k of ['title', 'subtitle']) {
@@ -426,7 +465,8 @@ function checkContent(key: string, c: Obj, choices: Choices): void {
       });
     }
     for (const part of ['header', 'footer'])
-      if (c[part] !== undefined) optStr(obj(c[part], `${at}.${part}`).text, `${at}.${part}.text`);
+      if (c[part] !== undefined && !choices.lenientTemplateFields)
+        optStr(obj(c[part], `${at}.${part}`).text, `${at}.${part}.text`);
     if (c.keyboard !== undefined) {
       // The button limits hold for the whole template, so every row is counted together.
       const rows = list(obj(c.keyboard, `${at}.keyboard`).rows, `${at}.keyboard.rows`);
@@ -434,7 +474,7 @@ function checkContent(key: string, c: Obj, choices: Choices): void {
         list(obj(r, `${at}.keyboard.rows[${n}]`).buttons, `${at}.keyboard.rows[${n}].buttons`).map((b, m) => {
           const button = obj(b, `${at}.keyboard.rows[${n}].buttons[${m}]`),
             where = `${at}.keyboard.rows[${n}].buttons[${m}]`;
-          for (const k of ['text', 'url', 'phone']) optStr(button[k], `${where}.${k}`);
+          for (const k of ['text', 'url', 'phone']) untyped(button[k], `${where}.${k}`);
           const payload = optStr(button.payload, `${where}.payload`);
           if (payload !== undefined && chars(payload) > PAYLOAD_MAX)
             throw bad(
@@ -478,6 +518,8 @@ function checkContent(key: string, c: Obj, choices: Choices): void {
 function scheduleCascade(state: State, apiKey: string, body: Json): Json {
   const req = obj(body, 'the body');
   const requestId = str(req.requestId, 'requestId');
+  if (state.choices.uuidRequestIds && !UUID.test(requestId))
+    throw bad('request-id-is-not-valid', `requestId "${requestId}" is no UUID.`);
   if (!isInt(req.cascadeId)) throw malformed('cascadeId should be an integer.');
   const cascadeId = req.cascadeId;
   const filter = obj(req.subscriberFilter, 'subscriberFilter');
@@ -519,7 +561,9 @@ function scheduleCascade(state: State, apiKey: string, body: Json): Json {
     );
   if (missing.length > 0)
     throw bad(
-      'request-doesn’t-contain-content-for-all-cascade-stages',
+      state.choices.missingAsNotValid
+        ? 'cascade-scheduling-request-is-not-valid'
+        : 'request-doesn’t-contain-content-for-all-cascade-stages',
       `Some cascade stages lack content. Violations: ${missing.join('; ')}`,
     );
   for (const e of entries) checkContent(e.key, e.body, state.choices);
@@ -547,7 +591,8 @@ function instant(s: string): number {
 /**
  * The delivery result of an accepted message, decided when it is sent. This implementation's rules
  * (section 7.3): a PHONE address that is not 10-15 digits (a leading + allowed) fails with
- * error-address-format; the same content to the same recipient over the same cascade within 5
+ * error-address-format; a text over MAX_TEXT characters fails with too-long-message; the same content to the same
+ * recipient over the same cascade within 5
  * minutes of a delivered one fails with duplicated; anything else is delivered. Either way the
  * first stage reports (the cascade's stages share the address, so a later one cannot do better).
  */
@@ -574,6 +619,13 @@ function deliver(
   if (type === 'PHONE' && !/^\+?\d{10,15}$/.test(address)) {
     error = 'error-address-format';
     comment = `"${address}" is no phone number of 10 to 15 digits.`;
+  } else if (
+    Object.values(m.content).some(
+      (c) => typeof (c as Obj | null)?.text === 'string' && [...String((c as Obj).text)].length > MAX_TEXT,
+    )
+  ) {
+    error = 'too-long-message';
+    comment = `A text is longer than the ${MAX_TEXT} characters a channel takes.`;
   } else if (now - (state.sentAt.get(key) ?? Number.NEGATIVE_INFINITY) < DUPLICATE_WINDOW_MS) {
     error = 'duplicated';
     comment = 'The same content went to this recipient less than 5 minutes ago.';
@@ -592,7 +644,7 @@ function deliver(
   };
 }
 
-type Route = { auth: 'token' | 'key'; run: (state: State, apiKey: string, body: Json) => Json | string };
+type Route = { auth: 'token' | 'key'; run: (state: State, apiKey: string, body: Json) => Json | string | Plain };
 const ROUTES = new Map<string, Route>([
   ['/api/v1/threads/close', { auth: 'token', run: (state, _key, body) => closeThreads(state, body) }],
   ['/api/subscribers/create', { auth: 'key', run: createSubscriber }],
@@ -618,8 +670,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
 function send(res: ServerResponse, status: number, payload: string, choices: Choices, headers = {}): void {
   const type = status >= 400 && choices.problemJson ? 'application/problem+json' : 'application/json; charset=utf-8';
   res.writeHead(status, {
-    ...headers,
     ...(payload === '' ? {} : { 'content-type': type }),
+    ...headers,
     'content-length': Buffer.byteLength(payload),
   });
   res.end(payload);
@@ -636,6 +688,9 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
   const allowed =
     route.auth === 'token' ? bearer === INTEGRATOR_TOKEN : apiKey === API_KEY || apiKey === API_KEY_NO_BALANCE;
+  const given = route.auth === 'token' ? req.headers.authorization !== undefined : apiKey !== undefined;
+  if (!given && state.choices.noCredentialForbidden)
+    throw problem(403, 'forbidden', 'The request carries no credential; this operation needs one.');
   if (!allowed)
     throw problem(
       401,
@@ -650,7 +705,28 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
   if (mediaType !== 'application/json')
     throw problem(415, 'unsupported-media-type', 'Send the body as application/json.');
   const result = route.run(state, typeof apiKey === 'string' ? apiKey : '', parseJson(raw.toString('utf8')));
+  if (result instanceof Plain)
+    return send(res, 200, result.text, state.choices, { 'content-type': 'text/plain; charset=utf-8' });
   send(res, 200, typeof result === 'string' ? result : JSON.stringify(result), state.choices);
+}
+
+/** A token bucket per credential (x-api-key, else authorization): undefined while a token is left, else the ms to one. */
+function rateLimiter(limit: Choices['rateLimit']): (req: IncomingMessage) => number | undefined {
+  if (!limit) return () => undefined;
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return (req) => {
+    const who = String(req.headers['x-api-key'] ?? req.headers.authorization ?? '');
+    const now = performance.now();
+    const b = buckets.get(who) ?? { tokens: limit.burst, at: now };
+    b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) * limit.perSecond) / 1000);
+    b.at = now;
+    buckets.set(who, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return undefined;
+    }
+    return ((1 - b.tokens) * 1000) / limit.perSecond;
+  };
 }
 
 export interface IndependentOptions {
@@ -710,7 +786,15 @@ export async function startIndependent({
         post(callbackUrl, JSON.stringify(payload), 0);
       });
     };
+  const limited = rateLimiter(choices.rateLimit);
   const server = createServer((req, res) => {
+    const wait = limited(req);
+    if (wait !== undefined) {
+      req.resume(); // the body unread, the connection kept
+      const detail = 'Too many requests for this credential; retry after the time Retry-After gives.';
+      const body = JSON.stringify({ title: 'too-many-requests', status: 429, detail, traceId: randomUUID() });
+      return send(res, 429, body, state.choices, { 'retry-after': String(Math.ceil(wait / 1000)) });
+    }
     handle(state, req, res).catch((error: unknown) => {
       const p =
         error instanceof Problem

@@ -1,11 +1,11 @@
 // The registry's checks of an answer (the suite's own, each recorded or proxied one). The order is the order of causes:
 // a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON has no schema to
 // miss), so each answer names its root cause, and the report groups the same cause across every stage.
-import { parseCascadeViolations, violationKey, violationValues } from '../../core/cascade-violations.ts';
+import { parseCascadeViolations, runTogether, violationKey, violationValues } from '../../core/cascade-violations.ts';
 import { deref, resolvePointer } from '../../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
-import { answerOf, type Allowed, type Answer, type Case, type PointCheck } from '../ground/model.ts';
+import { answerOf, type Allowed, type Answer, type Case, type Found, type PointCheck } from '../ground/model.ts';
 import { documentedStatuses, listedOnce, listsOf, responsePointer } from '../document/policy.ts';
 import { schemaFaults } from './schema.ts';
 import { openPoint, pointAt } from '../../core/open-points.ts';
@@ -82,6 +82,18 @@ const canonical = (v: unknown) =>
 
 const decision = (yes: unknown) => (yes ? { kind: 'decision' as const } : {});
 
+/**
+ * A success's faults of form (`found`), as the open point on its response (`created-body`) reads them: none where its
+ * decision is the answer they fit (`fits`: an empty body `no-body`, any other form `any-body`), a decision's where
+ * another answer it lists is.
+ */
+function bodyForm(c: Case, a: Answer, fits: 'no-body' | 'any-body', found: Found[]): Found[] {
+  const at = a.status < 300 && found.length ? pointAt(responsePointer(c.operation, a.status), fits) : undefined;
+  const point = at && openPoint(at.id, ['json-object', 'no-body', 'any-body'] as const);
+  if (point?.decision === fits) return [];
+  return found.map((f) => ({ ...f, ...decision(point) }));
+}
+
 const ofService = (checks: Omit<PointCheck<'answer'>, 'family' | 'side'>[]) =>
   checks.map((c): PointCheck<'answer'> => ({ ...c, family: 'answer', side: 'service' }));
 
@@ -89,8 +101,10 @@ export const answerChecks = ofService([
   {
     id: 'json',
     holds: 'the body is JSON',
-    faults: (_c, a) =>
-      a.json ? [] : [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }],
+    faults: (c, a) =>
+      a.json
+        ? []
+        : bodyForm(c, a, 'any-body', [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }]),
   },
   {
     // Grouped by what came, not by the request's field or limit: the same wrong answer is one cause, whichever shows it.
@@ -126,18 +140,13 @@ export const answerChecks = ofService([
     holds: 'a success has a body, unless the document allows none for it',
     after: ['status'],
     concerns: (_c, a) => a.status < 300 && a.text === '',
-    faults(c, a) {
-      const at = pointAt(responsePointer(c.operation, a.status), 'no-body');
-      const point = at && openPoint(at.id, ['json-object', 'no-body'] as const);
-      if (point?.decision === 'no-body') return [];
-      return [{ fault: `a ${a.status} without a body`, detail: 'no body', ...decision(point) }];
-    },
+    faults: (c, a) => bodyForm(c, a, 'no-body', [{ fault: `a ${a.status} without a body`, detail: 'no body' }]),
   },
   {
     id: 'content-type',
     holds: "the answer is application/json, or an error's a media type the document allows for it",
     after: ['json', 'body'],
-    faults(_c, a) {
+    faults(c, a) {
       const type = (a.contentType.split(';')[0] ?? '').trim().toLowerCase();
       // The media types an error may have: an open point on the Problem schema.
       const point = a.status >= 400 ? openPoint('error-media-type') : undefined;
@@ -148,7 +157,8 @@ export const answerChecks = ofService([
         ? [`this contract decides ${point.decision} (the description allows either)`, `decided ${point.decision}`]
         : [`${allowed.join(' or ')} is expected`, `expected ${allowed.join(' or ')}`];
       const detail = `content-type ${JSON.stringify(a.contentType)}, ${given}`;
-      return [{ fault: `content-type ${JSON.stringify(type)} where ${where}`, detail, ...decision(decided) }];
+      const fault = `content-type ${JSON.stringify(type)} where ${where}`;
+      return bodyForm(c, a, 'any-body', [{ fault, detail, ...decision(decided) }]);
     },
   },
   {
@@ -194,7 +204,12 @@ export const answerChecks = ofService([
     after: ['json', 'status', 'body'],
     concerns: (c, a) => a.status < 300 && answerSchema(c.operation, a.status) !== undefined,
     faults: (c, a) =>
-      schemaFaults(answerSchema(c.operation, a.status)!, a.body, `${c.operation.operationId} ${a.status}`),
+      bodyForm(
+        c,
+        a,
+        'any-body',
+        schemaFaults(answerSchema(c.operation, a.status)!, a.body, `${c.operation.operationId} ${a.status}`),
+      ),
   },
   {
     id: 'listed-once',
@@ -271,6 +286,20 @@ export const answerChecks = ofService([
         const fault = "a violation named with other keys than the example's";
         return [{ fault, detail: `other keys for ${v.text}`, kind: 'decision' as const }];
       });
+    },
+  },
+  {
+    // Section 7.2: the detail holds "a `Violations:` list, separated by semicolons"; any answer of such a code.
+    id: 'violations-separated',
+    holds: "a validation error's violations are separated by semicolons",
+    after: ['json', 'status'],
+    concerns: (_c, a) => listsViolations(String((a.body as { title?: unknown } | null | undefined)?.title ?? '')),
+    faults(_c, a) {
+      const detail = (a.body as { detail?: unknown } | null | undefined)?.detail;
+      return (typeof detail === 'string' ? runTogether(detail) : []).map((item) => ({
+        fault: 'violations not separated by semicolons',
+        detail: `one item of the list holds several: ${item.trim().slice(0, 120)}`,
+      }));
     },
   },
 ]);

@@ -80,5 +80,13 @@ export const callbackChecks = ofCallback([
 export const receivedChecks = [
   { id: 'callback-arrives', holds: 'every message accepted gets a callback naming it within the window' },
   { id: 'callback-reports', holds: 'a callback reports the values of the message it names (`x-links`)' },
+  {
+    id: 'callback-outcome',
+    holds: 'a message the document gives a delivery outcome (a webhook example) is reported so',
+  },
+  {
+    id: 'callback-duplicated',
+    holds: 'an identical message sent again within the duplicate window is reported duplicated',
+  },
   { id: 'callback-statuses', holds: 'a callback reports a result, where this contract decides so [contract decision]' },
 ].map((c): PointCheck<'run'> => ({ ...c, family: 'run', side: 'service', faults: () => [] }));

@@ -4,6 +4,7 @@
 // rule fails only on what no history the document allows could explain: it starts knowing nothing, reads what may
 // happen unseen from the document (`released-unseen`, `x-unseen-moves`), starts again at a reset, keeps hashes only.
 import { hashKey } from '../../core/hash-key.ts';
+import { openPoint, pointBasis } from '../../core/open-points.ts';
 import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt } from '../document/policy.ts';
 import type { RuleOverTime, Seen } from '../ground/model.ts';
 
@@ -34,7 +35,7 @@ export const retrySlackSeconds = 10;
 const described = (rules: Omit<RuleOverTime, 'family' | 'side' | 'kind'>[]) =>
   rules.map((r): RuleOverTime => ({ ...r, family: 'over-time', side: 'service', kind: 'described' }));
 
-export const overTimeChecks = described([
+const describedRules = described([
   {
     id: 'taken-once',
     holds: 'a value a deployment takes once (`x-taken-once`) is accepted once: a second success with it is a break',
@@ -124,3 +125,34 @@ export const overTimeChecks = described([
     },
   },
 ]);
+
+/** The rule a 429 breaks under strict: this contract decides the service sets no rate limit (open point rate-limit). */
+export const rateLimitRule = 'no-rate-limit';
+const rateLimitPoint = () => openPoint('rate-limit', ['no-limit', 'too-many-requests'] as const);
+
+const rateLimited: RuleOverTime = {
+  id: rateLimitRule,
+  family: 'over-time',
+  side: 'service',
+  kind: 'decision',
+  holds: "the service answers without a rate limit: no 429 (this contract's decision on an open point)",
+  // Read when asked: the document is read once a rule is.
+  get basis() {
+    return pointBasis(rateLimitPoint());
+  },
+  start() {
+    return {
+      // Every 429, waited out or not: the default profile leaves it out (a service with a limit is one it allows).
+      see(s) {
+        if (s.answer?.status !== 429 || rateLimitPoint().decision !== 'no-limit') return [];
+        const after = s.answer.headers['retry-after'];
+        const fault = 'the service answered 429 (rate limited); this contract decides it sets no rate limit';
+        const detail = `${s.exchange.source}: ${s.exchange.request.method} ${s.routed?.path ?? s.exchange.request.url} answered 429${after ? ` (Retry-After ${after})` : ''}`;
+        return [{ fault, key: rateLimitRule, detail }];
+      },
+      due: () => [],
+    };
+  },
+};
+
+export const overTimeChecks: RuleOverTime[] = [...describedRules, rateLimited];

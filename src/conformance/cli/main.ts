@@ -16,7 +16,7 @@ const name = 'messaging-conformance';
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
          [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--bail] [--mock] [--list]
-         [--reporter junit|json --output <file>] [--record <file>]
+         [--reporter junit|json --output <file>] [--record <file>] [--rate N]
          [--callbacks --callback-listen HOST:PORT [--callback-url URL] [--callback-window S]]
 
   Checks a live implementation of the messaging service against the contract.
@@ -47,6 +47,9 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --seed                seed of the generated requests and the order of the bad inputs
                         (default 1); a failure prints the seed that replays it
   --generated           generated requests per operation (default 25)
+  --rate                requests a second the whole run keeps to (default: no pace), below the
+                        service's rate limit; a 429 is waited out either way (Retry-After, else a
+                        back-off) and sent again, up to 5 times: one still 429 is not judged
   --bail                stop at the first failed check (exit 1); the stages after it do not run
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
@@ -87,7 +90,7 @@ async function webhook(args: string[], say: cli.Say, run: cli.RunState): Promise
 
 const callbackFlags = ['callback-listen', 'callback-url', 'callback-window'] as const;
 const suiteOptions = {
-  ...cli.strings('server', 'vars', 'seed', 'generated', 'timeout', 'deadline', 'profile', 'reporter', 'output'),
+  ...cli.strings('server', 'vars', 'seed', 'generated', 'rate', 'timeout', 'deadline', 'profile', 'reporter', 'output'),
   ...cli.strings('record', 'reset-url', 'reset-command', ...callbackFlags),
   ...cli.strings(...cli.credentialOptions.map(([, flag]) => flag)),
   ...cli.booleans('mock', 'bail', 'list', 'callbacks'),
@@ -182,6 +185,7 @@ async function conformance(o: Options, write: cli.WriteReport, io: CliIo, say: c
   const seed = cli.numberOption('seed', o.seed, /^-?\d+$/, 'an integer');
   const callbacks = callbackOptions(o);
   const generated = cli.numberOption('generated', o.generated, /^\d+$/, 'a whole number');
+  const rate = cli.numberOption('rate', o.rate, /^\d+(\.\d+)?$/, 'a number of requests a second above 0', 0);
   const vars: Vars = o.vars === undefined ? {} : cli.asUsageError(() => loadVars(o.vars!));
   const { keys, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
@@ -196,6 +200,7 @@ async function conformance(o: Options, write: cli.WriteReport, io: CliIo, say: c
     skip,
     seed,
     generated,
+    rate,
     callbacks,
     mock: o.mock,
     bail: o.bail,

@@ -3,6 +3,7 @@
 // under --profile strict.
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { examplePairs, responseKind } from '../../core/examples.ts';
+import { resolvePointer } from '../../core/document.ts';
 import type { ExamplePair, ExpectationKind, Operation } from '../../core/examples.ts';
 import { escapePointer } from '../../core/pointers.ts';
 import { documentViolation, schemaViolation } from '../../core/schema-violations.ts';
@@ -51,15 +52,42 @@ function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile)
   return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
 }
 
-/** A request that breaks rules of several codes (`error-precedence`): any one passes, strict the document's order. */
+/**
+ * A request without a credential its operation's security names: refused (no success). Which error is the open point
+ * `missing-credential`: any error, strict its decision (401 auth-error).
+ */
+export function missingCredential(op: Operation, profile: Profile): Expectation {
+  const point = openPoint('missing-credential', ['auth-error', 'any-error'] as const);
+  const basis = `${op.pointer}/security; ${pointBasis(point)}`;
+  if (profile === 'strict' && point.decision === 'auth-error')
+    return { allowed: [{ status: 401, code: 'auth-error' }], kind: 'decision', basis };
+  return { ...anyError(op, basis, 'described'), otherErrors: documentsDefault(op) };
+}
+
+/** The open point on the size of the operation's request lists (`array-sizes`), where its request schema has one. */
+export function listSizesPoint(op: Operation) {
+  const ref = op.requestSchemaPointer && (resolvePointer(op.requestSchemaPointer) as { $ref?: string }).$ref;
+  return ref ? pointAt(ref, 'client-error') : undefined;
+}
+
+/** A valid request whose list holds many items: accepted, or (the open point) refused with a client error; strict accepted. */
+export function manyItemsExpectation(op: Operation, accepted: Expectation, profile: Profile): Expectation {
+  const point = listSizesPoint(op)!;
+  const basis = `${accepted.basis}; ${pointBasis(point)}`;
+  if (profile === 'strict') return { ...accepted, kind: 'decision', basis };
+  // Any 400 covers a business answer this contract decides: what stays is the description's (no 5xx, no success lost).
+  const allowed = unique([...accepted.allowed, { status: 400 }, { status: 413 }]);
+  return { ...accepted, allowed, kind: 'described', basis };
+}
+
+/** A request that breaks rules of several codes (`error-precedence`): any one passes, strict its decision alone. */
 function otherCodes(others: string[], expectation: Expectation, profile: Profile): Expectation {
   const point = openPoint('error-precedence', ['listed-first', 'any-that-applies'] as const);
-  if (others.length === 0 || profile === 'strict' || !point.answers.includes('any-that-applies')) return expectation;
-  return {
-    ...expectation,
-    allowed: [...expectation.allowed, ...others.map((code) => ({ status: 400, code }))],
-    basis: `${expectation.basis}; ${pointBasis(point)}`,
-  };
+  if (others.length === 0) return expectation;
+  const basis = `${expectation.basis}; ${pointBasis(point)}`;
+  const any = { ...expectation, allowed: [...expectation.allowed, ...others.map((code) => ({ status: 400, code }))] };
+  const taken = (profile === 'strict' ? [point.decision] : point.answers).includes('any-that-applies');
+  return { ...(taken ? any : expectation), basis, ...(profile === 'strict' ? { kind: 'decision' as const } : {}) };
 }
 
 /**
@@ -70,12 +98,19 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
   const outcome = documentViolation(op.operationId, body);
   if (!outcome) return undefined;
   const exact = { status: outcome.status, code: outcome.code };
-  const basis = `${op.pointer}/responses/${outcome.status}`;
+  // The named example of that code, where one is: its words are the code's condition.
+  const example = examplePairs().find(
+    (p) =>
+      p.operation === op &&
+      p.status === exact.status &&
+      normalizeErrorCode(titleOf(p) ?? '') === normalizeErrorCode(exact.code),
+  );
+  const basis = example ? examplePointer(example) : `${op.pointer}/responses/${outcome.status}`;
   const plain: Expectation = { allowed: [exact], kind: responseKind(op, outcome.status), basis };
   const expectation =
     // No code names the broken property: any documented error, as a problem body.
     outcome.code === 'system-error'
-      ? anyError(op, `${op.pointer}/responses: a malformed request gets a documented error`)
+      ? anyError(op, `${op.pointer}/responses/500 (a malformed request: any documented error)`)
       : (refusal(op, exact, basis, profile) ?? (outcome.malformed ? codeOr500(op, exact, basis, profile) : plain));
   const decided = outcome.decided ? { ...expectation, kind: 'decision' as const } : expectation;
   return otherCodes(outcome.codes.slice(1), decided, profile);
@@ -103,10 +138,13 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
   const exact = exampleExpectation(pair);
   const { status, trigger, operation: op } = pair;
   if (status < 400 || title === undefined || trigger.rawBody !== undefined || !op.requestSchemaPointer) return exact;
+  // The codes of other rules the example's request meets (`x-request: {otherCodes}`), whichever answers it.
+  const also = trigger.otherCodes ?? [];
   const outcome = schemaViolation(op.operationId, pair.requestBody);
-  if (!outcome || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title)) return exact;
+  if (!outcome || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title))
+    return otherCodes(also, exact, profile);
   const answer = outcome.malformed ? codeOr500(op, exact.allowed[0]!, exact.basis, profile) : exact;
-  return otherCodes(outcome.codes.slice(1), answer, profile);
+  return otherCodes([...outcome.codes.slice(1), ...also], answer, profile);
 }
 
 /** Whether the document says a request with this body is valid: its schema, and the button limits across rows. */
@@ -176,14 +214,13 @@ export function recordedExpectation(op: Operation, body: unknown, credential: bo
   const basis = `${op.pointer}/responses`;
   const refused = invalidBodyExpectation(op, body, profile);
   if (refused) return { ...refused, allowed: unique([...refused.allowed, unauthorized]) };
-  if (!credential)
-    return { allowed: [unauthorized], kind: responseKind(op, 401), basis: `${op.pointer}/security; ${basis}/401` };
+  if (!credential) return missingCredential(op, profile);
   const successes = documentedStatuses(op).flatMap((status) => (status < 300 ? [{ status }] : []));
   const accepted: Expectation = {
     allowed: unique([...successes, ...stateAnswers(op), unauthorized]),
     otherErrors: documentsDefault(op),
     kind: 'described',
-    basis: `${basis}: a success, or an answer the state gives (the named examples of a valid request)`,
+    basis: `${basis}/200 (a success, or an answer the state gives: the named examples of a valid request)`,
   };
   return readingsExpectation(op, body, profile, accepted);
 }

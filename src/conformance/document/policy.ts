@@ -4,6 +4,7 @@
 import { deref, resolvePointer } from '../../core/document.ts';
 import { parseJson } from '../../core/json-int64.ts';
 import { examplePairs, marked, type ExamplePair, type ExpectationKind, type Operation } from '../../core/examples.ts';
+import { openPoint } from '../../core/open-points.ts';
 
 type Obj = Record<string, unknown>;
 type Link = { payload: string; request: string };
@@ -85,6 +86,18 @@ const ofResponse = <T>(op: Operation, status: number, name: string) =>
 export const takenOnce = (op: Operation) =>
   ofOperation<{ field: string; code: string; 'released-unseen'?: string }>(op, 'x-taken-once');
 
+/**
+ * Where `x-taken-once` picks one item of a list (`addresses[type=EXT_USER_ID].address`), the open point
+ * `unique-addresses` and the field each answer takes once: `ext-user-id` that one, `every-address` every item's.
+ */
+export function takenOnceBy(op: Operation) {
+  const field = takenOnce(op)?.field;
+  const every = field?.replace(/\[\w+=[^\]]+\]/, '[]');
+  if (!field || every === field) return undefined;
+  const point = openPoint('unique-addresses', ['ext-user-id', 'every-address'] as const);
+  return { point, fields: { 'ext-user-id': field, 'every-address': every! } };
+}
+
 /** The request's fields an answer with `status` gives back as sent (`x-echoes`). */
 export const echoes = (op: Operation, status: number) => ofResponse<string[]>(op, status, 'x-echoes') ?? [];
 
@@ -145,18 +158,22 @@ export function links(webhook: string) {
 /** The named examples whose request changes nothing (`x-request: {probe: true}`): each operation's first request of a run. */
 export const probeExamples = (): ExamplePair[] => examplePairs().filter((p) => p.trigger.probe === true);
 
-/** The places `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`): each container and key. */
+/**
+ * The places `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`; `addresses[].address`,
+ * every item of the list): each container and key.
+ */
 export function* places(body: unknown, selector: string): Generator<[Obj, string]> {
   const [head, ...rest] = selector.split('.');
-  const step = /^([^[]+)(?:\[(\w+)=([^\]]+)\])?$/.exec(head!);
+  const step = /^([^[]+)(\[(?:(\w+)=([^\]]+))?\])?$/.exec(head!);
   if (!step || body === null || typeof body !== 'object' || Array.isArray(body) || !Object.hasOwn(body, step[1]!))
     return;
-  const [, key, field, value] = step as unknown as [string, string, string | undefined, string | undefined];
+  const [, key, list, field, value] = step as unknown as [string, string, ...Array<string | undefined>];
   const child = (body as Obj)[key];
-  if (rest.length === 0 && field === undefined) yield [body as Obj, key];
-  else if (field === undefined) yield* places(child, rest.join('.'));
+  if (rest.length === 0 && list === undefined) yield [body as Obj, key];
+  else if (list === undefined) yield* places(child, rest.join('.'));
   else if (Array.isArray(child))
-    for (const item of child.filter((i) => i?.[field] === value)) yield* places(item, rest.join('.'));
+    for (const item of child.filter((i) => field === undefined || i?.[field] === value))
+      yield* places(item, rest.join('.'));
 }
 
 /** The values `selector` names in `body` (`requestId`; `addresses[type=EXT_USER_ID].address`). */

@@ -22,12 +22,17 @@ function pathOf(url: string, basePath?: string): string {
   return base ? path.slice(base.length) || '/' : path;
 }
 
+/** The header (lower case) that carries a security scheme's credential: an API key's own, else `authorization`. */
+export function credentialHeader(name: string): string {
+  const scheme = (securitySchemes as Record<string, { type: string; name?: string; in?: string }>)[name];
+  return scheme?.type === 'apiKey' && scheme.in === 'header' ? scheme.name!.toLowerCase() : 'authorization';
+}
+
 /** Whether the request carries the credential each of the operation's security schemes names. */
 const credentialGiven = (op: Operation, headers: Record<string, string>) =>
   op.security.every((name) => {
-    const scheme = (securitySchemes as Record<string, { type: string; name?: string; in?: string }>)[name];
-    if (scheme?.type === 'apiKey' && scheme.in === 'header') return Boolean(headers[scheme.name!.toLowerCase()]);
-    return /^bearer\s+\S/i.test(headers.authorization ?? '');
+    const header = credentialHeader(name);
+    return header === 'authorization' ? /^bearer\s+\S/i.test(headers.authorization ?? '') : Boolean(headers[header]);
   });
 
 /**

@@ -187,6 +187,8 @@ export interface Outcome {
   /** The answer in short (`400 text-not-specified`, `no answer`). */
   answer?: string;
   request?: HttpRequest;
+  /** Why the check could not judge (a 429 its resends did not get past): neither a pass nor a failure. */
+  skipped?: string;
 }
 
 /** A verdict: one check, and what the judge made of it. Made by judge.ts's `verdict` alone. */
@@ -200,6 +202,8 @@ export interface CheckResult extends CheckSpec, Omit<Outcome, 'request' | 'faile
   recorded?: string;
   /** Whose break a failure is: the service's (the default) or the caller's. */
   side?: Side;
+  /** The description's words the expectation rests on (`x-words` of the nodes its basis names; core/words.ts). */
+  words?: string[];
 }
 
 /** Of the `of` items the document states, how many a check reached (`covered`), and of those how many no check failed. */
@@ -242,6 +246,22 @@ export interface SuiteReport {
   ok: boolean;
   /** The stage whose failed check stopped the run (--bail): the stages after it did not run. */
   bailedAt?: string;
+  /** The run's pace (--rate) and the 429s it waited out; absent when it kept no pace and got none. */
+  rateLimit?: RateLimitCounts;
+}
+
+/** What the run's 429s cost, as the report tells it. */
+export interface RateLimitCounts {
+  /** Requests a second the run kept to (--rate); absent: as fast as answers came. */
+  rate?: number;
+  /** Time spent waiting for the pace, in ms. */
+  pacedMs: number;
+  /** Answers 429 the run got, resends' included. */
+  answers: number;
+  /** Time spent waiting them out, in ms. */
+  waitedMs: number;
+  /** Checks not judged: the answer was still 429 after the last resend. */
+  notJudged: number;
 }
 
 /** Whose breaks fail the run: the service's (answers the document does not allow), the callers' (requests it refuses), or both. */

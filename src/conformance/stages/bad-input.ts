@@ -5,7 +5,14 @@ import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
 import { caseCheck, planStage, runs, type Planned, type SuiteContext } from '../suite/context.ts';
-import { acceptedExpectation, anyError, documentsDefault, statusExpectation } from '../document/expectations.ts';
+import {
+  acceptedExpectation,
+  anyError,
+  documentsDefault,
+  missingCredential,
+  statusExpectation,
+} from '../document/expectations.ts';
+import { credentialHeader } from '../document/route.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';
 import { prepare } from '../suite/vars.ts';
@@ -47,7 +54,7 @@ export function badInputs(ctx: SuiteContext): Planned[] {
       const covers = { operationId: op.operationId, ...(e.allowed.length === 1 ? e.allowed[0] : {}) };
       inputs.push(caseCheck(ctx, `${op.operationId}: ${name}`, { operation: op, request: r, expectation: e }, covers));
     };
-    const malformed = anyError(op, `${op.pointer}/responses: a body that is not JSON gets a documented error`);
+    const malformed = anyError(op, `${op.pointer}/responses/500 (a body that is not JSON: any documented error)`);
     for (const [name, body] of Object.entries(notObjects)) add(name, request(body), malformed);
     // Each valid body with values taken once of its own (prepare makes them new).
     const fresh = () => JSON.stringify(prepare(template, ctx.values).body);
@@ -61,6 +68,15 @@ export function badInputs(ctx: SuiteContext): Planned[] {
     const otherType = { ...anyError(op, contentTypeDecision, 'decision'), otherErrors: documentsDefault(op) };
     add('Content-Type text/plain', typed(valid, 'text/plain'), otherType);
     add('Content-Type form', typed('a=1', 'application/x-www-form-urlencoded'), otherType);
+    // Each credential the operation needs left out (Schemathesis's ignored_auth): never accepted.
+    for (const scheme of op.security) {
+      const { [credentialHeader(scheme)]: _, ...headers } = base.headers;
+      add(
+        `a valid request without its ${scheme} credential`,
+        request(fresh(), { headers }),
+        missingCredential(op, ctx.profile),
+      );
+    }
     const only = (status: number, code: string): Expectation => ({
       allowed: [{ status, code }],
       kind: responseKind(op, status),
@@ -92,6 +108,6 @@ export function badInputs(ctx: SuiteContext): Planned[] {
 
 export const badInputStage = planStage(
   'bad-input',
-  'malformed JSON, bodies that are no object, other content types, unknown paths and methods: each gets an error the document allows, as a problem body, and the server still answers after each batch; a valid request with its media type written otherwise (a charset, another case) is accepted',
+  'malformed JSON, bodies that are no object, other content types, unknown paths and methods, a credential left out: each gets an error the document allows, as a problem body, and the server still answers after each batch; a valid request with its media type written otherwise (a charset, another case) is accepted',
   badInputs,
 );

@@ -6,7 +6,12 @@ import { documentOperations, successExamples } from '../../core/examples.ts';
 import { at, edgesOf, pattern, placements, setAt, type Path } from '../../core/edges.ts';
 import { Digits, parsed, serialize, type Json } from '../../core/digits.ts';
 import { caseCheck, planStage, type Planned, type SuiteContext } from '../suite/context.ts';
-import { acceptedExpectation, invalidBodyExpectation } from '../document/expectations.ts';
+import {
+  acceptedExpectation,
+  invalidBodyExpectation,
+  listSizesPoint,
+  manyItemsExpectation,
+} from '../document/expectations.ts';
 import { isAccepted, readingsExpectation } from '../document/expectations.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
@@ -23,7 +28,8 @@ export function boundaries(ctx: SuiteContext): Planned[] {
       const again = freshened(source);
       const fresh = (path: Path) => at(again, path) !== at(source, path);
       const refused = (path: Path, value: Json | undefined) => !isAccepted(op, setAt(source, path, value));
-      for (const edge of edgesOf(source, { $ref: op.requestSchemaPointer }, { fresh, refused })) {
+      const manyObjects = listSizesPoint(op) !== undefined;
+      for (const edge of edgesOf(source, { $ref: op.requestSchemaPointer }, { fresh, refused, manyObjects })) {
         const key = `${op.operationId} ${pattern(edge.path)} ${edge.name.slice(edge.name.indexOf(':'))}`;
         if (seen.has(key)) continue;
         // Each send gets identifiers of its own; the edge is placed after, so it can be about one.
@@ -38,6 +44,7 @@ export function boundaries(ctx: SuiteContext): Planned[] {
           const basis = `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`;
           const decided = acceptedExpectation(op, [edge.path], basis, edge.kind);
           expectation = readingsExpectation(op, parsed(body), ctx.profile, decided);
+          if (edge.manyObjects) expectation = manyItemsExpectation(op, expectation, ctx.profile);
         } else {
           body = placed(setAt(base, edge.path, edge.value));
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.

@@ -4,14 +4,18 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolvePointer } from '../../core/document.ts';
-import { documentOperations, successExamples, type ExpectationKind } from '../../core/examples.ts';
+import { documentOperations, successExamples, type ExamplePair, type ExpectationKind } from '../../core/examples.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import { callbackIdentity, retrySlackSeconds } from '../checks/over-time.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { firstRetrySeconds, links, reportedBy, sentAt } from '../document/policy.ts';
+
+/** The delivery error code of an identical message within the window, and where the document gives the window. */
+const duplicated = 'duplicated';
+const duplicateCodePointer = '#/components/schemas/KnownDeliveryErrorCode';
 import type { CheckResult, Fault, Outcome } from '../ground/model.ts';
 import { runs, type CallbackOptions, type Stage, type SuiteContext } from '../suite/context.ts';
-import { prepare } from '../suite/vars.ts';
+import { missingFixtures, prepare } from '../suite/vars.ts';
 
 /** The webhook the operations' answers are reported by (`x-reported-by`): the status callback this stage judges. */
 const reporters = [...new Set(documentOperations().flatMap(reportedBy))];
@@ -32,10 +36,14 @@ const reported = documentOperations().filter((op) => reportedBy(op).includes(web
 /** A post the receiver got, and what the judge found in it: its payload against the webhook, and the rules over time. */
 type Post = { body: any; faults: Fault[] };
 
-/** The receiver: 200 to every post, except 500 to the first post about `failOnce`; each post judged as it comes. */
-async function listen(ctx: SuiteContext, options: CallbackOptions, failOnce: string) {
+/**
+ * The receiver: 200 to every post, except 500 to the first post about `failOnce` and no answer at all (the connection
+ * dropped, as when a receiver is down) to the first about `dropOnce`; each post judged as it comes.
+ */
+async function listen(ctx: SuiteContext, options: CallbackOptions, failOnce: string, dropOnce?: string) {
   const posts: Post[] = [];
   let failed = false;
+  let dropped = false;
   let url = '';
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -52,11 +60,14 @@ async function listen(ctx: SuiteContext, options: CallbackOptions, failOnce: str
         body = JSON.parse(text);
       } catch {}
       const fail = !failed && body?.[identifies.payload] === failOnce;
+      const drop = !fail && !dropped && dropOnce !== undefined && body?.[identifies.payload] === dropOnce;
       failed ||= fail;
-      const status = fail ? 500 : 200;
+      dropped ||= drop;
+      const status = drop ? undefined : fail ? 500 : 200;
       const faults = ctx.received({ at: Date.now(), url, webhook, body, text, status });
       if (posts.length < maxPosts) posts.push({ body, faults });
-      res.writeHead(status, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
+      if (drop) return void req.socket.destroy();
+      res.writeHead(status!, { 'content-type': 'text/plain' }).end(fail ? 'failing once on purpose' : 'ok');
     });
     req.on('error', () => {});
   });
@@ -67,22 +78,45 @@ async function listen(ctx: SuiteContext, options: CallbackOptions, failOnce: str
   return { server, posts, url };
 }
 
-/** The success examples to schedule now (one sent later, `x-sent-at`, is reported then, past any window). */
-const messagesToSend = (ctx: SuiteContext) =>
-  reported.flatMap((op) =>
+/** A delivery outcome the document gives: a webhook example naming the request it reports (`x-request`). */
+type Outcome_ = { name: string; status: unknown; error: unknown };
+const outcomes = Object.entries(
+  (resolvePointer(`${webhookPointer}/requestBody/content/application~1json/examples`) ?? {}) as Record<string, any>,
+).flatMap(([name, example]) => {
+  const trigger = example?.['x-request'] as { operationId?: string; body?: unknown } | undefined;
+  if (!trigger) return [];
+  const op = reported.find((o) => o.operationId === trigger.operationId);
+  if (!op) throw new Error(`${webhookPointer} example ${name}: x-request names no operation it reports`);
+  const pair: ExamplePair = { ...successExamples(op)[0]!, name, requestBody: trigger.body };
+  return [{ pair, outcome: { name, status: example.value?.status, error: example.value?.error ?? null } }];
+});
+
+const message = (ctx: SuiteContext, pair: ExamplePair, outcome?: Outcome_) => {
+  const body = prepare(pair, ctx.values).body as Record<string, unknown>;
+  const linked = reports.map((l) => ({ ...l, value: String(body[l.request]) }));
+  const id = String(body[identifies.request]);
+  return { pair, body, id, reported: linked, accepted: false, duplicateOf: undefined as string | undefined, outcome };
+};
+
+/**
+ * The success examples to schedule now (one sent later, `x-sent-at`, is reported then, past any window), and the
+ * requests of the delivery outcomes whose fixtures the deployment has.
+ */
+const messagesToSend = (ctx: SuiteContext) => [
+  ...reported.flatMap((op) =>
     successExamples(op)
       .filter((p) => !(sentAt(op) && (p.requestBody as Record<string, unknown>)[sentAt(op)!]))
-      .map((pair) => {
-        const body = prepare(pair, ctx.values).body as Record<string, unknown>;
-        const linked = reports.map((l) => ({ ...l, value: String(body[l.request]) }));
-        return { pair, body, id: String(body[identifies.request]), reported: linked, accepted: false };
-      }),
-  );
+      .map((pair) => message(ctx, pair)),
+  ),
+  ...outcomes
+    .filter(({ pair }) => missingFixtures(pair, ctx.values).length === 0)
+    .map(({ pair, outcome }) => message(ctx, pair, outcome)),
+];
 type Message = ReturnType<typeof messagesToSend>[number];
 
-// Waits until each accepted message has a callback and the probe's first one (answered 500) its repeat, or the window
-// or the run's deadline ends; then what the receiver got, as the judgements read it.
-async function gathered(ctx: SuiteContext, posts: Post[], messages: Message[], probe: string, windowMs: number) {
+// Waits until each accepted message has a callback and the probes' first ones (answered 500, dropped) their repeats, or
+// the window or the run's deadline ends; then what the receiver got, as the judgements read it.
+async function gathered(ctx: SuiteContext, posts: Post[], messages: Message[], probes: string[], windowMs: number) {
   const accepted = messages.filter((m) => m.accepted);
   const about = (id: string) => posts.filter((p) => String(p.body?.[identifies.payload]) === id);
   // The probe's first callback came again, the same.
@@ -90,12 +124,17 @@ async function gathered(ctx: SuiteContext, posts: Post[], messages: Message[], p
     later.some((p) => callbackIdentity(p.body) === callbackIdentity(first!.body));
   const start = Date.now();
   const end = Math.min(start + windowMs, ctx.deadlineAt);
-  const done = () => accepted.every((m) => about(m.id).length > 0) && again(about(probe));
+  // A duplicate's result has come (an UNDELIVERED one, whatever its code): one reported delivered waits out the window.
+  const settled = (m: Message) =>
+    (!m.duplicateOf || about(m.id).some((p) => p.body?.status === 'UNDELIVERED')) &&
+    (!m.outcome || about(m.id).some((p) => p.body?.status === m.outcome!.status || p.body?.status === 'DELIVERED'));
+  const done = () =>
+    accepted.every((m) => about(m.id).length > 0 && settled(m)) && probes.every((p) => again(about(p)));
   while (!done() && Date.now() < end && !ctx.deadline.aborted) await new Promise((r) => setTimeout(r, 50));
   const waitedMs = Date.now() - start;
   const seen = `${posts.length} callbacks in ${(waitedMs / 1000).toFixed(1)} s`;
   // The receiver has stopped listening: a refused callback not posted again in the window was not, for this run.
-  return { posts, accepted, about, probe, seen, waitedMs, retried: ctx.due(Number.POSITIVE_INFINITY) };
+  return { posts, accepted, about, probes, seen, waitedMs, retried: ctx.due(Number.POSITIVE_INFINITY) };
 }
 type Received = Awaited<ReturnType<typeof gathered>>;
 
@@ -148,19 +187,76 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
     },
   },
   {
-    name: 'a callback the receiver answered with 500 is posted again',
+    name: 'a callback the receiver answered with 500, or dropped unanswered, is posted again',
     basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds`,
-    // The registry's retry rule, over the posts this receiver heard, judged when the probe's retry was due.
-    judge: ({ about, probe, retried, waitedMs }) => {
-      const got = about(probe).length;
+    // The registry's retry rule, over the posts this receiver heard, judged when the probes' retries were due.
+    judge: ({ about, probes, retried, waitedMs }) => {
+      const missing = probes.filter((p) => about(p).length === 0).map((p) => `no callback about ${p}`);
       return {
-        expected: `the callback about ${probe} posted again after the receiver's 500 (first retry after ${firstRetryMs / 1000} s)`,
-        actual: got ? `${got} callbacks about it in ${(waitedMs / 1000).toFixed(1)} s` : `no callback about ${probe}`,
-        faults: [...fault('callback-arrives', got ? [] : [`no callback about ${probe}`], noCallback), ...retried],
+        expected: `the callbacks about ${probes.join(' (answered 500) and ')} (dropped) posted again (first retry after ${firstRetryMs / 1000} s)`,
+        actual: `${probes.map((p) => about(p).length).join(' and ')} callbacks about them in ${(waitedMs / 1000).toFixed(1)} s`,
+        faults: [...fault('callback-arrives', missing, noCallback), ...retried],
       };
     },
   },
 ];
+
+const windowSeconds = (resolvePointer(duplicateCodePointer) as { 'x-duplicate-window-seconds': number })[
+  'x-duplicate-window-seconds'
+];
+judgements.push({
+  name: `an identical message sent again within the duplicate window (${windowSeconds} s) is reported as duplicated`,
+  basis: `${duplicateCodePointer}/x-duplicate-window-seconds (section 8: "an identical message within 5 minutes is reported as duplicated")`,
+  // Unless the first failed for a reason of its own (an address of a wrong format fails both): which code wins is open.
+  judge: ({ accepted, about, seen }) => {
+    const again = accepted.find((m) => m.duplicateOf !== undefined);
+    const failedOtherwise = (id: string) =>
+      about(id).some((p) => p.body?.status === 'UNDELIVERED' && p.body?.error !== duplicated);
+    const missed =
+      again && !failedOtherwise(again.duplicateOf!) && !about(again.id).some((p) => p.body?.error === duplicated)
+        ? [
+            `${again.id}: ${
+              about(again.id)
+                .map((p) => `${p.body?.status} ${p.body?.error ?? ''}`.trim())
+                .join(', ') || 'no callback'
+            }`,
+          ]
+        : [];
+    return {
+      expected: `a callback about ${again?.id ?? 'the identical message'} with the error ${duplicated}`,
+      actual: seen,
+      faults: fault(
+        'callback-duplicated',
+        missed,
+        'an identical message sent again at once was not reported as duplicated',
+      ),
+    };
+  },
+});
+
+judgements.push({
+  name: `a message the document gives a delivery outcome is reported so (${outcomes.map((o) => o.outcome.name).join(', ')})`,
+  basis: outcomes
+    .map(({ outcome }) => `${webhookPointer}/requestBody/content/application~1json/examples/${outcome.name}`)
+    .join('; '),
+  judge: ({ accepted, about, seen }) => {
+    const sent = accepted.filter((m) => m.outcome);
+    const wrong = sent.flatMap((m) => {
+      const { name, status, error } = m.outcome!;
+      const got = about(m.id);
+      if (got.some((p) => p.body?.status === status && (p.body?.error ?? null) === error)) return [];
+      const came = got.map((p) => `${p.body?.status} ${p.body?.error ?? ''}`.trim()).join(', ') || 'no callback';
+      return [`${name} (${m.id}): ${came}, where ${status} ${error ?? ''} is due`];
+    });
+    return {
+      expected: sent.length
+        ? sent.map((m) => `${m.outcome!.name}: ${m.outcome!.status} ${m.outcome!.error ?? ''}`.trim()).join('; ')
+        : 'no outcome sent: the vars file maps no fixture of one',
+      actual: seen,
+      faults: fault('callback-outcome', wrong, 'a message reported with another outcome than its delivery rule gives'),
+    };
+  },
+});
 
 // The open point `statuses-reported`: under strict, the contract's decision (the statuses its `results` lists only).
 const point = openPoint('statuses-reported', ['results-only', 'each-status'] as const);
@@ -184,16 +280,27 @@ if (point.decision === 'results-only')
   });
 const selected = (ctx: SuiteContext) => judgements.filter((j) => runs(ctx, j.kind ?? 'described'));
 
-/** Schedules each message; each accepted one is marked so. */
+/**
+ * Schedules each message; each accepted one is marked so. Then the first accepted one again at once, under a new
+ * value taken once: an identical message within the duplicate window.
+ */
 async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<Outcome> {
   const refused: string[] = [];
   const overTime: Fault[] = [];
-  for (const m of messages) {
+  const send = async (m: Message) => {
     const { answer, error, overTime: found } = await ctx.send(pairRequest(ctx.server, m.pair, ctx.credentials, m.body));
     overTime.push(...found);
     m.accepted = answer?.status === 200;
     if (!m.accepted)
       refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
+  };
+  for (const m of messages) await send(m);
+  const first = messages.find((m) => m.accepted);
+  if (first) {
+    const id = (prepare(first.pair, ctx.values).body as Record<string, unknown>)[identifies.request];
+    const body = { ...first.body, [identifies.request]: id };
+    messages.push({ ...first, body, id: String(id), accepted: false, duplicateOf: first.id });
+    await send(messages.at(-1)!);
   }
   return {
     expected: `200 for each of ${messages.length} messages`,
@@ -206,15 +313,15 @@ const stage = 'callbacks';
 export const callbacksStage: Stage = {
   name: stage,
   description:
-    "the service's own status callbacks: schedules the success examples and judges every callback within a window (schema, link to the scheduling request's value taken once and what it reports of it, one for every message, a repeat after the receiver answers 500)",
+    "the service's own status callbacks: schedules the success examples and the requests of the delivery outcomes the webhook's examples give, and judges every callback within a window (schema, link to the scheduling request's value taken once and what it reports of it, one for every message, a repeat after the receiver answers 500, an identical message sent again reported as duplicated, each outcome as its example gives)",
   count: (ctx) => 1 + selected(ctx).length,
   async run(ctx: SuiteContext): Promise<CheckResult[]> {
     const options = ctx.callbacks;
     if (!options) return [];
     const windowMs = options.windowMs ?? defaultCallbackWindowMs;
     const messages = messagesToSend(ctx);
-    const probe = messages[0]!.id;
-    const receiver = await listen(ctx, options, probe);
+    const probes = messages.slice(0, 2).map((m) => m.id);
+    const receiver = await listen(ctx, options, probes[0]!, probes[1]);
     ctx.log(
       `  callbacks: listening for the service's posts at ${receiver.url} for up to ${Math.round(windowMs / 1000)} s`,
     );
@@ -223,7 +330,7 @@ export const callbacksStage: Stage = {
       const basis = reported.map((op) => `${op.pointer}/responses/200`).join(', ');
       const name = 'the messages the callbacks are about are accepted';
       results.push(await ctx.check({ stage, kind: 'described', name, basis }, () => sendMessages(ctx, messages)));
-      const received = await gathered(ctx, receiver.posts, messages, probe, windowMs);
+      const received = await gathered(ctx, receiver.posts, messages, probes, windowMs);
       for (const { name, basis, kind = 'described', judge } of selected(ctx))
         results.push(await ctx.check({ stage, kind, name, basis }, async () => judge(received)));
     } finally {

@@ -9,8 +9,9 @@ import { anyError, exampleExpectation, examplePointer, statusExpectation } from 
 import { planStage, type Planned, type SuiteContext } from '../suite/context.ts';
 import { fails, type Answer, type Expectation, type Outcome } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';
-import { listedOnce, sentAgain, takenOnce } from '../document/policy.ts';
-import { missingFixtures, preparedRequest, substitute } from '../suite/vars.ts';
+import { listedOnce, sentAgain, takenOnce, takenOnceBy } from '../document/policy.ts';
+import { missingFixtures, prepare, preparedRequest, substitute, withFreshIdentifiers } from '../suite/vars.ts';
+import { pointBasis } from '../../core/open-points.ts';
 
 /** One step of a rule: the request, what the document allows as its answer, and the fields a success must have. */
 type Step = { request: PairRequest; expectation: Expectation; fields?: Record<string, unknown> };
@@ -23,7 +24,9 @@ async function steps(ctx: SuiteContext, operation: Operation, all: Step[], expec
   for (const [i, step] of all.entries()) {
     const sent = await ctx.send(step.request);
     const outcome = ctx.judged({ operation, ...step }, sent);
-    if (fails(outcome)) return { ...outcome, expected, actual: `step ${i + 1} of ${all.length}: ${outcome.actual}` };
+    // A step still answered 429 leaves the rule unjudged: the steps after it would read a state it did not make.
+    if (fails(outcome) || outcome.skipped)
+      return { ...outcome, expected, actual: `step ${i + 1} of ${all.length}: ${outcome.actual}` };
     ruled = { ...outcome, expected, last: sent.answer ?? undefined };
   }
   return ruled!;
@@ -99,6 +102,27 @@ function takenOnceRules(ctx: SuiteContext, op: Operation): Planned[] {
   ];
 }
 
+// Which values of a request a deployment takes once is an open point where `x-taken-once` picks one item of a list
+// (`unique-addresses`): strict holds the decision, that a request sharing every other value is accepted.
+function sharedValueRule(ctx: SuiteContext, op: Operation): Planned[] {
+  const by = takenOnceBy(op);
+  const [first] = successExamples(op);
+  if (!by || !first) return [];
+  const own = by.fields[by.point.decision];
+  const body = prepare(first, ctx.values).body;
+  const again = withFreshIdentifiers(op.operationId, body, { status: 200 }, [own]);
+  const sends = [body, again].map((b) => ({
+    request: pairRequest(ctx.server, first, ctx.credentials, b),
+    expectation: accepted(op),
+  }));
+  const holds: Holds = { kind: 'decision', basis: pointBasis(by.point) };
+  return [
+    rule(op, `a request sharing every value but ${own} with an accepted one is accepted`, holds, () =>
+      steps(ctx, op, sends, 'both 200'),
+    ),
+  ];
+}
+
 // Every identifier sent is in one list of the answer (`x-lists-each-once`), and sent again each is where `x-sent-again`
 // says: a list it names alone holds exactly those identifiers (a state that stays, such as a thread whose closing failed
 // staying open, shows as its identifiers never in it); one in a list it does not name is not sent again.
@@ -124,11 +148,11 @@ function listRules(ctx: SuiteContext, op: Operation): Planned[] {
   if (!again) return [listed];
   const moves = Object.entries(again);
   const where = moves.map(([from, to]) => `${from} -> ${to.join(' or ')}`).join(', ');
-  // This rule reads the first send's answer: where that failed, it fails with the same faults.
+  // This rule reads the first send's answer: where that failed, it fails with the same faults (not judged: neither).
   const resend = async (): Promise<Ruled> => {
     const outcome = await first;
     if (!outcome) throw new Error('the first send did not run');
-    if (fails(outcome)) return outcome;
+    if (fails(outcome) || outcome.skipped) return outcome;
     const lists = outcome.last!.body as Record<string, unknown[]>;
     // A list that may receive identifiers from a list with several destinations holds an unknown part of them.
     const open = new Set(moves.flatMap(([, to]) => (to.length > 1 ? to : [])));
@@ -170,5 +194,10 @@ export const statefulStage = planStage(
   'stateful',
   'rules that need more than one call: a value taken once refused the second time (also after other requests, and when sent at once), one list per identifier and where each goes when sent again, the account without balance refused every time, the one with balance accepted every time',
   (ctx) =>
-    documentOperations().flatMap((op) => [...takenOnceRules(ctx, op), ...listRules(ctx, op), ...balanceRules(ctx, op)]),
+    documentOperations().flatMap((op) => [
+      ...takenOnceRules(ctx, op),
+      ...sharedValueRule(ctx, op),
+      ...listRules(ctx, op),
+      ...balanceRules(ctx, op),
+    ]),
 );

@@ -3,6 +3,7 @@
 import type { ExamplePair } from '../../core/examples.ts';
 import { held, type Answer, type Case, type CheckResult, type CheckSpec } from '../ground/model.ts';
 import type { Coverage, Credentials, Fault, HttpRequest, Outcome, Profile } from '../ground/model.ts';
+import type { Throttle } from './throttle.ts';
 
 export interface CallbackOptions {
   /** Where the receiver listens. */
@@ -35,6 +36,8 @@ export interface SuiteContext {
   /** Fires when the whole run's time is up, at `deadlineAt` (epoch ms). */
   deadline: AbortSignal;
   deadlineAt: number;
+  /** The run's pace (--rate) and its 429s, waited out in `send`: one for the run, shared by copies of the context. */
+  throttle: Throttle;
   /** The current stage's traffic, for failing fast, and its checks as they end (the run resets it per stage). */
   stage: { name?: string; answered: number; networkFailures: number; sent: number; checks: CheckResult[] };
   /** A reset hook put the service in the examples' state before this stage; else a check holds whatever it finds. */
@@ -43,7 +46,10 @@ export interface SuiteContext {
   sentExamples: Map<ExamplePair, { request: HttpRequest; expected: unknown; answer: Answer }>;
   /** Stop at the first failed check: its stage ends there, and no stage runs after it (--bail). */
   bail?: boolean;
-  /** Sends a request and reads the whole answer, within the run's timeout and deadline; heard (--record) and judged over time. */
+  /**
+   * Sends a request and reads the whole answer, within the run's timeout and deadline, at the run's pace; a 429 is
+   * waited out and sent again (throttle.ts). Each send is heard (--record) and judged over time.
+   */
   send(r: HttpRequest): Promise<Sent>;
   /** What the judge makes of what `send` got for a case's request. */
   judged(c: Case, sent: Sent): Outcome;
@@ -52,7 +58,8 @@ export interface SuiteContext {
   /** Runs one check: times it, has the judge make its verdict, and stops the stage or the run where it must. */
   check(spec: CheckSpec, run: () => Promise<Outcome>): Promise<CheckResult>;
   /** A status callback the run's receiver got and the status it answered: heard (--record) and judged, over time too. */
-  received(post: { at: number; url: string; webhook: string; text: string; body: unknown; status: number }): Fault[];
+  /** A post the receiver got; `status` its answer, none where it dropped the connection. */
+  received(post: { at: number; url: string; webhook: string; text: string; body: unknown; status?: number }): Fault[];
   /** What the rules over time find due (a callback never posted again) by now, or by `at`. */
   due(at?: number): Fault[];
 }

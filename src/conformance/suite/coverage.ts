@@ -24,14 +24,18 @@ export function coverage(results: CheckResult[], selected: Stage[], { profile, v
   };
   return documentOperations().map((op) => {
     const pairs = examplePairs().filter((p) => p.operation.operationId === op.operationId);
-    const mine = results.filter((r) => r.covers?.operationId === op.operationId);
+    const all = results.filter((r) => r.covers?.operationId === op.operationId);
+    // A check not judged (still 429) reached nothing.
+    const mine = all.filter((r) => !r.skipped);
     const covers = mine.map((r) => r.covers!);
     const missed: CoverageRow['missed'] = [];
     /** How many of `items` a check reached, each other missed; passed: reached, and no check that reached it failed. */
     const tally = (items: Item[]): Covered => {
       const reaching = items.map(([what, reached, behind]) => {
         const found = mine.filter((r) => reached(r.covers!));
-        if (found.length === 0) missed.push({ what, why: why(behind) });
+        const limited = all.some((r) => r.skipped && reached(r.covers!));
+        if (found.length === 0)
+          missed.push({ what, why: limited ? 'answered 429 (rate limited) to every resend' : why(behind) });
         return found;
       });
       const covered = reaching.filter((found) => found.length > 0);

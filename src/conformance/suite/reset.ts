@@ -24,6 +24,7 @@ export async function reset(
       [target.username, target.password] = ['', ''];
     }
     const request = { method: 'POST', url: String(target), headers, body: undefined };
+    await ctx.throttle.pace(ctx.deadlineAt); // a request of the run: at its pace
     const at = Date.now();
     try {
       const res = await exchange({ ...request, signal: requestSignal(ctx, ms) });

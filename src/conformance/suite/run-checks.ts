@@ -14,6 +14,7 @@ export class UnreachableError extends Error {}
 export async function reachable(ctx: SuiteContext, redact: (text: string) => string): Promise<void> {
   try {
     // Any answer will do: its status line is enough (the body of a server's root may be a large page).
+    await ctx.throttle.pace(ctx.deadlineAt); // a request of the run: at its pace
     const signal = requestSignal(ctx);
     await exchange({ method: 'GET', url: ctx.server, headers: {}, body: undefined, signal, statusOnly: true });
   } catch (error) {

@@ -1,8 +1,8 @@
 // The runner gives the context (context.ts) its methods: a request sent within the timeout and deadline, counted for
 // failing fast, heard for --record and seen by the rules over time; a check timed, stopped where it must, judged.
-import { callerOf, caseOutcome, judgeCallback, type OverTime, verdict } from '../judge.ts';
+import { callerOf, caseOutcome, judgeCallback, notJudged, type OverTime, verdict } from '../judge.ts';
 import { route } from '../document/route.ts';
-import type { Outcome, RecordedExchange } from '../ground/model.ts';
+import type { Fault, Outcome, RecordedExchange } from '../ground/model.ts';
 import { replay } from '../ground/replay.ts';
 import { AnswerTooLarge, clientHeaders, exchange, parseAnswer, type HttpRequest } from '../ground/transport.ts';
 import { Bailed, deadlinePassed, requestSignal, RunOver, StageStopped } from './context.ts';
@@ -19,20 +19,26 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
   let posts = 0;
   // Methods, not closures: a stage may run on a copy of the context with other options (its `this`).
   const methods: Pick<SuiteContext, Methods> = {
+    // The one send path: at the run's pace, a 429 waited out and sent again; each send heard and seen over time.
     async send(this: SuiteContext, r) {
-      const sent = await sendOnce(this, r);
-      const { answer } = sent;
-      const x: RecordedExchange = {
-        at: sent.at,
-        request: { ...r, headers: { ...clientHeaders, ...r.headers } },
-        response: answer ? { status: answer.status, headers: answer.headers, body: answer.text } : undefined,
-        ...(answer ? {} : { error: sent.error }),
-        source: `${this.stage.name ?? 'run'} request ${++this.stage.sent}`,
-      };
-      observe?.(x);
-      const seen = { exchange: x, routed: route(r, new URL(this.server).pathname), caller: callerOf(r.headers) };
-      const found = overTime?.see(answer ? { ...seen, answer } : seen) ?? [];
-      return { ...sent, overTime: found } as Sent;
+      const overTimeFound: Fault[] = [];
+      for (let resend = 0; ; resend++) {
+        await this.throttle.pace(this.deadlineAt);
+        const sent = await sendOnce(this, r);
+        const { answer } = sent;
+        const x: RecordedExchange = {
+          at: sent.at,
+          request: { ...r, headers: { ...clientHeaders, ...r.headers } },
+          response: answer ? { status: answer.status, headers: answer.headers, body: answer.text } : undefined,
+          ...(answer ? {} : { error: sent.error }),
+          source: `${this.stage.name ?? 'run'} request ${++this.stage.sent}`,
+        };
+        observe?.(x);
+        const seen = { exchange: x, routed: route(r, new URL(this.server).pathname), caller: callerOf(r.headers) };
+        overTimeFound.push(...(overTime?.see(answer ? { ...seen, answer } : seen) ?? []));
+        if (answer?.status === 429 && (await this.throttle.waitOut(answer.headers, resend, this.deadlineAt))) continue;
+        return { ...sent, overTime: overTimeFound } as Sent;
+      }
     },
     judged(this: SuiteContext, c, sent) {
       return caseOutcome(c, sent, this.profile, sent.overTime);
@@ -51,14 +57,18 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
           `the first ${networkFailures} requests of the stage got no answer; the server is not answering`,
         );
       const start = performance.now();
+      const standing = this.throttle.standing;
       let outcome: Outcome;
       try {
         outcome = await run();
       } catch (error) {
         outcome = { expected: 'the check to run', failed: (error as Error).message };
       }
+      // A 429 the resends did not get past: what the check found after it may be its doing, so it is not judged.
+      if (this.throttle.standing > standing) outcome = notJudged(outcome);
       const ms = performance.now() - start;
       const result = verdict(spec, outcome, this.profile, { replay: (r) => replay(this.credentials, r), ms });
+      if (result.skipped) this.throttle.counts.notJudged++;
       this.stage.checks.push(result);
       return result;
     },
@@ -66,11 +76,15 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
       const x: RecordedExchange = {
         at: post.at,
         request: { method: 'POST', url: post.url, headers: { 'content-type': 'application/json' }, body: post.text },
-        response: { status: post.status, headers: { 'content-type': 'text/plain' }, body: '' },
+        response:
+          post.status === undefined
+            ? undefined
+            : { status: post.status, headers: { 'content-type': 'text/plain' }, body: '' },
         source: `callback ${++posts}`,
       };
       observe?.(x);
-      const callback = { webhook: post.webhook, body: post.body, answer: parseAnswer(post.status, 'text/plain', '') };
+      const answer = post.status === undefined ? undefined : parseAnswer(post.status, 'text/plain', '');
+      const callback = { webhook: post.webhook, body: post.body, answer };
       const found = overTime?.see({ exchange: x, callback, caller: callerOf({}) }) ?? [];
       return [...judgeCallback(callback, this.profile), ...found];
     },

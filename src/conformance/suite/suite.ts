@@ -18,6 +18,7 @@ import { coverage } from './coverage.ts';
 import { reset } from './reset.ts';
 import { failedCheck, misdirection, probe, reachable } from './run-checks.ts';
 import { runner } from './runner.ts';
+import { isRate, Throttle } from './throttle.ts';
 
 export const stages = [dreddStage, examplesStage, statefulStage, boundariesStage, generatedStage, badInputStage];
 
@@ -51,7 +52,17 @@ export type SuiteOptions = Omit<ConformanceOptions, CredentialName | 'only' | 's
 
 /** The context the stages run in: the options with their defaults, the deadline started now. */
 export function suiteContext(options: SuiteOptions): SuiteContext {
-  const { observe, overTime, secrets: _, reset: __, record: ___, deadlineMs = defaultDeadlineMs, ...rest } = options;
+  const {
+    observe,
+    overTime,
+    secrets: _,
+    reset: __,
+    record: ___,
+    deadlineMs = defaultDeadlineMs,
+    rate,
+    ...rest
+  } = options;
+  if (rate !== undefined && !isRate(rate)) throw new OptionError('rate', rateExpected, rate);
   const profile = options.profile ?? 'described';
   const data = {
     ...rest,
@@ -68,6 +79,7 @@ export function suiteContext(options: SuiteOptions): SuiteContext {
     timeoutMs: options.timeoutMs ?? defaultTimeoutMs,
     deadline: AbortSignal.timeout(deadlineMs),
     deadlineAt: Date.now() + deadlineMs,
+    throttle: new Throttle(rate),
     stage: { answered: 0, networkFailures: 0, sent: 0, checks: [] },
   };
   return runner(data, observe, overTime ?? (options.mock ? undefined : new OverTime(profile)));
@@ -144,10 +156,11 @@ async function runStages(options: SuiteOptions, selected: Stage[], redact: (text
     }
     stageMs[stage.name] = performance.now() - start;
     const failed = stageResults.filter((r) => !r.ok).length;
+    const unjudged = stageResults.filter((r) => r.skipped).length;
     const decisions = stageResults.filter((r) => r.kind === 'decision').length;
     // One line per stage, once it ran (--list describes each): the stage table of the summary.
     ctx.log(
-      `stage ${stage.name}: ${stageResults.length - failed} passed, ${failed} failed in ${(stageMs[stage.name]! / 1000).toFixed(1)} s${decisions ? ` (${decisions} of the checks decisions)` : ''}`,
+      `stage ${stage.name}: ${stageResults.length - failed - unjudged} passed, ${failed} failed${unjudged ? `, ${unjudged} not judged (429)` : ''} in ${(stageMs[stage.name]! / 1000).toFixed(1)} s${decisions ? ` (${decisions} of the checks decisions)` : ''}`,
     );
     results.push(...stageResults);
     // A stage stopped early (the server stopped answering) has failed a check too.
@@ -158,7 +171,9 @@ async function runStages(options: SuiteOptions, selected: Stage[], redact: (text
   }
   // Every text of the report: a fault quotes the answer, which may echo a credential.
   const redacted = redactAll(results, redact);
+  const limits = ctx.throttle.counts;
   return report(ctx.profile, redacted, {
+    ...(limits.rate !== undefined || limits.answers > 0 ? { rateLimit: { ...limits } } : {}),
     stageMs,
     coverage: coverage(redacted, selected, ctx),
     finished: unfinished === undefined,
@@ -199,6 +214,11 @@ export interface ConformanceOptions extends Credentials {
   /** Longest time for the whole run (default 5 min); past it the run stops, unfinished and not passed. */
   deadlineMs?: number;
   /**
+   * Requests a second the run keeps to, every request of every stage (default: none, as fast as answers come). A 429
+   * is waited out (Retry-After, else a back-off) and sent again whatever the rate; this keeps a run below the limit.
+   */
+  rate?: number;
+  /**
    * POSTed before each stage to put the service back in the examples' state (the sandbox's is `<url>/_sandbox/reset`).
    * Without a reset hook every check holds whatever state it finds; those needing the examples' say so in the coverage.
    */
@@ -208,6 +228,8 @@ export interface ConformanceOptions extends Credentials {
   /** Write every exchange the run sends, credentials as ***, to this file: NDJSON, or HAR for a `.har` name. */
   record?: string;
 }
+
+const rateExpected = 'must be a number of requests a second above 0';
 
 /** An option of runConformance that is not what it must be: which, what it must be, and what it was. */
 export class OptionError extends TypeError {
@@ -239,6 +261,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
   for (const key of ['timeoutMs', 'deadlineMs'] as const)
     if (options[key] !== undefined && !(Number.isFinite(options[key]) && options[key] > 0))
       throw new OptionError(key, 'must be a number of milliseconds above 0', options[key]);
+  if (options.rate !== undefined && !isRate(options.rate)) throw new OptionError('rate', rateExpected, options.rate);
   const credentials = { apiKey, apiKeyNoBalance, integratorToken };
   const reset = { url: resetUrl, command: resetCommand };
   return runSuite({ ...rest, credentials, reset }, selectStages(only, skip, options.callbacks !== undefined));

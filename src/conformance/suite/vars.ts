@@ -2,14 +2,14 @@
 //   { "apiKey": "...", "apiKeyNoBalance": "...", "integratorToken": "...",
 //     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
 // `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { readJsonFile } from '../../core/json-file.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import type { Credentials } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
 import type { SuiteContext } from './context.ts';
-import { echoes, places, takenOnce, valuesAt } from '../document/policy.ts';
+import { echoes, places, takenOnce, takenOnceBy, valuesAt } from '../document/policy.ts';
 import { uuidShaped } from '../../core/edges.ts';
 import { copyJson } from '../../core/digits.ts';
 import { openapi } from '../../core/document.ts';
@@ -99,29 +99,53 @@ export function preparedRequest(run: Pick<SuiteContext, 'server' | 'credentials'
 
 /** Every value each operation's examples have at a selector (the document's: read once). */
 const known = new Map<string, Set<unknown>>();
+/** Every value made here: made again, not tested as a value the suite chose. */
+const made = new Set<unknown>();
+
+/** A new value in the form of the one it replaces: a UUID, a phone number's digits, an e-mail address, else marked. */
+function freshLike(value: unknown): string {
+  const v = typeof value === 'string' ? value : '';
+  const uuid = randomUUID();
+  const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
+  const fresh = uuidShaped.test(v)
+    ? uuid
+    : /^\+?\d{8,15}$/.test(v)
+      ? v.replace(/(?<=^\+?\d)\d+$/, (rest) => digits(rest.length))
+      : /^[^@\s]+@[^@\s]+$/.test(v)
+        ? `conformance-${uuid}${v.slice(v.indexOf('@'))}`
+        : `conformance-${uuid}`;
+  made.add(fresh);
+  return fresh;
+}
 
 /**
- * The body with new values where a deployment takes one once (`x-taken-once`), unless a second use's answer is due.
- * Only an example's value or one made here (a UUID) is replaced: one the suite chose (a bad input, an edge) is tested.
+ * The body with new values where a deployment takes one once (`x-taken-once`, and every address where the open point
+ * `unique-addresses` allows it: `fields`, by default every such field), unless a second use's answer is due. Only an
+ * example's value or one made here is replaced: one the suite chose (a bad input, an edge) is tested.
  */
-export function withFreshIdentifiers(operationId: string, body: unknown, expected: { status: number; code?: string }) {
+export function withFreshIdentifiers(
+  operationId: string,
+  body: unknown,
+  expected: { status: number; code?: string },
+  fields?: string[],
+) {
   const op = documentOperations().find((o) => o.operationId === operationId);
   const once = op && takenOnce(op);
   if (!once || (expected.code !== undefined && normalizeErrorCode(expected.code) === normalizeErrorCode(once.code)))
     return body;
-  const key = `${operationId} ${once.field}`;
-  if (!known.has(key)) {
-    const pairs = examplePairs().filter((p) => p.operation.operationId === operationId);
-    known.set(key, new Set(pairs.flatMap((p) => valuesAt(p.requestBody, once.field))));
-  }
   const copy = copyJson(body);
-  for (const [container, field] of places(copy, once.field)) {
-    const value = container[field];
-    const madeHere = typeof value === 'string' && uuidShaped.test(value.replace(/^conformance-/, ''));
-    if (!known.get(key)!.has(value) && !madeHere) continue;
-    // Written as the value it replaces is: a UUID as a UUID, anything else marked as the suite's.
-    container[field] =
-      typeof value === 'string' && uuidShaped.test(value) ? randomUUID() : `conformance-${randomUUID()}`;
+  for (const selector of fields ?? new Set([once.field, ...Object.values(takenOnceBy(op)?.fields ?? {})])) {
+    const key = `${operationId} ${selector}`;
+    if (!known.has(key)) {
+      const pairs = examplePairs().filter((p) => p.operation.operationId === operationId);
+      known.set(key, new Set(pairs.flatMap((p) => valuesAt(p.requestBody, selector))));
+    }
+    for (const [container, field] of places(copy, selector)) {
+      const value = container[field];
+      const madeHere =
+        made.has(value) || (typeof value === 'string' && uuidShaped.test(value.replace(/^conformance-/, '')));
+      if (known.get(key)!.has(value) || madeHere) container[field] = freshLike(value);
+    }
   }
   return copy;
 }

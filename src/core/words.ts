@@ -1,0 +1,60 @@
+// The trace from a rule of the document to the description's words (`x-words`, beside the node it concerns; see
+// openapi/README.md): a check's basis names nodes of the document, and the words are those of the nearest node on the
+// way to each (a `$ref` on the way followed). An open point's own `words` count: they quote the description too.
+import { openapi } from './document.ts';
+import { unescapePointer } from './pointers.ts';
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A node's own words: its `x-words` (a list of quotes), or an open point's `words`. */
+function ownWords(node: unknown, key: string | undefined, parentKey: string | undefined): string[] {
+  if (!isObject(node)) return [];
+  const words = node['x-words'];
+  if (Array.isArray(words)) return words.filter((w): w is string => typeof w === 'string');
+  if (parentKey === 'x-open-points' && typeof node.words === 'string' && key !== undefined) return [node.words];
+  // An answer a valid request may get quotes the description in its `why`, unless it is this contract's decision.
+  if (parentKey === 'x-business-answers' && typeof node.why === 'string' && !node.why.includes('[contract decision]'))
+    return [node.why];
+  return [];
+}
+
+/** The node and the nodes its `$ref`s lead to (at most a few hops). */
+function* withRefs(node: unknown, root: unknown): Generator<unknown> {
+  for (let hops = 0; hops < 8 && isObject(node); hops++) {
+    yield node;
+    if (typeof node.$ref !== 'string' || !node.$ref.startsWith('#/')) return;
+    node = walk(node.$ref, root).at(-1)?.node;
+  }
+}
+
+/** Each node on the way from the root to `pointer` (with its key and its parent's); undefined past a missing key. */
+function walk(pointer: string, root: unknown) {
+  const keys = pointer.replace(/^#\/?/, '').split('/').filter(Boolean).map(unescapePointer);
+  const way: Array<{ node: unknown; key?: string; parentKey?: string }> = [{ node: root }];
+  for (const [i, key] of keys.entries()) {
+    const parent = way.at(-1)!.node;
+    if (!isObject(parent) && !Array.isArray(parent)) break;
+    if (!Object.hasOwn(parent, key)) break;
+    way.push({ node: (parent as Obj)[key], key, parentKey: keys[i - 1] });
+  }
+  return way;
+}
+
+/** The words of the nearest node to `pointer` that has any (deepest first), a `$ref` on the way followed. */
+export function wordsAt(pointer: string, root: unknown = openapi): string[] {
+  for (const step of walk(pointer, root).reverse())
+    for (const node of withRefs(step.node, root)) {
+      const words = ownWords(node, step.key, step.parentKey);
+      if (words.length) return words;
+    }
+  return [];
+}
+
+/** The pointers a basis names (`#/paths/...`, each up to a space or `;`). */
+export const basisPointers = (basis: string) => basis.match(/#\/[^\s;()]+/g) ?? [];
+
+/** The words every pointer of a basis rests on, each once, in order. */
+export const basisWords = (basis: string | undefined, root: unknown = openapi): string[] => [
+  ...new Set(basisPointers(basis ?? '').flatMap((p) => wordsAt(p, root))),
+];

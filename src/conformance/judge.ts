@@ -235,7 +235,7 @@ function recordedCurl(r: HttpRequest): string {
 }
 
 /** The case of a recorded request: what the document allows as its answer, whatever state the service was in. */
-function recordedCase(r: Routed, profile: Profile): Case {
+export function recordedCase(r: Routed, profile: Profile): Case {
   const op = r.operation ?? r.atPath ?? nearest(r.path)!;
   const base = { operation: op, request: r.request };
   const of = (expectation: Case['expectation'], more = {}): Case => ({ ...base, expectation, ...more });

@@ -6,9 +6,10 @@ export function readJsonFile(
   path: string | URL,
   label: string,
   toError: (message: string) => Error = (m) => new Error(m),
+  parse: (text: string) => unknown = JSON.parse,
 ): unknown {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'));
+    return parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw toError(`${label}: ${(error as Error).message}`);
   }

@@ -1,6 +1,7 @@
 // The sandbox's starting state: a JSON file (fixtures.json by default, or --fixtures <file>),
 // checked against the schema below before the sandbox starts. Its format is in README.md.
 import { readJsonFile } from '../core/json-file.ts';
+import { findValue, parseJson, pathText } from '../core/json-int64.ts';
 import type { ChannelType } from '../core/types.ts';
 import { validator } from '../core/validators/all.ts';
 import { fixturesSchemaId } from './fixtures-schema.ts';
@@ -87,7 +88,13 @@ function laidOver(base: Json | undefined, over: Json): Json {
 export function loadFixtures(path?: string | URL): Fixtures {
   if (path === undefined) return checkFixtures(structuredClone(defaultFixtures), 'default fixtures');
   const source = `fixtures ${String(path)}`;
-  const value = readJsonFile(path, source) as Json;
+  // Read digit for digit: an integer past 2^53 - 1 is refused, never kept rounded (the sandbox's ids are numbers).
+  const value = readJsonFile(path, source, undefined, parseJson) as Json;
+  const big = findValue(value, (v) => typeof v === 'bigint');
+  if (big)
+    throw new Error(
+      `${source} are not valid:\n  ${pathText(big)}: an integer past 2^53 - 1, which the sandbox cannot hold exactly (its ids stay within 9007199254740991)`,
+    );
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new Error(`${source} are not valid:\n  (root): expected an object of fixture sections`);
   const { defaults, ...own } = value;

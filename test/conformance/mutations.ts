@@ -28,6 +28,7 @@ export interface Implementation {
 
 const isThreads = (x: { path: string }) => x.path === '/api/v1/threads/close';
 const isSchedule = (x: { path: string }) => x.path === '/api/cascade/schedule';
+const isCreate = (x: { path: string }) => x.path === '/api/subscribers/create';
 const lists = [
   'resolved_threads',
   'not_existing_threads',
@@ -62,6 +63,36 @@ const requestOf = (x: Exchange): any => {
 };
 const refuse = (title: string) => ({ status: 400, body: { title, status: 400, detail: 'refused by the mutation' } });
 const systemError = (detail: string) => ({ status: 500, body: { title: 'system-error', status: 500, detail } });
+/** A success in place of the answer: the body each operation's success has. */
+const accepted = (x: Exchange) => ({
+  status: 200,
+  contentType: 'application/json',
+  body: isSchedule(x)
+    ? { requestId: requestOf(x)?.requestId }
+    : isThreads(x)
+      ? {
+          resolved_threads: [],
+          not_existing_threads: [],
+          already_resolved_threads: [],
+          not_resolved_due_to_system_error: [],
+        }
+      : {},
+});
+/** Whether a request's DATE parameters hold a value that is no day written YYYY-MM-DD (their types all known). */
+const badDates = (body: any) => {
+  const values = Array.isArray(body?.parameterValues) ? body.parameterValues : [];
+  const day = (v: unknown) =>
+    typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+  return (
+    values.every((p: any) => ['STRING', 'ENUM', 'DATE'].includes(p?.valueType)) &&
+    values.some((p: any) => p?.valueType === 'DATE' && typeof p?.value === 'string' && !day(p.value))
+  );
+};
+/** Not served at the document's path (a deployment that put the operation elsewhere). */
+const notServed = (x: Exchange) => ({
+  status: 404,
+  body: { title: 'not-found', status: 404, detail: `nothing at ${x.path}` },
+});
 const schemaAt = (pointer: string) => resolvePointer(pointer) as any;
 // Limits read from the document, as an implementation would hard-code them.
 const commentMax: number = schemaAt('#/components/schemas/CloseThreadsRequest').properties.comment.maxLength;
@@ -502,6 +533,191 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
   ],
   // Not here: a list of identifiers capped at 100. Section 8 shows no maximum for threadIds (the open point
   // `thread-ids-count`), so the default profile allows a cap; --profile strict checks that 1000 are taken.
+
+  // One break for each rule of the description that had a check but no break (test/trace/rules.ts).
+  [
+    'a blacklisted subscriber refused',
+    () => (x) => (isCreate(x) && requestOf(x)?.blacklisted === true ? refuse('bad-blacklisted') : undefined),
+    'examples',
+  ],
+  [
+    'a valueType outside STRING, ENUM and DATE accepted',
+    () => (x) =>
+      isCreate(x) &&
+      x.status === 400 &&
+      (requestOf(x)?.parameterValues ?? []).some?.((p: any) => !['STRING', 'ENUM', 'DATE'].includes(p?.valueType))
+        ? accepted(x)
+        : undefined,
+    'boundaries',
+  ],
+  [
+    'a DATE not written YYYY-MM-DD accepted',
+    () => (x) => (isCreate(x) && x.status >= 400 && badDates(requestOf(x)) ? accepted(x) : undefined),
+    'boundaries',
+  ],
+  [
+    'WhatsApp content refused by a cascade with a WHATSAPP stage',
+    () => (x) =>
+      isSchedule(x) && x.status === 200 && requestOf(x)?.content?.whatsappContent
+        ? refuse('cascade-scheduling-request-not-valid')
+        : undefined,
+    'examples',
+  ],
+  [
+    'a schedule without subscriberFilter accepted',
+    () => (x) =>
+      isSchedule(x) && x.status >= 400 && requestOf(x) && requestOf(x).subscriberFilter === undefined
+        ? accepted(x)
+        : undefined,
+    'boundaries',
+  ],
+  [
+    'channel content given as no object accepted',
+    () => (x) => {
+      const sms = requestOf(x)?.content?.smsContent;
+      return isSchedule(x) &&
+        x.status >= 400 &&
+        sms !== undefined &&
+        (sms === null || typeof sms !== 'object' || Array.isArray(sms))
+        ? accepted(x)
+        : undefined;
+    },
+    'boundaries',
+  ],
+  [
+    'an identifier that matches no thread reported as resolved',
+    () => (x) =>
+      isThreads(x) && x.status === 200 && x.body?.not_existing_threads?.length
+        ? {
+            body: {
+              ...x.body,
+              resolved_threads: [...x.body.resolved_threads, ...x.body.not_existing_threads],
+              not_existing_threads: [],
+            },
+          }
+        : undefined,
+    'examples',
+  ],
+  ['close threads served without its v1 segment', () => (x) => (isThreads(x) ? notServed(x) : undefined), 'examples'],
+  [
+    'a close without a comment refused',
+    () => (x) =>
+      isThreads(x) && x.status === 200 && requestOf(x)?.comment === undefined ? refuse('comment-required') : undefined,
+    'examples',
+  ],
+  [
+    'create subscriber served under a version segment only',
+    () => (x) => (isCreate(x) ? notServed(x) : undefined),
+    'examples',
+  ],
+  [
+    'a created subscriber answered 201',
+    () => (x) => (isCreate(x) && x.status === 200 ? { status: 201 } : undefined),
+    'examples',
+  ],
+  [
+    'a refused subscriber without its code',
+    () => (x) => (isCreate(x) && x.status >= 400 ? { body: { status: x.status, detail: x.body?.detail } } : undefined),
+    'examples',
+  ],
+  [
+    'schedule cascade served under a version segment only',
+    () => (x) => (isSchedule(x) ? notServed(x) : undefined),
+    'examples',
+  ],
+  [
+    'content matching no template accepted',
+    () => (x) => (x.body?.title === 'matched-template-not-found' ? accepted(x) : undefined),
+    'examples',
+  ],
+  [
+    'an unknown cascadeId accepted',
+    () => (x) => (x.body?.title === 'cascade-not-found' ? accepted(x) : undefined),
+    'examples',
+  ],
+  [
+    'matched-template-not-found answered with another code',
+    () => (x) =>
+      x.body?.title === 'matched-template-not-found' ? { body: { ...x.body, title: 'template-mismatch' } } : undefined,
+    'examples',
+  ],
+  [
+    'the violation of a channel no stage has left out',
+    () => (x) => {
+      const detail = x.body?.detail;
+      const at = typeof detail === 'string' ? detail.indexOf('Violations:') + 'Violations:'.length : -1;
+      if (at < 'Violations:'.length) return undefined;
+      // The items that name a stage stay: the list split on the semicolons outside brackets.
+      const items = detail
+        .slice(at)
+        .split(/;(?![^[]*\])/)
+        .filter((item: string) => /\[[^\]]*stage[^\]]*\]/i.test(item));
+      return { body: { ...x.body, detail: `${detail.slice(0, at)}${items.join(';')}` } };
+    },
+    'examples',
+  ],
+];
+
+/**
+ * Breaks of rules whose check is this contract's decision (the description gives no code or type there): the strict
+ * profile must fail on each, against an implementation that passes strict unbroken (the sandbox).
+ */
+const isObject = (v: unknown): v is Record<string, any> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const items = (body: any, list: string): any[] => (Array.isArray(body?.[list]) ? body[list] : []);
+const refusedCreate = (x: Exchange, bad: (body: any) => boolean) =>
+  isCreate(x) && x.status >= 400 && bad(requestOf(x)) ? accepted(x) : undefined;
+export const strictMutations: Array<[string, () => Mutation, StageName?]> = [
+  [
+    'an address given as no string accepted',
+    () => (x) =>
+      refusedCreate(x, (b) => items(b, 'addresses').some((a) => isObject(a) && typeof a.address !== 'string')),
+    'boundaries',
+  ],
+  [
+    'parameterValues given as no list accepted',
+    () => (x) => refusedCreate(x, (b) => b?.parameterValues !== undefined && !Array.isArray(b.parameterValues)),
+    'boundaries',
+  ],
+  [
+    'a parameter without its name accepted',
+    () => (x) =>
+      refusedCreate(x, (b) => items(b, 'parameterValues').some((p) => isObject(p) && typeof p.name !== 'string')),
+    'boundaries',
+  ],
+  [
+    'a parameter value given as no string accepted',
+    () => (x) =>
+      refusedCreate(x, (b) =>
+        items(b, 'parameterValues').some((p) => p && p.value !== undefined && typeof p.value !== 'string'),
+      ),
+    'boundaries',
+  ],
+  [
+    'an ENUM value outside its values accepted',
+    () => (x) =>
+      x.body?.title === 'parameter-value-is-not-valid' && /expected one of/.test(String(x.body?.detail))
+        ? accepted(x)
+        : undefined,
+    'examples',
+  ],
+  [
+    'tagValues given as a list of strings accepted',
+    () => (x) => refusedCreate(x, (b) => items(b, 'tagValues').some((t) => !isObject(t))),
+    'boundaries',
+  ],
+  [
+    'a tag never created accepted',
+    () => (x) => (x.body?.title === 'tag-not-found' ? accepted(x) : undefined),
+    'examples',
+  ],
+  [
+    'a close without threadIds accepted',
+    () => (x) =>
+      isThreads(x) && x.status >= 400 && isObject(requestOf(x)) && requestOf(x).threadIds === undefined
+        ? accepted(x)
+        : undefined,
+    'boundaries',
+  ],
 ];
 
 /**
@@ -538,7 +754,13 @@ const startingWith = (name: StageName | undefined) => [
  */
 const cascadeUnseen = "the cascade's stages, which decide it, are not in the log";
 const balanceUnseen = "an account's balance is not in the log (it may be topped up between two requests)";
+const stateUnseen = (what: string) => `${what} the deployment holds, which decide it, are not in the log`;
 const notInRecordings: Record<string, string> = {
+  'WhatsApp content refused by a cascade with a WHATSAPP stage': `refused with cascade-scheduling-request-not-valid, a valid request's answer when its content does not fit the cascade: ${cascadeUnseen}`,
+  'the violation of a channel no stage has left out': `which violations of its cascade a request has: ${cascadeUnseen}`,
+  'an identifier that matches no thread reported as resolved': stateUnseen('the threads'),
+  'content matching no template accepted': stateUnseen("the account's templates"),
+  'an unknown cascadeId accepted': stateUnseen('the cascades'),
   'a wrong status':
     "a 403 is an error the operation's `default` allows any request; only a credential known to be wrong shows it must be 401",
   'a violation missing from detail': `which violations of its cascade a request has: ${cascadeUnseen}`,
@@ -589,7 +811,7 @@ async function recorded(target: string) {
  * the runs go through a checking proxy that records them, and the proxy and `traffic` on the recording must judge
  * alike: the unbroken runs pass, and each break a recording can show fails.
  */
-export function mutationTest(impl: Implementation, options: { traffic?: boolean } = {}): void {
+export function mutationTest(impl: Implementation, options: { traffic?: boolean; strict?: boolean } = {}): void {
   const killed: string[] = [];
   const recordedToo: string[] = [];
   const runThrough = async (mutation: Mutation, runs: number, only?: typeof generatedStage) => {
@@ -618,12 +840,13 @@ export function mutationTest(impl: Implementation, options: { traffic?: boolean 
     }
   };
 
-  const firstFailingStage = async (mutation: Mutation, shownBy: StageName | undefined) => {
+  const firstFailingStage = async (mutation: Mutation, shownBy: StageName | undefined, profile?: 'strict') => {
     const server = await impl.start();
     const proxy = await startMutatingProxy(server.url, mutation);
-    const checking = options.traffic ? await recorded(proxy.url) : undefined;
+    const checking = options.traffic && !profile ? await recorded(proxy.url) : undefined;
     try {
       const ctx = suiteContext({
+        ...(profile ? { profile } : {}),
         server: checking?.url ?? proxy.url,
         credentials: impl.credentials,
         values: impl.values,
@@ -702,6 +925,17 @@ export function mutationTest(impl: Implementation, options: { traffic?: boolean 
       60_000,
     );
 
+    if (options.strict)
+      it.each(strictMutations)(
+        'strict fails on: %s',
+        async (name, make, shownBy) => {
+          const { failing } = await firstFailingStage(make(), shownBy, 'strict');
+          if (failing) killed.push(`${name} (strict; caught by ${failing.stage}: ${failing.check})`);
+          expect(failing, `${name}: no check of any stage failed under --profile strict`).toBeDefined();
+        },
+        60_000,
+      );
+
     // One mistake made everywhere reads as one cause: each code in upper case is not a cause per code.
     it('every error code answered in upper case reads as at most 3 causes', async () => {
       const [report] = await runThrough(
@@ -737,7 +971,7 @@ export function mutationTest(impl: Implementation, options: { traffic?: boolean 
 
     afterAll(() => {
       console.log(
-        `mutation score against ${impl.name}: ${killed.length}/${mutations.length} breaks of the contract caught\n  ${killed.join('\n  ')}`,
+        `mutation score against ${impl.name}: ${killed.length}/${mutations.length + (options.strict ? strictMutations.length : 0)} breaks of the contract caught\n  ${killed.join('\n  ')}`,
       );
       if (options.traffic)
         console.log(

@@ -12,7 +12,8 @@ import type { Stage, SuiteContext } from '../../src/conformance/suite/context.ts
 import { badInputs } from '../../src/conformance/stages/bad-input.ts';
 import { dreddPlan, dreddTransactions, runDredd, type Step } from '../../src/conformance/stages/dredd.ts';
 import { causes, summary } from '../../src/conformance/report.ts';
-import { preparedRequest, withFreshIdentifiers } from '../../src/conformance/suite/vars.ts';
+import { loadVars, preparedRequest, withFreshIdentifiers } from '../../src/conformance/suite/vars.ts';
+import { examplesStage } from '../../src/conformance/stages/examples.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 import { probes } from '../../src/conformance/suite/run-checks.ts';
 import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite/suite.ts';
@@ -307,6 +308,44 @@ describe('against the sandbox', () => {
     expect(
       withFreshIdentifiers('createSubscriber', subscriber, { status: 400, code: 'subscriber-already-exists' }),
     ).toBe(subscriber);
+  });
+
+  it('a vars file maps an id past 2^53 digit for digit: the request carries it, and the answer is held to it exactly', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vars-int64-'));
+    try {
+      const file = join(dir, 'vars.json');
+      // An identifier that matches no thread, past 2^53: JSON.parse would make it ...992.
+      writeFileSync(file, '{"values": {"999999": 9007199254740993}}');
+      const { values } = loadVars(file);
+      expect(values!['999999']).toBe(9007199254740993n);
+      const pair = examplePairs().find((p) => p.operation.operationId === 'closeThreads' && p.name === 'notExisting')!;
+      const ctx = suiteContext({
+        server: sandbox.url,
+        credentials,
+        values: values!,
+        seed: 1,
+        mock: false,
+        log: () => {},
+      });
+      expect(preparedRequest(ctx, pair).request.body).toBe('{"threadIds":[9007199254740993]}');
+      const report = await runSuite(ctx, [examplesStage]);
+      const checked = report.results.find((r) => r.name.includes('closeThreads 200 notExisting'))!;
+      expect(checked.ok, summary(report)).toBe(true);
+      // The answer names the id as sent: one a digit off fails the fields check.
+      const proxy = await startMutatingProxy(sandbox.url, (x) =>
+        x.path === '/api/v1/threads/close' && x.status === 200
+          ? { body: { ...x.body, not_existing_threads: [9007199254740992n] } }
+          : undefined,
+      );
+      try {
+        const off = await runSuite({ ...ctx, server: proxy.url }, [examplesStage]);
+        expect(off.results.find((r) => r.name.includes('closeThreads 200 notExisting'))!.ok).toBe(false);
+      } finally {
+        await proxy.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a body copied to place a value or a new identifier keeps each int64 written digit for digit', () => {

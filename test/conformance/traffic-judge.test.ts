@@ -90,6 +90,49 @@ describe('the traffic judge', () => {
     });
   });
 
+  it('a log of a service that takes other legal answers passes: no credential, a form, a count, a list size refused its own way', () => {
+    const created = pair('createSubscriber', 'created');
+    const xs = () => [
+      // Open points the description leaves: what a request with no credential gets, a requestId that is no UUID, the
+      // largest threadIds, the longest list of a subscriber; and a 429 (no rate limit is shown).
+      exchange(scheduled.operation.path, scheduled.requestBody, { status: 403, body: problem(403, 'forbidden') }),
+      exchange(
+        scheduled.operation.path,
+        { ...(scheduled.requestBody as object), requestId: 'order-1' },
+        { status: 400, body: problem(400, 'request-id-is-not-valid') },
+        withKey,
+      ),
+      exchange(
+        closing.operation.path,
+        { threadIds: [1, 2, 3] },
+        { status: 400, body: problem(400, 'too-many-thread-ids') },
+        withToken,
+      ),
+      exchange(
+        created.operation.path,
+        { ...(created.requestBody as object), tagValues: [{ name: 'a' }, { name: 'b' }] },
+        { status: 413, body: problem(413, 'too-many-items') },
+        withKey,
+      ),
+    ];
+    const { report } = judged(xs());
+    expect(report.ok, JSON.stringify(report.results, null, 1)).toBe(true);
+    // Strict holds this contract's decisions: each of those refusals fails, as a decision.
+    const strict = judged(xs(), { profile: 'strict' }).report;
+    expect(strict.results.filter((r) => !r.ok && r.stage === 'answers').length).toBe(4);
+    expect(strict.results.filter((r) => !r.ok && r.kind !== 'decision').map((r) => r.name)).toEqual([]);
+    // One identifier is under any limit: refused, it is the service's break.
+    const one = judged([
+      exchange(
+        closing.operation.path,
+        { threadIds: [1] },
+        { status: 400, body: problem(400, 'too-many-thread-ids') },
+        withToken,
+      ),
+    ]);
+    expect(one.report.ok).toBe(false);
+  });
+
   it("a request the document refuses is the caller's break; the service's refusal of it passes; --judge picks who fails", () => {
     const long = { threadIds: [5], comment: 'x'.repeat(limits.comment + 1) };
     const xs = () => [

@@ -47,6 +47,14 @@ const PARAMETERS = new Map<string, { type: 'STRING' | 'ENUM' | 'DATE'; values?: 
   ['birthday', { type: 'DATE' }],
 ]);
 const TAGS = new Set(['vip', 'newsletter']);
+/** The host of an attachment's URL ('' where there is none): a host under .invalid never answers (RFC 2606). */
+const hostOf = (attachment: unknown): string => {
+  try {
+    return new URL(String((attachment as Obj | null)?.url)).hostname;
+  } catch {
+    return '';
+  }
+};
 /** The longest text a channel delivers (the description leaves the limit to the deployment). */
 const MAX_TEXT = 800;
 const ADDRESS_TYPES = new Set([
@@ -619,6 +627,9 @@ function deliver(
   if (type === 'PHONE' && !/^\+?\d{10,15}$/.test(address)) {
     error = 'error-address-format';
     comment = `"${address}" is no phone number of 10 to 15 digits.`;
+  } else if (Object.values(m.content).some((c) => /\.invalid$/.test(hostOf((c as Obj | null)?.attachment)))) {
+    error = 'media-request-failed';
+    comment = 'The attached file could not be loaded.';
   } else if (
     Object.values(m.content).some(
       (c) => typeof (c as Obj | null)?.text === 'string' && [...String((c as Obj).text)].length > MAX_TEXT,

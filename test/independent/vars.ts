@@ -34,6 +34,7 @@ export const independentVars = {
     '"6f1d2c3b-0a4e-4b5f-8c7d-1e2f3a4b5c13"': stage(7002, 2),
     // delivery outcomes: a malformed number, a text over this implementation's limit (its own values)
     '"12345"': '12345',
+    '"https://files.example.invalid/invoice-1234.pdf"': 'https://files.example.invalid/invoice-1234.pdf',
     [JSON.stringify(`Your order ${'0'.repeat(970)} is ready for pickup.`)]:
       `Your order ${'0'.repeat(970)} is ready for pickup.`,
     // the subscriber that exists already

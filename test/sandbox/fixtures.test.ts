@@ -70,6 +70,10 @@ describe('a fixtures file', () => {
     // A key that would be a prototype elsewhere is an unknown section here, and Object stays as it was.
     expect(() => loadFixtures(file('{"__proto__":{"polluted":true}}'))).toThrow(/not valid/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // An id JSON.parse would round is refused, naming it: never kept a digit off.
+    expect(() => loadFixtures(file('{"threads":[{"id":9007199254740993,"state":"open"}]}'))).toThrow(
+      'threads[0].id: an integer past 2^53 - 1',
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 // The registry's checks of an answer (the suite's own, each recorded or proxied one). The order is the order of causes:
 // a check whose `after` checks found a fault in the same answer does not run (a body that is not JSON has no schema to
 // miss), so each answer names its root cause, and the report groups the same cause across every stage.
+import { parseJson, toJson } from '../../core/json-int64.ts';
 import { parseCascadeViolations, runTogether, violationKey, violationValues } from '../../core/cascade-violations.ts';
 import { deref, resolvePointer } from '../../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
@@ -77,8 +78,9 @@ function listing(c: Case, a: Answer) {
 }
 
 /** Lists compare as sets: how often and in which order an identifier is listed is the list-form check's (open points). */
+/** A value as text to compare, integers digit for digit (an int64 past 2^53 is not rounded), a list as a set. */
 const canonical = (v: unknown) =>
-  Array.isArray(v) ? [...new Set(v.map((x) => JSON.stringify(x)))].sort().join(',') : JSON.stringify(v);
+  Array.isArray(v) ? [...new Set(v.map((x) => toJson(x)))].sort().join(',') : toJson(v);
 
 const decision = (yes: unknown) => (yes ? { kind: 'decision' as const } : {});
 
@@ -233,10 +235,10 @@ export const answerChecks = ofService([
     concerns: (c, a) => c.fields !== undefined && a.status < 300,
     faults: (c, a) =>
       Object.entries(c.fields!).flatMap(([key, value]) => {
-        const actual = (a.body as Record<string, unknown>)[key];
+        const actual = (parseJson(a.text) as Record<string, unknown>)[key];
         if (canonical(actual) === canonical(value)) return [];
         const fault = `${c.operation.operationId} \`${key}\` is not the value the document gives for the request`;
-        const detail = `${key} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`;
+        const detail = `${key} is ${toJson(actual)}, expected ${toJson(value)}`;
         return [{ fault, key: `${c.operation.operationId} fields`, detail }];
       }),
   },

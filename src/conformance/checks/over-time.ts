@@ -3,10 +3,19 @@
 // every exchange; the description names transitions it does not show: a thread reopened, a subscriber deleted), so a
 // rule fails only on what no history the document allows could explain: it starts knowing nothing, reads what may
 // happen unseen from the document (`released-unseen`, `x-unseen-moves`), starts again at a reset, keeps hashes only.
+import { openapi } from '../../core/document.ts';
+import { documentOperations, type Operation } from '../../core/examples.ts';
 import { hashKey } from '../../core/hash-key.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt } from '../document/policy.ts';
 import type { RuleOverTime, Seen } from '../ground/model.ts';
+
+/** Where the document states a rule, for each operation that has it: a basis the description's words are found from. */
+const pointersOf = (has: (op: Operation) => boolean, at: string) =>
+  documentOperations()
+    .filter(has)
+    .map((op) => `${op.pointer}/${at}`)
+    .join('; ');
 
 /** The most a rule remembers: past it the oldest is forgotten, so a week of traffic needs bounded memory. */
 const rememberedAtMost = 1_000_000;
@@ -39,7 +48,7 @@ const describedRules = described([
   {
     id: 'taken-once',
     holds: 'a value a deployment takes once (`x-taken-once`) is accepted once: a second success with it is a break',
-    basis: 'x-taken-once of each operation (none where `released-unseen` says how it is freed unseen)',
+    basis: `${pointersOf((op) => takenOnce(op) !== undefined, 'x-taken-once')} (none where \`released-unseen\` says how it is freed unseen)`,
     start() {
       const accepted = new Memory<string>();
       return {
@@ -65,7 +74,7 @@ const describedRules = described([
     id: 'sent-again',
     holds:
       'an identifier listed in an answer is listed in a later answer only where `x-sent-again` or `x-unseen-moves` can put it',
-    basis: 'x-sent-again and x-unseen-moves of each list answer',
+    basis: `${pointersOf((op) => listedOnce(op, 200) !== undefined, 'responses/200/x-sent-again')} (and x-unseen-moves beside it)`,
     start() {
       const last = new Memory<{ list: string; at: string }>();
       return {
@@ -97,7 +106,9 @@ const describedRules = described([
     id: 'callback-retried',
     holds:
       'a callback the receiver did not answer with 200 is posted again, same message and status (`x-retry-delays-seconds`), where the exchanges go on past the first delay',
-    basis: '#/webhooks/{webhook}/post/description ("otherwise the service retries"), x-retry-delays-seconds',
+    basis: `${Object.keys(openapi.webhooks ?? {})
+      .map((w) => `#/webhooks/${w}/post/x-retry-delays-seconds`)
+      .join('; ')} ("otherwise the service retries")`,
     start() {
       const waiting = new Memory<{ at: number; due: number; source: string; status: number | undefined }>();
       return {

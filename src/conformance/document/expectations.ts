@@ -8,7 +8,7 @@ import type { ExamplePair, ExpectationKind, Operation } from '../../core/example
 import { escapePointer } from '../../core/pointers.ts';
 import { documentViolation, schemaViolation } from '../../core/schema-violations.ts';
 import { openPoint, pointAt, pointBasis } from '../../core/open-points.ts';
-import { pattern, type Path } from '../../core/edges.ts';
+import { pattern, uuidShaped, type Path } from '../../core/edges.ts';
 import { parsed, type Json } from '../../core/digits.ts';
 import type { Allowed, Expectation, Profile } from '../ground/model.ts';
 import { businessAnswers, documentedStatuses, documentsDefault, responsePointer } from './policy.ts';
@@ -78,6 +78,39 @@ export function manyItemsExpectation(op: Operation, accepted: Expectation, profi
   // Any 400 covers a business answer this contract decides: what stays is the description's (no 5xx, no success lost).
   const allowed = unique([...accepted.allowed, { status: 400 }, { status: 413 }]);
   return { ...accepted, allowed, kind: 'described', basis };
+}
+
+type Body = Record<string, unknown> | null | undefined;
+/**
+ * The open points under which a request the document takes may still be refused, where it holds what the point is
+ * about (a form or a count the description does not show): the point, whose other answer refuses it, and what that
+ * refusal may be. The live stages probe these with a check of their own (edges.ts); a log's requests meet them anywhere.
+ */
+const refusable: Array<{ id: string; answer: string; allowed: Allowed[]; holds: (op: Operation, b: Body) => boolean }> =
+  [
+    {
+      id: 'request-id-form',
+      answer: 'uuid-only',
+      allowed: [{ status: 400 }],
+      holds: (_op, b) => typeof b?.requestId === 'string' && !uuidShaped.test(b.requestId),
+    },
+    // A limit lets one identifier through at least.
+    { id: 'thread-ids-count', answer: 'a-limit', allowed: [{ status: 400 }], holds: (_op, b) => many(b?.threadIds) },
+    {
+      id: 'array-sizes',
+      answer: 'client-error',
+      allowed: [{ status: 400 }, { status: 413 }],
+      holds: (op, b) => listSizesPoint(op) !== undefined && Object.values(b ?? {}).some(many),
+    },
+  ];
+const many = (v: unknown) => Array.isArray(v) && v.length > 1;
+
+function openRefusals(op: Operation, body: unknown) {
+  const b = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Body) : undefined;
+  return refusable.flatMap((r) => {
+    const point = openPoint(r.id);
+    return point.answers.includes(r.answer) && r.holds(op, b) ? [{ point, allowed: r.allowed }] : [];
+  });
 }
 
 /** A request that breaks rules of several codes (`error-precedence`): any one passes, strict its decision alone. */
@@ -216,11 +249,22 @@ export function recordedExpectation(op: Operation, body: unknown, credential: bo
   if (refused) return { ...refused, allowed: unique([...refused.allowed, unauthorized]) };
   if (!credential) return missingCredential(op, profile);
   const successes = documentedStatuses(op).flatMap((status) => (status < 300 ? [{ status }] : []));
+  // Strict holds the decision where an open point allows a refusal: accepted, as a decision.
+  const open = openRefusals(op, body);
+  const strict = profile === 'strict';
   const accepted: Expectation = {
-    allowed: unique([...successes, ...stateAnswers(op), unauthorized]),
+    allowed: unique([
+      ...successes,
+      ...stateAnswers(op),
+      unauthorized,
+      ...(strict ? [] : open.flatMap((o) => o.allowed)),
+    ]),
     otherErrors: documentsDefault(op),
-    kind: 'described',
-    basis: `${basis}/200 (a success, or an answer the state gives: the named examples of a valid request)`,
+    kind: strict && open.length ? 'decision' : 'described',
+    basis: [
+      `${basis}/200 (a success, or an answer the state gives: the named examples of a valid request)`,
+      ...open.map((o) => pointBasis(o.point)),
+    ].join('; '),
   };
   return readingsExpectation(op, body, profile, accepted);
 }

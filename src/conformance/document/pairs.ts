@@ -2,6 +2,7 @@
 import { listsViolations } from '../../core/error-codes.ts';
 import type { ExamplePair } from '../../core/examples.ts';
 import { apiKeyHeader } from '../../core/meta.ts';
+import { serialize, type Json } from '../../core/digits.ts';
 import type { Case, Credentials, Expectation, HttpRequest } from '../ground/model.ts';
 
 export type { Credentials } from '../ground/model.ts';
@@ -24,7 +25,7 @@ export function pairRequest(
     method: trigger.method ?? operation.method,
     url: baseUrl.replace(/\/+$/, '') + (trigger.path ?? operation.path),
     headers,
-    body: trigger.rawBody ?? (trigger.method === 'GET' ? undefined : JSON.stringify(body)),
+    body: trigger.rawBody ?? (trigger.method === 'GET' ? undefined : serialize(body as Json)),
   };
 }
 

@@ -16,6 +16,7 @@ import { credentialHeader } from '../document/route.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';
 import { prepare } from '../suite/vars.ts';
+import { serialize, type Json } from '../../core/digits.ts';
 import { probeExamples } from '../document/policy.ts';
 
 /** Where the document decides what a request that is not JSON by its Content-Type gets: the Errors tag. */
@@ -57,7 +58,7 @@ export function badInputs(ctx: SuiteContext): Planned[] {
     const malformed = anyError(op, `${op.pointer}/responses/500 (a body that is not JSON: any documented error)`);
     for (const [name, body] of Object.entries(notObjects)) add(name, request(body), malformed);
     // Each valid body with values taken once of its own (prepare makes them new).
-    const fresh = () => JSON.stringify(prepare(template, ctx.values).body);
+    const fresh = () => serialize(prepare(template, ctx.values).body as Json);
     const valid = fresh();
     // The same media type written otherwise is the same request (many clients send the charset): it must be accepted.
     const basis = `${op.pointer}/requestBody/content/application~1json (RFC 9110 8.3.1: the media type is case-insensitive and takes parameters)`;

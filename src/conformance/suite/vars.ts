@@ -5,6 +5,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { readJsonFile } from '../../core/json-file.ts';
+import { parseJson, toJson } from '../../core/json-int64.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import type { Credentials } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
@@ -25,11 +26,12 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export function loadVars(path: string): Vars {
-  const vars = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message));
+  // Integers past 2^53 are read digit for digit (a BigInt): a deployment's int64 ids are mapped exactly.
+  const vars = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message), parseJson);
   const fail = (why: string) => new VarsError(`--vars ${path}: ${why}`);
   if (!isObject(vars)) throw fail('expected a JSON object');
   const wrong = credentialKeys.find((key) => key in vars && typeof vars[key] !== 'string');
-  if (wrong) throw fail(`"${wrong}" must be a string, got ${JSON.stringify(vars[wrong])}`);
+  if (wrong) throw fail(`"${wrong}" must be a string, got ${toJson(vars[wrong])}`);
   if ('values' in vars && !isObject(vars.values))
     throw fail('"values" must be an object of example value -> deployment value');
   const unknown = Object.keys(vars).find((key) => key !== 'values' && !credentialKeys.includes(key));

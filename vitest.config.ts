@@ -11,6 +11,7 @@ const slowest = [
   'conformance/cli',
   'conformance/verdicts',
   'conformance/mutations-sandbox',
+  'conformance/rate-limit',
   'diff/gate',
   'conformance/mutations-independent',
   'conformance/independent',
@@ -20,6 +21,8 @@ const slowest = [
   'conformance/callbacks-independent',
   'conformance/seeds',
   'sandbox/hostile',
+  'words',
+  'trace',
   // 5 to 10 s each; without them here, a fresh clone would order them by file size among the quick ones.
   'diff/direction',
   'generated',

@@ -142,7 +142,9 @@ export interface webhooks {
          *     at 4 s, 128 s and 2048 s in the current docs). Events for threads or subscribers are not
          *     specified. This contract posts the result of each stage a message goes through (`UNDELIVERED`,
          *     then the next stage's, up to `DELIVERED`), its decision on an open point; a service may also
-         *     report the statuses on the way (`SENT`, ...) in callbacks of their own.
+         *     report the statuses on the way (`SENT`, ...) in callbacks of their own. A message delivered at
+         *     a stage goes to no later stage: **[contract decision]**, the description shows no transition
+         *     after a delivery.
          */
         post: operations["receiveMessageStatus"];
         delete?: never;

@@ -88,5 +88,9 @@ export const receivedChecks = [
     id: 'callback-duplicated',
     holds: 'an identical message sent again within the duplicate window is reported duplicated',
   },
+  {
+    id: 'callback-after-delivered',
+    holds: 'a message delivered at a stage is reported at no later stage [contract decision]',
+  },
   { id: 'callback-statuses', holds: 'a callback reports a result, where this contract decides so [contract decision]' },
 ].map((c): PointCheck<'run'> => ({ ...c, family: 'run', side: 'service', faults: () => [] }));

@@ -258,6 +258,30 @@ judgements.push({
   },
 });
 
+// A delivered message goes to no later stage: the description shows no transition after a delivery (section 3.2: "Other
+// delivery states and all transitions: not shown"), so this is this contract's decision.
+judgements.push({
+  name: 'a message delivered at a stage is reported at no later stage [contract decision]',
+  basis: `${webhookPointer}/description (a message goes through its stages up to DELIVERED [contract decision])`,
+  kind: 'decision',
+  judge: ({ accepted, about, seen }) => {
+    const onward = accepted.flatMap((m) => {
+      const got = about(m.id);
+      const at = got.findIndex((p) => p.body?.status === 'DELIVERED');
+      const stage = got[at]?.body?.cascadeStageUUID;
+      const later = at < 0 ? [] : got.slice(at + 1).filter((p) => p.body?.cascadeStageUUID !== stage);
+      return later.length
+        ? [`${m.id}: delivered at ${stage}, then reported at ${later[0]!.body?.cascadeStageUUID}`]
+        : [];
+    });
+    return {
+      expected: 'no callback about a delivered message from a later stage',
+      actual: seen,
+      faults: fault('callback-after-delivered', onward, 'a delivered message reported at a later stage', 'decision'),
+    };
+  },
+});
+
 // The open point `statuses-reported`: under strict, the contract's decision (the statuses its `results` lists only).
 const point = openPoint('statuses-reported', ['results-only', 'each-status'] as const);
 const results = (resolvePointer(point.pointer) as { results?: string[] }).results ?? [];

@@ -122,6 +122,9 @@ describe('the rules of the description', () => {
       ...Object.keys(outside).map((b) => ['outside', b]),
     ];
     expect(named.filter(([, b]) => !breakNames.has(b!))).toEqual([]);
+    // Every break is traced: to the rules it breaks, or to why it breaks none of the description's.
+    const traced = new Set([...rules.flatMap((r) => r.breaks ?? []), ...Object.keys(outside)]);
+    expect([...breakNames].filter((b) => !traced.has(b))).toEqual([]);
     // A break outside the description breaks no rule of it.
     expect(rules.filter((r) => r.breaks?.some((b) => Object.hasOwn(outside, b))).map((r) => r.id)).toEqual([]);
   });

@@ -76,6 +76,9 @@ describe('the trace from a check to the description', () => {
       expect(described.length).toBeGreaterThan(100);
       const unsaid = described.filter((r) => !r.words?.length).map((r) => `${r.stage}: ${r.name} (basis ${r.basis})`);
       expect(unsaid).toEqual([]);
+      // A limit's check quotes its own field's words, not those of the whole request.
+      const title = described.find((r) => /past the limit, .*listPicker.*title: 25 code points/.test(r.name))!;
+      expect(title.words).toEqual([expect.stringContaining('at most 24 characters each, spaces included')]);
       // The same run judged again as recorded traffic: each expectation of the description, and each rule over time, has
       // words too.
       // (A passing recording has no verdicts to show: the expectation each exchange is judged by is what is held.)

@@ -130,7 +130,7 @@ export function verdict(spec: CheckSpec, outcome: Outcome, profile: Profile, fro
   const { request, failed, skipped: why, ...rest } = outcome;
   const faults = ofProfile(outcome.faults ?? [], profile);
   const every = (test: (f: Fault) => boolean) => faults.length > 0 && faults.every(test);
-  const words = basisWords(spec.basis);
+  const words = spec.words?.length ? spec.words : basisWords(spec.basis);
   return {
     ...spec,
     ...(words.length ? { words } : {}),

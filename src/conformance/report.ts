@@ -211,7 +211,9 @@ export function junit(report: SuiteReport): string {
   const properties = [
     property('profile', report.profile),
     ...(report.unfinished ? [property('unfinished', escapeXml(report.unfinished))] : []),
-    ...Object.entries(report.rateLimit ?? {}).map(([what, n]) => property(`rate-limit.${what}`, Math.round(n))),
+    ...Object.entries(report.rateLimit ?? {}).map(([what, n]) =>
+      property(`rate-limit.${what}`, what.endsWith('Ms') ? Math.round(n) : n),
+    ),
     ...coverage.flatMap((c) =>
       measures.flatMap((what) => [
         property(`coverage.${escapeXml(c.operationId)}.${what}`, `${c[what].covered}/${c[what].of}`),

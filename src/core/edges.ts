@@ -19,6 +19,10 @@ const int64Inside = [
   ['2^53 + 1', '9007199254740993'],
   ['2^63 - 1', '9223372036854775807'],
   ['-(2^53 + 1)', '-9007199254740993'],
+  // The same integer in JSON's other number forms (RFC 8259 section 6): a reader that takes an exponent as a double
+  // rounds it.
+  ['2^53 + 1 with an exponent', '9007199254740993e0'],
+  ['2^53 + 1 with a fraction and an exponent', '90071992547409930e-1'],
 ] as const;
 const int64Outside = ['2^63', '9223372036854775808'] as const;
 
@@ -70,6 +74,8 @@ export interface Edge {
   broken?: true;
   /** A list of many objects, past no limit the document states (the open point `array-sizes`). */
   manyObjects?: true;
+  /** The description's words on the field's schema (`x-words`, a `$ref` on the way followed), where it has any. */
+  words?: string[];
 }
 
 /** How to walk: the document, and what the walker cannot see for itself. */
@@ -103,6 +109,17 @@ function kindOf(schema: Schema, root: unknown): (limit?: string) => ExpectationK
     s = resolvePointer(s.$ref, root) as Schema;
   }
   return () => 'described';
+}
+
+/** The `x-words` of a schema node, or of a node its `$ref`s lead to: the description's words on that field. */
+function wordsOf(schema: Schema, root: unknown): string[] | undefined {
+  let s = schema;
+  for (let hops = 0; s && hops < 50; hops++) {
+    if (Array.isArray(s['x-words'])) return s['x-words'] as string[];
+    if (!s.$ref) return undefined;
+    s = resolvePointer(s.$ref, root) as Schema;
+  }
+  return undefined;
 }
 
 /** The `then` and `else` branches of the schema and of its `allOf` members, nested ones included. */
@@ -268,6 +285,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
   const value = at(base, path);
   if (value === undefined || !s) return;
   const kind = kindOf(schema, root);
+  const words = wordsOf(schema, root);
   const edgeAt =
     (where: Path): MakeEdge =>
     (side, limit, name, v) => ({
@@ -277,6 +295,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
       side,
       value: v,
       kind: side === 'at' ? 'described' : kind(limit),
+      ...(words ? { words } : {}),
     });
   const edge = edgeAt(path);
   yield* brokenEdges(s, value, edge);

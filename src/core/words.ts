@@ -43,7 +43,10 @@ function walk(pointer: string, root: unknown) {
 
 /** The words of the nearest node to `pointer` that has any (deepest first), a `$ref` on the way followed. */
 export function wordsAt(pointer: string, root: unknown = openapi): string[] {
-  for (const step of walk(pointer, root).reverse())
+  const way = walk(pointer, root);
+  // A pointer to nothing rests on nothing: a mistyped basis must not borrow an ancestor's words.
+  if (way.length - 1 !== pointer.replace(/^#\/?/, '').split('/').filter(Boolean).length) return [];
+  for (const step of way.reverse())
     for (const node of withRefs(step.node, root)) {
       const words = ownWords(node, step.key, step.parentKey);
       if (words.length) return words;

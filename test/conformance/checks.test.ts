@@ -36,6 +36,26 @@ describe('judge', () => {
     ]);
   });
 
+  it('violations run together without their semicolon fail; one violation with two bracket groups does not', () => {
+    const pair = examplePair('scheduleCascade', 'cascadeRequestNotValid');
+    const c = caseOf(pair, 'described');
+    const detail = String((pair.response as { detail: string }).detail);
+    const separated = (text: string) =>
+      judgeAnswer(
+        c,
+        json(400, { title: 'cascade-scheduling-request-not-valid', status: 400, detail: text }),
+        'described',
+      )
+        .filter((f) => f.check === 'violations-separated')
+        .map((f) => f.fault);
+    expect(separated(detail)).toEqual([]);
+    expect(separated(detail.replace(/\]; /g, '] '))).toEqual(['violations not separated by semicolons']);
+    // A sentence of the service's own with two groups is one violation, not two run together.
+    const oneWithTwo = detail.replace(/(\[cascadeTemplateId:1,001;contentChannelType:WHATSAPP\])/, 'with [note:x] $1');
+    expect(oneWithTwo).not.toBe(detail);
+    expect(separated(oneWithTwo)).toEqual([]);
+  });
+
   it('reads any JSON an error may hold without throwing: null, a list, a detail that is no string', () => {
     for (const body of [
       null,

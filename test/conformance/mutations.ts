@@ -534,6 +534,28 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
   // Not here: a list of identifiers capped at 100. Section 8 shows no maximum for threadIds (the open point
   // `thread-ids-count`), so the default profile allows a cap; --profile strict checks that 1000 are taken.
 
+  // An integer in JSON's exponent form (RFC 8259): read as a double, the id comes back a digit off; or not read at all.
+  [
+    'an id past 2^53 with an exponent read as a double',
+    () => (x) =>
+      isThreads(x) && x.status === 200 && /\d[eE][+-]?\d/.test(x.requestBody)
+        ? {
+            body: Object.fromEntries(
+              Object.entries(x.body).map(([k, v]) => [
+                k,
+                Array.isArray(v) ? v.map((id) => (typeof id === 'bigint' ? BigInt(Number(id)) : id)) : v,
+              ]),
+            ),
+          }
+        : undefined,
+    'boundaries',
+  ],
+  [
+    'an id with an exponent answered 500',
+    () => (x) =>
+      isThreads(x) && /\d[eE][+-]?\d/.test(x.requestBody) ? systemError('cannot read a number') : undefined,
+    'boundaries',
+  ],
   // One break for each rule of the description that had a check but no break (test/trace/rules.ts).
   [
     'a blacklisted subscriber refused',

@@ -515,9 +515,10 @@ describe('a deployment the suite does not know', () => {
       const wrong = await other('out-of-balance');
       try {
         const report = await runSuite(context(wrong.url, { profile: 'described' }), boundaries);
-        expect(report.results.filter((r) => !r.ok).map((r) => r.name)).toEqual([
-          expect.stringContaining('cascadeId: 2^53 + 1'),
-        ]);
+        // The id in each of its written forms (digits, an exponent), and nothing else.
+        const failed = report.results.filter((r) => !r.ok).map((r) => r.name);
+        expect(failed.length).toBeGreaterThan(0);
+        expect(failed.filter((name) => !name.includes('cascadeId: 2^53 + 1'))).toEqual([]);
       } finally {
         await wrong.close();
       }

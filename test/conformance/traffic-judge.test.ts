@@ -104,7 +104,7 @@ describe('the traffic judge', () => {
       ),
       exchange(
         closing.operation.path,
-        { threadIds: [1, 2, 3] },
+        { threadIds: [1, 2, 3, 4, 5] },
         { status: 400, body: problem(400, 'too-many-thread-ids') },
         withToken,
       ),
@@ -121,11 +121,11 @@ describe('the traffic judge', () => {
     const strict = judged(xs(), { profile: 'strict' }).report;
     expect(strict.results.filter((r) => !r.ok && r.stage === 'answers').length).toBe(4);
     expect(strict.results.filter((r) => !r.ok && r.kind !== 'decision').map((r) => r.name)).toEqual([]);
-    // One identifier is under any limit: refused, it is the service's break.
+    // As many identifiers as an example of the document sends are under any limit: refused, it is the service's break.
     const one = judged([
       exchange(
         closing.operation.path,
-        { threadIds: [1] },
+        { threadIds: [1, 2, 3, 4] },
         { status: 400, body: problem(400, 'too-many-thread-ids') },
         withToken,
       ),

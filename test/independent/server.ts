@@ -180,8 +180,11 @@ function parseJson(text: string): Json {
     i = re.lastIndex;
     const frac = m[3] ?? '';
     const exp = Number(m[4] ?? '0') - frac.length;
-    if (exp < 0 || exp > 40) return Number(m[0]); // a fraction, or far outside int64 anyway
-    const big = BigInt((m[2] ?? '') + frac) * 10n ** BigInt(exp) * (m[1] ? -1n : 1n);
+    const digits = (m[2] ?? '') + frac;
+    // An integer written with a fraction or a negative exponent (90071992547409930e-1) keeps its digits too.
+    const kept = exp < 0 ? digits.length + exp : digits.length;
+    if (exp > 40 || kept <= 0 || !/^0*$/.test(digits.slice(kept))) return Number(m[0]); // a fraction, or past int64
+    const big = BigInt(digits.slice(0, kept)) * 10n ** BigInt(Math.max(exp, 0)) * (m[1] ? -1n : 1n);
     return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
   };
   const value = (depth: number): Json => {

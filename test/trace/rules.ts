@@ -44,11 +44,14 @@ export const rules: Rule[] = [
       'boundaries: closeThreads: at the limit, threadIds.0: 2^31',
       'boundaries: closeThreads: at the limit, threadIds.0: 2^53 + 1',
       'boundaries: closeThreads: at the limit, threadIds.0: -(2^53 + 1)',
+      'boundaries: closeThreads: at the limit, threadIds.0: 2^53 + 1 with an exponent',
     ],
     breaks: [
       'int64 thread ids written as strings',
       'int32 ids: a thread id past 2^31 answered 500',
       'a negative id past -2^53 answered 500 (read as a double)',
+      'an id past 2^53 with an exponent read as a double',
+      'an id with an exponent answered 500',
     ],
   },
   {
@@ -1316,4 +1319,6 @@ export const outside: Record<string, string> = {
     'retries come from the public docs (public-facts.md); section 6 shows no retry',
   'a callback its receiver never answered counted as delivered':
     'retries come from the public docs (public-facts.md); section 6 shows no retry',
+  'a delivered message sent on at a later stage':
+    'this contract\'s decision: section 3.2 shows no transition of a delivered message ("all transitions: not shown")',
 };

@@ -65,6 +65,8 @@ export interface Expectation {
   kind: ExpectationKind;
   /** Where in the document it comes from. */
   basis: string;
+  /** The words of the field it is about, where its basis names a whole schema (a limit of one field). */
+  words?: string[];
 }
 
 /** A case: the request, what the document allows as its answer, and what else that answer must hold. */
@@ -174,6 +176,11 @@ export interface CheckSpec {
   covers?: Coverage;
   /** The part of the document the expectation comes from: a JSON pointer, and the sentence where it widens one. */
   basis?: string;
+  /**
+   * The description's words the expectation rests on: the `x-words` of the node it is about (a schema's field), else
+   * of the nodes its basis names (core/words.ts).
+   */
+  words?: string[];
 }
 
 /** What a source hands the judge for one check: what its exchanges showed. Never whether it passed: the judge says. */
@@ -202,8 +209,6 @@ export interface CheckResult extends CheckSpec, Omit<Outcome, 'request' | 'faile
   recorded?: string;
   /** Whose break a failure is: the service's (the default) or the caller's. */
   side?: Side;
-  /** The description's words the expectation rests on (`x-words` of the nodes its basis names; core/words.ts). */
-  words?: string[];
 }
 
 /** Of the `of` items the document states, how many a check reached (`covered`), and of those how many no check failed. */

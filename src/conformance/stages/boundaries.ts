@@ -58,7 +58,10 @@ export function boundaries(ctx: SuiteContext): Planned[] {
         const side = edge.side === 'at' ? 'at the limit' : edge.broken ? 'broken' : 'past the limit';
         const covers = { operationId: op.operationId, ...(edge.broken ? {} : { limit: edge.limit }), side: edge.side };
         const name = `${op.operationId}: ${side}, ${edge.name}`;
-        out.push(caseCheck(ctx, name, { operation: op, request, expectation }, covers));
+        // The words of the field the edge is about, where its schema has them (the basis names the whole body).
+        const about = edge.words && edge.path.length > 0 && expectation.kind === 'described';
+        const said = about ? { ...expectation, words: edge.words } : expectation;
+        out.push(caseCheck(ctx, name, { operation: op, request, expectation: said }, covers));
       }
     }
   }

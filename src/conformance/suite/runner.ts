@@ -79,7 +79,14 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
         response:
           post.status === undefined
             ? undefined
-            : { status: post.status, headers: { 'content-type': 'text/plain' }, body: '' },
+            : {
+                status: post.status,
+                headers: { 'content-type': 'text/plain' },
+                ...(post.status === undefined
+                  ? { error: 'the receiver dropped the connection on purpose (a receiver down)' }
+                  : {}),
+                body: '',
+              },
         source: `callback ${++posts}`,
       };
       observe?.(x);

@@ -238,7 +238,9 @@ export class OptionError extends TypeError {
     readonly expected: string,
     readonly value: unknown,
   ) {
-    super(`runConformance: ${option} ${expected}, got ${JSON.stringify(value)}`);
+    super(
+      `runConformance: ${option} ${expected}, got ${typeof value === 'bigint' ? `${value}n` : JSON.stringify(value)}`,
+    );
   }
 }
 

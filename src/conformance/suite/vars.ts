@@ -103,6 +103,7 @@ export function preparedRequest(run: Pick<SuiteContext, 'server' | 'credentials'
 const known = new Map<string, Set<unknown>>();
 /** Every value made here: made again, not tested as a value the suite chose. */
 const made = new Set<unknown>();
+const madeAtMost = 100_000;
 
 /** A new value in the form of the one it replaces: a UUID, a phone number's digits, an e-mail address, else marked. */
 function freshLike(value: unknown): string {
@@ -112,10 +113,13 @@ function freshLike(value: unknown): string {
   const fresh = uuidShaped.test(v)
     ? uuid
     : /^\+?\d{8,15}$/.test(v)
-      ? v.replace(/(?<=^\+?\d)\d+$/, (rest) => digits(rest.length))
+      ? // Its country and network digits kept (a deployment may check them), the subscriber's 7 new.
+        v.slice(0, -7) + digits(7)
       : /^[^@\s]+@[^@\s]+$/.test(v)
         ? `conformance-${uuid}${v.slice(v.indexOf('@'))}`
         : `conformance-${uuid}`;
+  // What this process made, to renew it again on a later copy: bounded (the oldest forgotten), a long run stays small.
+  if (made.size >= madeAtMost) made.delete(made.values().next().value);
   made.add(fresh);
   return fresh;
 }

@@ -21,6 +21,8 @@ const breakNames = new Set([
   ...callbackBreaks.map(([name]) => name),
 ]);
 
+const numbersAside = (name: string) => name.replace(/\d+/g, 'N');
+
 /** `<stage>: <text>` for a stage's check, else undefined (a registry id). */
 const staged = (check: string) => {
   const at = check.indexOf(': ');
@@ -109,7 +111,10 @@ describe('the rules of the description', () => {
     const missing = rules.flatMap((r) =>
       (r.checks ?? []).flatMap((check) => {
         const s = staged(check);
-        const found = s ? (planned.get(s.stage) ?? []).some((name) => name.includes(s.text)) : ids.has(check);
+        // Numbers aside: a limit the document departs from on purpose (x-departures) names its check by its own value.
+        const found = s
+          ? (planned.get(s.stage) ?? []).some((name) => numbersAside(name).includes(numbersAside(s.text)))
+          : ids.has(check);
         return found ? [] : [`${r.id}: ${check}`];
       }),
     );

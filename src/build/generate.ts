@@ -84,12 +84,27 @@ const inlineRuntime: Record<string, string> = {
   'require("ajv/dist/runtime/equal").default': callable(equalModule as never as { default: () => boolean }).toString(),
 };
 
+/**
+ * The document without what no validator reads, for a validator that carries a schema object (for its `enum`, or its
+ * `description` in a verbose error): the `x-` keys (the description's words, open points; they are read from the
+ * document itself), and in a quiet one (the client's webhooks) the descriptions too. The client's bundles need neither.
+ */
+function withoutProse(node: unknown, verbose: boolean): unknown {
+  if (Array.isArray(node)) return node.map((v) => withoutProse(v, verbose));
+  if (node === null || typeof node !== 'object') return node;
+  const dropped = (k: string, v: unknown) =>
+    k.startsWith('x-') || (!verbose && k === 'description' && typeof v === 'string');
+  return Object.fromEntries(
+    Object.entries(node).flatMap(([k, v]) => (dropped(k, v) ? [] : [[k, withoutProse(v, verbose)]])),
+  );
+}
+
 /** The ESM source of one validators module. */
 export function validatorModule(name: string): string {
   const { keys, verbose } = validatorModules[name]!;
   // The formats come from ajv-formats by a named import, which Node and bundlers read alike.
   const ajv = documentAjv({ verbose, code: { source: true, esm: true, lines: true, formats: _`fullFormats` } });
-  ajv.addSchema(openapi, documentId);
+  ajv.addSchema(withoutProse(openapi, verbose) as typeof openapi, documentId);
   ajv.addSchema(fixturesSchema, fixturesSchemaId);
   const exports: Record<string, string> = {};
   keys().forEach((key, i) => {

@@ -23,6 +23,7 @@ export interface MessagingClientOptions {
   apiKey?: string;
   /** Token of a user with the INTEGRATOR permission, sent as `Authorization: Bearer` (close threads). */
   integratorToken?: string;
+  /** The fetch every call goes through (default: the global one): a proxy's, undici's with an agent, a test double. */
   fetch?: typeof globalThis.fetch;
   /**
    * Per attempt of a method call, including reading the body (default 30 000 ms). `raw` calls take a `signal` instead.

@@ -96,7 +96,7 @@ export class ApiError extends MessagingError {
 /** The request may or may not have reached the server: the connection failed or broke. */
 export class NetworkError extends MessagingError {
   override name = 'NetworkError';
-  /** True when the failure happened before the request could be sent (refused, unresolvable host). */
+  /** True when the failure happened before the request could be sent (refused, unresolvable host, a port fetch bars). */
   readonly notSent: boolean;
   /** The system's code of the failure (ECONNREFUSED, ENOTFOUND, ...), when it gave one. */
   readonly code: string | undefined;
@@ -108,7 +108,8 @@ export class NetworkError extends MessagingError {
     const outer = (cause as Error | undefined)?.message ?? String(cause);
     super(operation, `network failure: ${said ? `${outer}: ${said}` : outer}`, { cause });
     this.code = code;
-    this.notSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+    // A port fetch refuses to use (6000, 6667, ...) says "bad port": nothing left the process either.
+    this.notSent = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || said === 'bad port';
   }
 
   override toJSON(): Record<string, unknown> {

@@ -285,6 +285,14 @@ describe('errors', () => {
     });
   });
 
+  it('a port fetch refuses to use gives NetworkError, marked as not sent: nothing left the process', async () => {
+    const client = createMessagingClient({ baseUrl: 'http://127.0.0.1:6000', integratorToken: 't', retry: false });
+    const error = await client.closeThreads({ threadIds: [1] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error).toMatchObject({ notSent: true, operation: 'closeThreads' });
+    expect((error as Error).message).toBe('closeThreads: network failure: fetch failed: bad port');
+  });
+
   it('an ApiError prints in a few lines, without the Response, and its JSON is what a log needs', async () => {
     const { client } = await setup((_q, r) =>
       json(r, 400, { title: 'out-of-balance', status: 400, detail: 'The balance is insufficient.' }),

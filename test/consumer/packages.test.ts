@@ -2,7 +2,7 @@
 // empty project outside this repository, type-checked there under both module resolutions, and run
 // on every supported Node line (20 here, 22, 24 and 26 from the npm registry's `node` package).
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -292,6 +292,25 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
     );
     return { ...result, report, listening, left };
   }
+
+  it('a suite that cannot be fetched: exit 4, said as such, no report named, the service never started', async () => {
+    const marker = join(dir, 'service-started');
+    const result = await exec('bash', [join(projectRoot, 'src/conformance/ci/conformance.sh')], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME!,
+        SERVICE_START: `touch ${marker}`,
+        SERVICE_URL: 'http://127.0.0.1:9',
+        CONFORMANCE_PACKAGE: join(dir, 'no-such-conformance.tgz'),
+      },
+      timeout: 120_000,
+    });
+    expect(result.code, result.out).toBe(4);
+    expect(result.out).toContain('the suite could not be fetched or started');
+    expect(result.out).not.toContain('JUnit report is');
+    expect(existsSync(marker)).toBe(false);
+  }, 180_000);
 
   it('passes on the sound service: exit 0, the JUnit report written, the service stopped', async () => {
     const job = await ciJob(false);

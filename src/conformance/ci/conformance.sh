@@ -11,15 +11,18 @@
 #   SERVICE_READY_URL   what answers once it is up (default SERVICE_URL); any HTTP answer counts
 #   READY_TIMEOUT       seconds to wait for it (default 120)
 #   CONFORMANCE_PACKAGE the suite: a published version (@messaging-contract/conformance@2.0.1)
-#                       or a tarball you keep (./vendor/messaging-contract-conformance-2.0.1.tgz)
+#                       or a tarball you keep (./vendor/messaging-contract-conformance-2.0.1.tgz).
+#                       Until the package is on a registry your CI reaches, keep its tarball in your
+#                       repository (`npm pack` of it) or point npm at your own registry (.npmrc)
 #   MESSAGING_API_KEY, MESSAGING_API_KEY_NO_BALANCE, MESSAGING_INTEGRATOR_TOKEN
 #                       the credentials of your test accounts (secrets; never echoed)
 #   CONFORMANCE_VARS    optional: the vars file naming your deployment's fixtures
 #   CONFORMANCE_REPORT  the JUnit report (default conformance-junit.xml)
 #   CONFORMANCE_ARGS    optional: more options, e.g. "--profile strict --reset-url http://..."
 #
-# Exit code: the suite's (0 every check passed, 1 a check failed, 2 the run could not run), or 3
-# when the service never answered.
+# Exit code: the suite's (0 every check passed, 1 a check failed, 2 the run could not run), 3 when
+# the service never answered, 4 when the suite could not be fetched or started (before the
+# service is started at all).
 set -euo pipefail
 
 : "${SERVICE_URL:?set SERVICE_URL to the base URL of your service}"
@@ -27,6 +30,18 @@ set -euo pipefail
 ready_url=${SERVICE_READY_URL:-$SERVICE_URL}
 ready_timeout=${READY_TIMEOUT:-120}
 report=${CONFORMANCE_REPORT:-conformance-junit.xml}
+
+# The suite first: a package npx cannot fetch (a name no registry serves yet, a missing tarball)
+# is said as such, not as a failed check.
+echo "conformance.sh: fetching the suite: $CONFORMANCE_PACKAGE"
+fetch_log=$(mktemp)
+if ! npx -y -p "$CONFORMANCE_PACKAGE" messaging-conformance --help >/dev/null 2>"$fetch_log"; then
+  echo "conformance.sh: the suite could not be fetched or started from CONFORMANCE_PACKAGE=$CONFORMANCE_PACKAGE (exit 4); npx said:" >&2
+  tail -n 5 "$fetch_log" >&2
+  rm -f "$fetch_log"
+  exit 4
+fi
+rm -f "$fetch_log"
 
 started=''
 stop_service() {
@@ -72,9 +87,14 @@ if [ -n "${CONFORMANCE_VARS:-}" ]; then args+=(--vars "$CONFORMANCE_VARS"); fi
 # shellcheck disable=SC2206 # more options, split as words on purpose
 if [ -n "${CONFORMANCE_ARGS:-}" ]; then args+=($CONFORMANCE_ARGS); fi
 
+rm -f "$report"
 set +e
 npx -y -p "$CONFORMANCE_PACKAGE" messaging-conformance "${args[@]}"
 code=$?
 set -e
-echo "conformance.sh: the suite exited $code; the JUnit report is $report"
+if [ -f "$report" ]; then
+  echo "conformance.sh: the suite exited $code; the JUnit report is $report"
+else
+  echo "conformance.sh: the suite exited $code and wrote no JUnit report" >&2
+fi
 exit "$code"

@@ -22,6 +22,16 @@ export function resolvePointer(pointer: string, root: unknown = openapi): unknow
 }
 const resolved = new Map<string, unknown>();
 
+/** A node, then each node its `$ref`s lead to in turn (a few hops at most): where a schema's marks and words may stand. */
+export function* refChain(node: unknown, root: unknown = openapi): Generator<Record<string, unknown>> {
+  for (let hops = 0; hops < 50 && node !== null && typeof node === 'object' && !Array.isArray(node); hops++) {
+    yield node as Record<string, unknown>;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref !== 'string' || !ref.startsWith('#/')) return;
+    node = resolvePointer(ref, root);
+  }
+}
+
 function walk(pointer: string, root: unknown, name: string): unknown {
   const parts = pointer
     .replace(/^#\/?/, '')

@@ -6,7 +6,7 @@
 // missing, a bad format, out of its set). Nothing is restated: every limit is read from
 // the document walked. The conformance suite sends them (at the limit accepted, past it refused);
 // the breaking-change gate uses the values at the limits as witnesses of what was valid.
-import { deref, flatSchema, openapi, resolvePointer } from './document.ts';
+import { deref, flatSchema, openapi, refChain } from './document.ts';
 import { copyJson, Digits, type Json } from './digits.ts';
 import { marked, markedFor, type ExpectationKind } from './examples.ts';
 
@@ -101,24 +101,14 @@ export interface Walk {
  * edge's "maxContains 1 (...)"; none for a value broken past no limit).
  */
 function kindOf(schema: Schema, root: unknown): (limit?: string) => ExpectationKind {
-  let s = schema;
-  for (let hops = 0; s && hops < 50; hops++) {
-    const node = s;
+  for (const node of refChain(schema, root))
     if (marked(node)) return (limit) => (markedFor(node, limit?.split(' ')[0]) ? 'decision' : 'described');
-    if (!s.$ref) break;
-    s = resolvePointer(s.$ref, root) as Schema;
-  }
   return () => 'described';
 }
 
 /** The `x-words` of a schema node, or of a node its `$ref`s lead to: the description's words on that field. */
 function wordsOf(schema: Schema, root: unknown): string[] | undefined {
-  let s = schema;
-  for (let hops = 0; s && hops < 50; hops++) {
-    if (Array.isArray(s['x-words'])) return s['x-words'] as string[];
-    if (!s.$ref) return undefined;
-    s = resolvePointer(s.$ref, root) as Schema;
-  }
+  for (const node of refChain(schema, root)) if (Array.isArray(node['x-words'])) return node['x-words'] as string[];
   return undefined;
 }
 

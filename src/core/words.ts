@@ -1,7 +1,7 @@
 // The trace from a rule of the document to the description's words (`x-words`, beside the node it concerns; see
 // openapi/README.md): a check's basis names nodes of the document, and the words are those of the nearest node on the
 // way to each (a `$ref` on the way followed). An open point's own `words` count: they quote the description too.
-import { openapi } from './document.ts';
+import { openapi, refChain } from './document.ts';
 import { unescapePointer } from './pointers.ts';
 
 type Obj = Record<string, unknown>;
@@ -17,15 +17,6 @@ function ownWords(node: unknown, key: string | undefined, parentKey: string | un
   if (parentKey === 'x-business-answers' && typeof node.why === 'string' && !node.why.includes('[contract decision]'))
     return [node.why];
   return [];
-}
-
-/** The node and the nodes its `$ref`s lead to (at most a few hops). */
-function* withRefs(node: unknown, root: unknown): Generator<unknown> {
-  for (let hops = 0; hops < 8 && isObject(node); hops++) {
-    yield node;
-    if (typeof node.$ref !== 'string' || !node.$ref.startsWith('#/')) return;
-    node = walk(node.$ref, root).at(-1)?.node;
-  }
 }
 
 /** Each node on the way from the root to `pointer` (with its key and its parent's); undefined past a missing key. */
@@ -47,7 +38,7 @@ export function wordsAt(pointer: string, root: unknown = openapi): string[] {
   // A pointer to nothing rests on nothing: a mistyped basis must not borrow an ancestor's words.
   if (way.length - 1 !== pointer.replace(/^#\/?/, '').split('/').filter(Boolean).length) return [];
   for (const step of way.reverse())
-    for (const node of withRefs(step.node, root)) {
+    for (const node of refChain(step.node, root)) {
       const words = ownWords(node, step.key, step.parentKey);
       if (words.length) return words;
     }

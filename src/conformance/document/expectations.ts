@@ -76,7 +76,8 @@ export function manyItemsExpectation(op: Operation, accepted: Expectation, profi
   const basis = `${accepted.basis}; ${pointBasis(point)}`;
   if (profile === 'strict') return { ...accepted, kind: 'decision', basis };
   // Any 400 covers a business answer this contract decides: what stays is the description's (no 5xx, no success lost).
-  const allowed = unique([...accepted.allowed, { status: 400 }, { status: 413 }]);
+  const refusal = refusable.find((r) => r.id === point.id)!.allowed;
+  const allowed = unique([...accepted.allowed, ...refusal]);
   return { ...accepted, allowed, kind: 'described', basis };
 }
 

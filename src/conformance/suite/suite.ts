@@ -263,7 +263,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Suite
   for (const key of ['timeoutMs', 'deadlineMs'] as const)
     if (options[key] !== undefined && !(Number.isFinite(options[key]) && options[key] > 0))
       throw new OptionError(key, 'must be a number of milliseconds above 0', options[key]);
-  if (options.rate !== undefined && !isRate(options.rate)) throw new OptionError('rate', rateExpected, options.rate);
+  // `rate` is checked where every run's options are made (suiteContext), before any request.
   const credentials = { apiKey, apiKeyNoBalance, integratorToken };
   const reset = { url: resetUrl, command: resetCommand };
   return runSuite({ ...rest, credentials, reset }, selectStages(only, skip, options.callbacks !== undefined));

@@ -315,10 +315,11 @@ describe('against the sandbox', () => {
     try {
       const file = join(dir, 'vars.json');
       // An identifier that matches no thread, past 2^53: JSON.parse would make it ...992.
-      writeFileSync(file, '{"values": {"999999": 9007199254740993}}');
-      const { values } = loadVars(file);
-      expect(values!['999999']).toBe(9007199254740993n);
       const pair = examplePairs().find((p) => p.operation.operationId === 'closeThreads' && p.name === 'notExisting')!;
+      const example = String((pair.requestBody as { threadIds: number[] }).threadIds[0]);
+      writeFileSync(file, `{"values": {"${example}": 9007199254740993}}`);
+      const { values } = loadVars(file);
+      expect(values![example]).toBe(9007199254740993n);
       const ctx = suiteContext({
         server: sandbox.url,
         credentials,

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { resolvePointer } from '../core/document.ts';
 import { documentOperations } from '../core/examples.ts';
 import { bundledDocumentPath, docsPagePath, projectRoot } from '../paths.ts';
-import { allCodeSamples } from './samples.ts';
+import { allCodeSamples, samplesSection } from './samples.ts';
 
 const logo = (text: string) =>
   `data:image/svg+xml,${encodeURIComponent(
@@ -29,7 +29,7 @@ const samplesWrap =
 
 type Obj = Record<string, unknown>;
 type PageDocument = {
-  info: { version: string };
+  info: { version: string; description: string };
   tags: Array<{ name: string; description: string }>;
   paths: Record<string, Obj>;
 };
@@ -69,6 +69,8 @@ export function buildDocs(): void {
   // are for this repository's maintainers), and a link to this version's document.
   const bundled = JSON.parse(readFileSync(bundledDocumentPath, 'utf8')) as PageDocument;
   withSamplesAndKeys(bundled);
+  // The introduction ends with what the samples' variables are and where each comes from.
+  bundled.info.description = `${bundled.info.description.trimEnd()}\n\n${samplesSection()}\n`;
   const versioned = `openapi-${bundled.info.version}.json`;
   const text = readFileSync(join(projectRoot, 'CHANGELOG.md'), 'utf8');
   const changelog = text.slice(Math.max(0, text.search(/^## /m)));

@@ -1,9 +1,13 @@
 // Code samples for the docs page, made from each operation's first named success example: curl,
 // the typed client and plain fetch. Redoc shows them as `x-codeSamples`. They read the base URL
 // and the credentials from the environment (BASE_URL, API_KEY, INTEGRATOR_TOKEN), never carry a
-// secret, and the tests run every one against the sandbox, so none can rot.
+// secret, and the tests run every one against the sandbox, so none can rot. Each starts with comment
+// lines saying what each variable is; the page's "Code samples" section (samplesSection, added to
+// the introduction by build.ts) says where each comes from, for the service and for the sandbox.
+import { openapi } from '../core/document.ts';
 import { apiKeyHeader } from '../core/meta.ts';
 import { successExamples, documentOperations, type Operation } from '../core/examples.ts';
+import { loadFixtures } from '../sandbox/fixtures.ts';
 
 export interface CodeSample {
   lang: string;
@@ -15,6 +19,26 @@ export interface CodeSample {
 export const sampleEnv = { baseUrl: 'BASE_URL', apiKey: 'API_KEY', integratorToken: 'INTEGRATOR_TOKEN' } as const;
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The title of the introduction's section that says where each variable comes from. */
+export const samplesSectionTitle = 'Code samples';
+
+/**
+ * The comment lines a sample starts with (without the comment marker): what each variable it reads is, each line
+ * short enough for the page's sample panel, and where to read more.
+ */
+export function sampleHeader(op: Operation): string[] {
+  return [
+    `${sampleEnv.baseUrl}: the service's base URL, or the sandbox's`,
+    ...(op.security.includes('apiKey')
+      ? [`${sampleEnv.apiKey}: the account's API key (header ${apiKeyHeader})`]
+      : [
+          `${sampleEnv.integratorToken}: a token of a user with the`,
+          '  INTEGRATOR permission (Authorization: Bearer)',
+        ]),
+    `Where each comes from: "${samplesSectionTitle}" in the docs`,
+  ];
+}
 
 /** The example a sample sends: the operation's first paired success example. */
 export function sampleExample(op: Operation) {
@@ -51,6 +75,7 @@ export function codeSamples(op: Operation): CodeSample[] {
       lang: 'Shell',
       label: 'curl',
       source: [
+        ...sampleHeader(op).map((line) => `# ${line}`),
         ...(freshId
           ? [
               '# a new requestId for each message',
@@ -68,6 +93,7 @@ export function codeSamples(op: Operation): CodeSample[] {
       lang: 'TypeScript',
       label: '@messaging-contract/client',
       source: [
+        ...sampleHeader(op).map((line) => `// ${line}`),
         `import { createMessagingClient } from '@messaging-contract/client';`,
         ``,
         `const client = createMessagingClient({`,
@@ -83,6 +109,7 @@ export function codeSamples(op: Operation): CodeSample[] {
       lang: 'JavaScript',
       label: 'fetch',
       source: [
+        ...sampleHeader(op).map((line) => `// ${line}`),
         `const url = \`\${process.env.${sampleEnv.baseUrl}}${op.path}\`;`,
         `const response = await fetch(url, {`,
         `  method: '${op.method}',`,
@@ -100,3 +127,45 @@ export function codeSamples(op: Operation): CodeSample[] {
 
 /** Every operation's samples, by operationId. */
 export const allCodeSamples = () => new Map(documentOperations().map((op) => [op.operationId, codeSamples(op)]));
+
+type Obj = Record<string, unknown>;
+
+/**
+ * The introduction's section on the samples' variables (markdown): what each is and where it comes from, for the
+ * service (what the description and the public docs show, marked as the document marks them) and for the sandbox
+ * (its own URL, its default fixtures' credentials). It lives in the page's copy of the document, so openapi/ stays
+ * as released.
+ */
+export function samplesSection(): string {
+  const fixtures = loadFixtures();
+  const summaries = (scheme: string) =>
+    documentOperations()
+      .filter((op) => op.security.includes(scheme))
+      .map((op) => {
+        const operation = (openapi.paths as Record<string, Obj>)[op.path]![op.method.toLowerCase()] as Obj;
+        return String(operation.summary);
+      })
+      .join(', ');
+  const servers = ((openapi.servers ?? []) as Array<{ url: string }>).map((s) => `\`${s.url}\``);
+  const withBalance = fixtures.apiKeys.filter((k) => k.balance > 0).map((k) => `\`${k.key}\``);
+  const without = fixtures.apiKeys.filter((k) => k.balance <= 0).map((k) => `\`${k.key}\``);
+  return [
+    `## ${samplesSectionTitle}`,
+    "Each operation's code samples (curl, the typed client `@messaging-contract/client` and fetch) read where to",
+    'send and the credentials from environment variables; no sample holds a value of them.',
+    '',
+    `- \`${sampleEnv.baseUrl}\`: the service's base URL (\`{base_url}\` in the service's description), with no`,
+    `  trailing \`/\`. For the service, the server of your region: ${servers.join(', ')} [public docs]; Close`,
+    '  threads goes to the Chat Center host of your installation, which differs per installation [public docs].',
+    '  For the sandbox, its own URL: the one `npx messaging-sandbox` prints when it starts (`sandbox:',
+    '  http://127.0.0.1:4020/api/...` means `http://127.0.0.1:4020`), or `url` of `startSandbox()` in a test;',
+    '  when the sandbox serves this page, the address of this page without its path.',
+    `- \`${sampleEnv.apiKey}\`: the account's API key, sent in the \`${apiKeyHeader}\` header (${summaries('apiKey')}).`,
+    "  A wrong or expired key gives 401 `auth-error`; how keys are issued is not specified. The sandbox's, with",
+    `  its default fixtures: ${withBalance.join(', ')}${without.length ? ` (${without.join(', ')} is an account without balance)` : ''}.`,
+    `- \`${sampleEnv.integratorToken}\`: a token of a user with the permission \`INTEGRATOR\``,
+    `  (${summaries('integratorToken')}). It is sent as \`Authorization: Bearer <token>\` and comes from`,
+    "  `POST /api/auth/login` with `{login, password}` [public docs]. The sandbox's, with its default fixtures:",
+    `  ${fixtures.integratorTokens.map((t) => `\`${t}\``).join(', ')}.`,
+  ].join('\n');
+}

@@ -1,6 +1,7 @@
 // The docs page opened from disk with every request outside file:// blocked: each operation, the
 // webhook, schemas and named examples render, search finds an error code, the bundled document is
-// linked, and the page asks for nothing outside itself.
+// linked, the introduction says where the samples' variables come from, and the page asks for
+// nothing outside itself.
 import { readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { launchChromium } from './chromium.ts';
 import { docsPagePath, projectRoot } from '../../src/paths.ts';
 import { resolvePointer } from '../../src/core/document.ts';
 import { documentOperations } from '../../src/core/examples.ts';
-import { codeSamples } from '../../src/docs/samples.ts';
+import { codeSamples, sampleEnv, samplesSectionTitle } from '../../src/docs/samples.ts';
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
@@ -109,9 +110,12 @@ describe('docs page (file://, offline)', () => {
         const items = await page.getByRole('menuitem').allInnerTexts();
         expect(items.map((t) => t.trim())).toEqual(expect.arrayContaining(samples.map((s) => s.label)));
         await page.getByRole('menuitem', { name: sample.label, exact: true }).first().click();
-        // The code shown is the sample's, line for line, and no line runs past the panel.
-        const first = sample.source.split('\n')[0]!;
-        const code = page.locator('pre').filter({ hasText: first }).first();
+        // The code shown is the sample's, line for line, and no line runs past the panel. Found by its line naming the
+        // operation (the first lines, on what each variable is, are alike in every sample).
+        const own = sample.source
+          .split('\n')
+          .find((line) => line.includes(`${op.path}`) || line.includes(`.${op.operationId}(`))!;
+        const code = page.locator('pre').filter({ hasText: own }).first();
         await code.waitFor({ timeout: 10_000 });
         const shown = (await code.innerText()).replace(/\s+$/, '');
         expect(shown, `${op.operationId} ${sample.label}`).toBe(sample.source);
@@ -124,8 +128,31 @@ describe('docs page (file://, offline)', () => {
     },
   );
 
-  it('the published page has no console: it has no server behind it', async () => {
-    expect(await page.content()).not.toContain('Try it against this sandbox');
+  it('the published page has no console and no reset: it has no sandbox behind it', async () => {
+    const html = await page.content();
+    expect(html).not.toContain('Try it against this sandbox');
+    expect(html).not.toContain('Reset the sandbox');
+    expect(await page.locator('form.mc-try-it, button.mc-reset').count()).toBe(0);
+  });
+
+  it('the introduction says what each variable of the samples is and where it comes from', async () => {
+    await page.locator('.menu-content').getByText(samplesSectionTitle, { exact: true }).first().click();
+    const heading = page.getByRole('heading', { name: samplesSectionTitle }).first();
+    await heading.waitFor({ timeout: 10_000 });
+    // The section: the nearest block around its heading that holds its list (Redoc 3 puts them in separate blocks).
+    const text = await heading.evaluate((h, last) => {
+      let node: HTMLElement | null = h.parentElement;
+      while (node && !node.innerText.includes(last)) node = node.parentElement;
+      const all = node?.innerText ?? '';
+      return all.slice(all.indexOf((h as HTMLElement).innerText.trim()));
+    }, `${sampleEnv.integratorToken}: `);
+    for (const name of Object.values(sampleEnv)) expect(text, name).toContain(`${name}: `);
+    expect(text).toContain('https://app.edna.io');
+    expect(text).toContain('when the sandbox serves this page, the address of this page without its path');
+    expect(text).toContain('sandbox-api-key');
+    expect(text).toContain('sandbox-integrator-token');
+    await heading.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(resultsDir, 'docs-code-samples.png') });
   });
 
   it('shows the [contract decision] mark on a response the description does not list', async () => {

@@ -2,14 +2,15 @@
 // Chromium, with every request outside the sandbox's origin refused: nothing leaves the machine.
 // The console sits under each operation's request samples, follows the page's light and dark
 // modes, names the default credentials as help (the fields start empty), and shows the answer with
-// its status and headers. Screenshots in test-results/.
+// its status and headers. Under each example, a note says what it answers on a fresh sandbox and sent
+// again; a button resets the sandbox. Screenshots in test-results/.
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './chromium.ts';
 import { projectRoot } from '../../src/paths.ts';
 import { resolvePointer } from '../../src/core/document.ts';
-import { documentOperations, examplePairs } from '../../src/core/examples.ts';
+import { documentOperations, examplePair, examplePairs } from '../../src/core/examples.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { judgeTraffic } from '../../src/conformance/traffic/run.ts';
 import { trafficSummary } from '../../src/conformance/report.ts';
@@ -163,6 +164,50 @@ describe('try it on the docs page the sandbox serves', () => {
     expect(pairs).toBe(examplePairs().length);
     await context.close();
   }, 180_000);
+
+  it('"created" sent twice answers 400, as its note says; the reset button resets the sandbox, and it answers 200 again', async () => {
+    sandbox.reset();
+    const { context, page } = await openPage('light');
+    const form = await consoleOf(page, 'Subscribers', 'Create subscriber', 'createSubscriber');
+    // The samples above read BASE_URL: the console says what it is here.
+    expect(await form.locator('.mc-samples-env').innerText()).toBe(
+      `The code samples above run against this sandbox with BASE_URL=${url} and the credentials named below.`,
+    );
+    await form.locator('input[name=key]').fill('sandbox-api-key');
+    await form.locator('select[name=example]').selectOption({ label: 'created (200)' });
+    expect(await form.locator('.mc-note').innerText()).toBe(
+      "On a fresh sandbox this example answers 200. Sent again, it answers 400 subscriber-already-exists, as the example subscriberAlreadyExists shows: the first send changed the sandbox's state. Reset the sandbox to start over.",
+    );
+    const status = form.locator('.mc-status');
+    const send = async (expected: RegExp) => {
+      await status.evaluate((el) => {
+        el.textContent = '';
+      });
+      await form.getByRole('button', { name: /^Send POST/ }).click();
+      await status.filter({ hasText: /^(\d{3} |no answer)/ }).waitFor({ timeout: 10_000 });
+      expect(await status.innerText()).toMatch(expected);
+    };
+    const created = (examplePair('createSubscriber', 'created').requestBody as { addresses: { address: string }[] })
+      .addresses[0]!.address;
+    await send(/^200 /);
+    expect(sandbox.snapshot().subscribers).toContain(created);
+    await send(/^400 /);
+    expect(await form.locator('.mc-body').innerText()).toContain('"title": "subscriber-already-exists"');
+
+    const reset = form.getByRole('button', { name: 'Reset the sandbox' });
+    await reset.click();
+    const done = form.getByRole('status');
+    await done.filter({ hasText: /^The (sandbox is reset|reset failed)/ }).waitFor({ timeout: 10_000 });
+    expect(await done.innerText()).toBe(
+      'The sandbox is reset: back to its fixtures, as fresh. Each example answers as its note says.',
+    );
+    expect(sandbox.snapshot().subscribers).not.toContain(created);
+    expect(await form.locator('.mc-answer').isHidden(), 'the answer from before the reset goes').toBe(true);
+    await form.screenshot({ path: shot('docs-try-it-reset.png') });
+    await send(/^200 /);
+    expect(await done.innerText()).toBe(''); // the reset's message goes with the next send
+    await context.close();
+  });
 
   it("follows the page's dark mode", async () => {
     const colors: Record<string, string> = {};

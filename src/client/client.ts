@@ -35,6 +35,9 @@ export interface MessagingClientOptions {
   maxResponseBytes?: number;
 }
 
+/** The values of the options left out (the README names each). */
+export const clientDefaults = { timeoutMs: 30_000, maxResponseBytes: 10_000_000 } as const;
+
 export interface CallOptions {
   signal?: AbortSignal;
   /**
@@ -217,12 +220,12 @@ export function createMessagingClient(options: MessagingClientOptions): Messagin
       `createMessagingClient: baseUrl must be an http(s) URL, got ${JSON.stringify(options?.baseUrl)}`,
     );
   }
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? clientDefaults.timeoutMs;
   const policy = retryPolicy(options.retry);
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const baseFetch = options.fetch ?? globalThis.fetch;
   const credentials = credentialHeaders(options);
-  const maxResponseBytes = options.maxResponseBytes ?? 10_000_000;
+  const maxResponseBytes = options.maxResponseBytes ?? clientDefaults.maxResponseBytes;
   // Redirects are never followed: the credentials go to baseUrl's origin only, and a 3xx answer
   // is an ApiError that names where it pointed.
   const send = (request: Request, signal: AbortSignal | null | undefined, operation: string) =>

@@ -40,11 +40,11 @@ Object.defineProperty(MessagingError.prototype, Symbol.for('nodejs.util.inspect.
 export class ApiError extends MessagingError {
   override name = 'ApiError';
   /**
-   * The problem's `title`, normalised (both spellings of the validation code are one); null when the body is not a
-   * problem.
+   * The problem's `title` in the contract's spelling (`normalizeErrorCode`): the service writes two codes two ways, and
+   * `code` is one of each, so one comparison holds for both. Null when the body is not a problem.
    */
   readonly code: ErrorCode | null;
-  /** `title` exactly as it came. */
+  /** `title` exactly as it came; where it differs from `code`, the message gives both. */
   readonly title: string | null;
   readonly status: number;
   readonly detail: string | undefined;
@@ -66,7 +66,7 @@ export class ApiError extends MessagingError {
       operation,
       reason ??
         (problem
-          ? `${response.status} ${problem.title}${detail ? `: ${detail}` : ''}`
+          ? `${response.status} ${code}${code === problem.title ? '' : ` (the service wrote ${JSON.stringify(problem.title)})`}${detail ? `: ${detail}` : ''}`
           : `${response.status} with a body that is not a problem: ${preview(body)}`),
     );
     this.code = code;

@@ -157,11 +157,16 @@ describe('errors', () => {
         : problem(res, 400, 'quota-exceeded-next-year'),
     );
     const missing = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
+    expect(missing.code).toBe('request-doesn’t-contain-content-for-all-cascade-stages');
+    expect(missing.message).toBe(
+      `scheduleCascade: 400 request-doesn’t-contain-content-for-all-cascade-stages (the service wrote "request-doesn't-contain-content-for-all-cascade-stages")`,
+    );
     expect(missing.is('request-doesn’t-contain-content-for-all-cascade-stages')).toBe(true);
     expect(missing.is("request-doesn't-contain-content-for-all-cascade-stages")).toBe(true);
     expect(missing.is('cascade-scheduling-request-is-not-valid')).toBe(false);
     const unknown = (await client.createSubscriber(subscriber).catch((e: unknown) => e)) as ApiError;
     expect(unknown.code).toBe('quota-exceeded-next-year');
+    expect(unknown.message).toBe('createSubscriber: 400 quota-exceeded-next-year');
     const known = [...knownCodes, ...Object.keys(errorCodeAliases)];
     expect(known.length).toBeGreaterThan(20);
     expect(known.filter((code) => unknown.is(code as never))).toEqual([]);
@@ -176,6 +181,9 @@ describe('errors', () => {
       const error = (await client.scheduleCascade(schedule).catch((e: unknown) => e)) as ApiError;
       expect(error.code).toBe('cascade-scheduling-request-is-not-valid');
       expect(error.title).toBe(title);
+      // The message leads with `code`, and gives the service's own spelling where it differs.
+      const spelled = title === error.code ? '' : ` (the service wrote "${title}")`;
+      expect(error.message).toBe(`scheduleCascade: 400 cascade-scheduling-request-is-not-valid${spelled}: ${detail}`);
       expect(error.violations).toMatchObject([
         { kind: 'no-stage-for-content', cascadeTemplateId: 1001, channel: 'WHATSAPP' },
         {

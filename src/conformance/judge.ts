@@ -4,7 +4,7 @@
 import { responseKind } from '../core/examples.ts';
 import { hashKey } from '../core/hash-key.ts';
 import { apiKeyHeader, sandboxResetPath } from '../core/meta.ts';
-import { answerOf, describeAllowed, fails, held, mediaType } from './ground/model.ts';
+import { answerOf, clip, describeAllowed, fails, held, mediaType } from './ground/model.ts';
 import type { Answer, Callback, Case, Check, CheckResult, CheckSpec, Fault, Found } from './ground/model.ts';
 import type { HttpRequest, Outcome, PointCheck, Profile, RecordedExchange, Routed } from './ground/model.ts';
 import type { RuleOverTime, Seen, Side, Subjects, SuiteReport } from './ground/model.ts';
@@ -13,7 +13,7 @@ import { callbackChecks, callbackOf, receivedChecks } from './checks/callback.ts
 import { overTimeChecks, rateLimitRule } from './checks/over-time.ts';
 import { requestChecks } from './checks/request.ts';
 import { anyError, documentsDefault, recordedExpectation } from './document/expectations.ts';
-import { basisWords } from '../core/words.ts';
+import { basisDecision, basisWords } from '../core/words.ts';
 import { echoes } from './document/policy.ts';
 import { nearest, route } from './document/route.ts';
 import { redactExchange } from './ground/redaction.ts';
@@ -109,7 +109,7 @@ export function caseOutcome(
       skipped: limitedWhy,
     };
   const faults = [...judgeAnswer(c, got.answer, profile), ...also];
-  const actual = faults.length ? `${got.answer.status} ${got.answer.text.slice(0, 200)}: ${details(faults)}` : short;
+  const actual = faults.length ? `${got.answer.status} ${clip(got.answer.text, 200)}: ${details(faults)}` : short;
   return { request: c.request, expected, actual, answer: short, faults };
 }
 
@@ -123,25 +123,68 @@ export function notJudged({ failed: _, ...outcome }: Outcome): Outcome {
 }
 
 /** How a verdict's request is replayed, where a recorded one came from, and how long the check took. */
-export type Provenance = { replay?: (r: HttpRequest) => string; recorded?: string; ms?: number };
+export type Provenance = {
+  replay?: (r: HttpRequest) => string;
+  /** For a failure: the vars keys of example values its request sends that the run does not map, as a hint. */
+  unmapped?: (r: HttpRequest) => string | undefined;
+  recorded?: string;
+  ms?: number;
+};
+
+/**
+ * What a failure expected, in words: the answer, and each rule a fault found broken that the answer alone does not say
+ * (a list's order, a decision on an open point), so that a failure never reads as the answer it got.
+ */
+function expectedOf(expected: string | undefined, faults: Fault[]): string | undefined {
+  const rules = faults.flatMap((f) => {
+    // An answer's check other than the status: what it holds is not in the answer expected (a rule over time's is).
+    const check = entry(f.check);
+    const rule = f.expects ?? (check?.family === 'answer' && check.id !== 'status' ? check.holds : undefined);
+    return rule && !expected?.includes(rule) ? [rule] : [];
+  });
+  return [expected, ...new Set(rules)].filter(Boolean).join('; ') || undefined;
+}
+
+/** A failure's basis: the parts its faults rest on first (the open point whose decision broke), then the check's. */
+function basisOf(basis: string | undefined, faults: Fault[]): string | undefined {
+  const own = basis ? basis.split('; ') : [];
+  const parts = [...faults.flatMap((f) => (f.basis ? [f.basis] : own)), ...own];
+  return [...new Set(parts)].join('; ') || undefined;
+}
 
 /** The one constructor of a verdict: a fault the profile holds fails it, as a decision's or the caller's if all are. */
-export function verdict(spec: CheckSpec, outcome: Outcome, profile: Profile, from: Provenance = {}): CheckResult {
+export function verdict(
+  { decision: marked, ...spec }: CheckSpec,
+  outcome: Outcome,
+  profile: Profile,
+  from: Provenance = {},
+): CheckResult {
   const { request, failed, skipped: why, ...rest } = outcome;
   const faults = ofProfile(outcome.faults ?? [], profile);
   const every = (test: (f: Fault) => boolean) => faults.length > 0 && faults.every(test);
-  const words = spec.words?.length ? spec.words : basisWords(spec.basis);
+  const basis = faults.length ? basisOf(spec.basis, faults) : spec.basis;
+  const words = spec.words?.length ? spec.words : basisWords(basis);
+  const decided = spec.kind === 'decision' || every((f) => f.kind === 'decision');
+  // A failed decision names the document's sentence that makes it one, where the basis leads to it.
+  const code = /^\d{3} (\S+)/.exec(outcome.expected ?? '')?.[1];
+  // An open point's decision is named in `expected` already: the line is for a fault no point explains.
+  const unexplained = faults.some((f) => !f.basis);
+  const decision = decided && unexplained ? (marked ?? basisDecision(basis, code)) : undefined;
   return {
     ...spec,
+    ...(basis ? { basis } : {}),
     ...(words.length ? { words } : {}),
+    ...(decision ? { decision } : {}),
     ...(every((f) => f.kind === 'decision') ? { kind: 'decision' as const } : {}),
     ...rest,
+    ...(faults.length ? { expected: expectedOf(rest.expected, faults) } : {}),
     ...(failed === undefined ? {} : { actual: failed }),
     ok: failed === undefined && faults.length === 0,
     // Not judged: not a failure (the run's `ok` stands), not a pass (the counts and coverage leave it out).
     ...(why && failed === undefined && faults.length === 0 ? { skipped: why } : {}),
     faults: faults.length ? faults : undefined,
     ...(request ? { request: describeRequest(request), ...(from.replay ? { replay: from.replay(request) } : {}) } : {}),
+    ...(request && faults.length && from.unmapped?.(request) ? { vars: from.unmapped(request) } : {}),
     ...(from.recorded ? { recorded: from.recorded } : {}),
     ...(faults.length ? { side: every((f) => sideOf(f.check) === 'caller') ? 'caller' : 'service' } : {}),
     ms: from.ms ?? 0,

@@ -1,6 +1,13 @@
 // The suite's output: the failures grouped by cause, the summary and coverage scorecard, the JUnit XML and JSON reports.
 import { causeKey, causeOrder } from './judge.ts';
-import type { CheckResult, CredentialName, SuiteReport, TrafficJudgement, TrafficReport } from './ground/model.ts';
+import {
+  clip,
+  type CheckResult,
+  type CredentialName,
+  type SuiteReport,
+  type TrafficJudgement,
+  type TrafficReport,
+} from './ground/model.ts';
 
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 export type CredentialSources = Partial<Record<CredentialName, string>>;
@@ -67,7 +74,7 @@ function table(header: string[], rows: string[][]): string[] {
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** How many of `items` there are of each value, most first: "bad-input 160, boundaries 13". */
-function tally(items: string[]): string {
+export function tally(items: string[]): string {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   return [...counts]
@@ -77,13 +84,15 @@ function tally(items: string[]): string {
 }
 
 /** A failed check's request, replay, expectation, answer and basis, a line each, as the summary and JUnit show them. */
-const failureLines = (r: CheckResult) => [
+export const failureLines = (r: CheckResult) => [
   `request:  ${r.request ?? '-'}`,
   ...(r.replay ? [`replay:   ${r.replay}`] : []),
   `expected: ${r.expected ?? '-'}`,
   `actual:   ${r.actual ?? '-'}`,
   ...(r.basis ? [`basis:    ${r.basis}`] : []),
   ...(r.words ? [`words:    ${r.words.join(' | ')}`] : []),
+  ...(r.decision ? [`decision: ${r.decision}`] : []),
+  ...(r.vars ? [`vars:     ${r.vars}`] : []),
 ];
 
 /** A cause: what is wrong, how many checks show it and where, then its first failure in full (its replay included). */
@@ -96,7 +105,7 @@ export function describeCause(cause: Cause): string {
   const more = faults.length > 1 ? ` (+${faults.length - 1} more, below)` : '';
   const title = `FAIL [${cause.check}] `;
   const room = Math.max(40, 160 - title.length - more.length);
-  const shownFault = faults[0]!.length > room ? `${faults[0]!.slice(0, room - 3)}...` : faults[0]!;
+  const shownFault = clip(faults[0]!, room);
   const heading = cause.judged
     ? [
         `${title}${shownFault}${more}`,
@@ -198,7 +207,7 @@ export function junit(report: SuiteReport): string {
   const suites = stages.map((stage) => {
     const mine = report.results.filter((r) => r.stage === stage);
     const cases = mine.map((r) => {
-      const message = escapeXml(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`.slice(0, 500));
+      const message = escapeXml(clip(`expected ${r.expected ?? '-'}, got ${r.actual ?? '-'}`, 500));
       const faults = (r.faults ?? []).map((f) => `fault:    [${f.check}] ${f.fault}\n`).join('');
       const failure = `<failure message="${message}">${escapeXml(faults + failureLines(r).join('\n'))}</failure>`;
       const skipped = r.skipped ? `<skipped message="${escapeXml(r.skipped)}"/>` : '';

@@ -9,6 +9,7 @@
 import { deref, flatSchema, openapi, refChain } from './document.ts';
 import { copyJson, Digits, type Json } from './digits.ts';
 import { marked, markedFor, type ExpectationKind } from './examples.ts';
+import { markedSentence } from './words.ts';
 
 type Schema = Record<string, any>;
 export type Path = Array<string | number>;
@@ -76,6 +77,10 @@ export interface Edge {
   manyObjects?: true;
   /** The description's words on the field's schema (`x-words`, a `$ref` on the way followed), where it has any. */
   words?: string[];
+  /** A probe an open point of the node is about (its other answer refuses it): the points' ids. */
+  points?: string[];
+  /** Where the edge's refusal is this contract's decision: the sentence of the schema that marks it. */
+  decision?: string;
 }
 
 /** How to walk: the document, and what the walker cannot see for itself. */
@@ -104,6 +109,12 @@ function kindOf(schema: Schema, root: unknown): (limit?: string) => ExpectationK
   for (const node of refChain(schema, root))
     if (marked(node)) return (limit) => (markedFor(node, limit?.split(' ')[0]) ? 'decision' : 'described');
   return () => 'described';
+}
+
+/** The sentence of the schema node (or a node its `$ref`s lead to) that marks a limit of it a decision. */
+function decisionOf(schema: Schema, root: unknown): string | undefined {
+  for (const node of refChain(schema, root)) if (marked(node)) return markedSentence(node);
+  return undefined;
 }
 
 /** The `x-words` of a schema node, or of a node its `$ref`s lead to: the description's words on that field. */
@@ -276,6 +287,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
   if (value === undefined || !s) return;
   const kind = kindOf(schema, root);
   const words = wordsOf(schema, root);
+  const decision = decisionOf(schema, root);
   const edgeAt =
     (where: Path): MakeEdge =>
     (side, limit, name, v) => ({
@@ -286,6 +298,7 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
       value: v,
       kind: side === 'at' ? 'described' : kind(limit),
       ...(words ? { words } : {}),
+      ...(decision && side !== 'at' && kind(limit) === 'decision' ? { decision } : {}),
     });
   const edge = edgeAt(path);
   yield* brokenEdges(s, value, edge);
@@ -296,7 +309,8 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
       if (!fresh(path) || e.side === 'past') yield e;
   // A probe the node's open point is about (`x-open-points`: the description allows refusing it too): this
   // contract's decision to accept it.
-  const probed = (e: Edge): Edge => (s['x-open-points'] ? { ...e, kind: 'decision' } : e);
+  const points = Object.keys((s['x-open-points'] as object | undefined) ?? {});
+  const probed = (e: Edge): Edge => (points.length ? { ...e, kind: 'decision', points } : e);
   if (typeof value === 'string' && fresh(path) && uuidShaped.test(value)) {
     // Probes, not limits: the document says "UUID-like" but states no format.
     yield edge('at', undefined, 'a UUID in upper case', value.toUpperCase());

@@ -88,3 +88,20 @@ export const pointAt = (pointer: string, answer: string): OpenPoint | undefined 
 
 /** The basis of a check that reads the point: where it is, and the description's words. */
 export const pointBasis = (p: OpenPoint) => `${p.pointer} ("${p.words}")`;
+
+/**
+ * A fault against the point's decision where the answer `given` is another one it allows: what was expected, in words,
+ * and the point as the fault's basis (what a reader of a strict run's failure needs to weigh it).
+ */
+export function againstDecision(p: OpenPoint, given?: string) {
+  const others = p.answers.filter((a) => a !== p.decision);
+  const allows =
+    given && others.includes(given)
+      ? `this answer takes "${given}", which the description allows too`
+      : `the description allows ${others.map((a) => `"${a}"`).join(' or ')} too`;
+  return {
+    kind: 'decision' as const,
+    basis: pointBasis(p),
+    expects: `this contract's decision on the open point ${p.id} is "${p.decision}"; ${allows} (--profile described accepts it)`,
+  };
+}

@@ -52,3 +52,61 @@ export const basisPointers = (basis: string) => basis.match(/#\/[^\s;()]+/g) ?? 
 export const basisWords = (basis: string | undefined, root: unknown = openapi): string[] => [
   ...new Set(basisPointers(basis ?? '').flatMap((p) => wordsAt(p, root))),
 ];
+
+const decisionMark = '[contract decision]';
+
+/**
+ * The sentence of a node's description (or summary) that marks it `[contract decision]`; with `code`, only one whose
+ * paragraph a table follows with a row naming it (an operation's error codes), that row added.
+ */
+export function markedSentence(node: unknown, code?: string): string | undefined {
+  if (!isObject(node)) return undefined;
+  for (const text of [node.description, node.summary]) {
+    if (typeof text !== 'string' || !text.includes(decisionMark)) continue;
+    const paragraphs = text.split(/\n\s*\n/);
+    const at = paragraphs.findIndex((p) => p.includes(decisionMark));
+    const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+    const sentence = flat(paragraphs[at]!)
+      .split(/(?<=\.)\s+(?=[A-Z0-9`*(])/)
+      .find((t) => t.includes(decisionMark))!;
+    if (code === undefined) return sentence;
+    const rows = paragraphs[at + 1]?.split('\n').filter((l) => l.startsWith('|')) ?? [];
+    const row = rows.find((r) => r.split('|')[1]?.replace(/[`\s]/g, '') === code);
+    if (row) return `${sentence} ${flat(row)}`;
+  }
+  return undefined;
+}
+
+/**
+ * The marked sentence of the nearest node to `pointer` marked a decision (deepest first, `$ref`s followed): one whose
+ * table names `code` (an operation's error codes) wherever it is, else the nearest below the operation (an operation's
+ * own decisions are about other answers than this one).
+ */
+export function decisionAt(pointer: string, code?: string, root: unknown = openapi): string | undefined {
+  const way = walk(pointer, root);
+  if (way.length - 1 !== pointer.replace(/^#\/?/, '').split('/').filter(Boolean).length) return undefined;
+  // #/paths/<path>/<method>: the operation is at depth 3; #/info's words are about the whole document.
+  const below = pointer.startsWith('#/paths/') ? 4 : 2;
+  const nodes = (from: number) =>
+    way
+      .slice(from)
+      .reverse()
+      .flatMap((step) => [...refChain(step.node, root)]);
+  const found =
+    code &&
+    nodes(0)
+      .map((n) => markedSentence(n, code))
+      .find(Boolean);
+  return (
+    found ||
+    nodes(below)
+      .map((n) => markedSentence(n))
+      .find(Boolean)
+  );
+}
+
+/** The first decision a basis's pointers rest on, as the document words it. */
+export const basisDecision = (basis: string | undefined, code?: string, root: unknown = openapi) =>
+  basisPointers(basis ?? '')
+    .map((p) => decisionAt(p, code, root))
+    .find(Boolean);

@@ -8,7 +8,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deploymentValues, varsKeyFor } from '../../src/conformance/ground/deployment-values.ts';
 import { dreddTransactions } from '../../src/conformance/stages/dredd.ts';
+import { loadVars } from '../../src/conformance/suite/vars.ts';
+import { parseCascadeViolations } from '../../src/core/cascade-violations.ts';
+import { openapi } from '../../src/core/document.ts';
+import { examplePair } from '../../src/core/examples.ts';
 import { conformanceCli, conformanceInProcess } from '../helpers/conformance-cli.ts';
 import { startMutatingProxy } from '../helpers/mutating-proxy.ts';
 import { credentials, useSandbox } from '../helpers/sandbox.ts';
@@ -252,6 +257,36 @@ describe('command line', () => {
       ['--server', 'http://x', ...anyKeys, '--reporter', 'junit', '--output', '/no/such/dir/x.xml'],
       /--output \/no\/such\/dir\/x.xml: its folder does not exist or cannot be written/,
     ],
+    [['--server', 'http://x', ...anyKeys, '--reporter', 'markdown'], /--reporter markdown needs --output/],
+    [
+      ['--server', 'http://x', ...anyKeys, '--reporter', 'html', '--output', 'x'],
+      /--reporter must be junit, json or markdown, got "html"/,
+    ],
+    [
+      ['--server', 'http://x', ...anyKeys, '--reporter', 'junit', '--output', 'a.xml', '--output', 'b.md'],
+      /--output b.md needs --reporter junit\|json\|markdown before it/,
+    ],
+    [
+      [
+        '--server',
+        'http://x',
+        ...anyKeys,
+        '--reporter',
+        'junit',
+        '--output',
+        'a',
+        '--reporter',
+        'markdown',
+        '--output',
+        'a',
+      ],
+      /--output a is given to two reporters/,
+    ],
+    [['vars'], /vars needs --init/],
+    [
+      ['vars', '--init', '--output', '/no/such/dir/vars.json'],
+      /--output \/no\/such\/dir\/vars.json: its folder does not exist/,
+    ],
   ])('exits 2 with a message for %j', { timeout: 30_000 }, async ([args, message], { expect }) => {
     const result = await cli(...args);
     expect(result.code).toBe(2);
@@ -302,4 +337,188 @@ describe('command line', () => {
     expect(sandbox.state.threads.get(106)?.state).toBe('closed');
     expect(sandbox.state.threads.get(101)?.state).toBe('open');
   }, 30_000);
+});
+
+describe('the Markdown summary (--reporter markdown), for a CI job page', () => {
+  const cli = (...args: string[]) => conformanceInProcess(args);
+  const keys = ['--api-key', credentials.apiKey, '--integrator-token', credentials.integratorToken];
+
+  it('a failing run: written beside the JUnit report, the verdict, the cause with its replay, the coverage; no credential', async () => {
+    const proxy = await startMutatingProxy(sandbox.url, (x) =>
+      x.body?.title === 'requestId-is-not-unique'
+        ? { status: 200, body: { requestId: JSON.parse(x.requestBody).requestId } }
+        : undefined,
+    );
+    try {
+      const [xml, md] = [join(dir, 'failing.xml'), join(dir, 'failing.md')];
+      const result = await cli(
+        '--server',
+        proxy.url,
+        ...keys,
+        '--only',
+        'stateful',
+        '--reporter',
+        'junit',
+        '--output',
+        xml,
+        '--reporter',
+        'markdown',
+        '--output',
+        md,
+      );
+      expect(result.code, result.out).toBe(1);
+      expect(result.out).toContain(`JUnit XML: ${xml}\nMarkdown summary: ${md}\n`);
+      expect(readFileSync(xml, 'utf8')).toMatch(/failures="[1-9]/);
+      const text = readFileSync(md, 'utf8');
+      // The verdict the text report ends with, as one line; the cause the text report prints first.
+      const [, failed, causes] = /^(\d+) failed checks, (\d+ causes?)$/m.exec(result.out)!;
+      expect(text.split('\n')[0]).toBe(
+        `## ❌ Conformance failed: ${failed} failed checks, ${causes} (profile described)`,
+      );
+      expect(text).toMatch(/^### 1\. `\[status, taken-once\]` accepts a request the document refuses: answered 200$/m);
+      expect(text).toMatch(/^- \*\*shown by:\*\* \d failed checks \(stateful \d\) of `scheduleCascade`$/m);
+      expect(text).toMatch(/^- \*\*expected:\*\* `first 200, then 400 requestId-is-not-unique`$/m);
+      // The cause's replay, the one the text report prints, in a sh block.
+      const replay = /^ {2}replay: {3}(curl .*)$/m.exec(result.out)?.[1];
+      expect(replay).toContain('"x-api-key: $MESSAGING_API_KEY"');
+      expect(text).toContain(`**replay:**\n\n\`\`\`sh\n${replay}\n\`\`\`\n`);
+      expect(text).toMatch(
+        /^\| passed\/run of documented \| statuses \| codes \| examples \| limits \| at edge \| past edge \| generated \|$/m,
+      );
+      expect(text).toMatch(/^\| `scheduleCascade` \| /m);
+      expect(text).not.toContain(credentials.apiKey);
+      expect(text).not.toContain(credentials.integratorToken);
+    } finally {
+      await proxy.close();
+    }
+  }, 30_000);
+
+  it('written on exit 2 too, with the reason', async () => {
+    const md = join(dir, 'unreachable.md');
+    const result = await cli('--server', 'http://127.0.0.1:9', ...anyKeys, '--reporter', 'markdown', '--output', md);
+    expect(result.code).toBe(2);
+    expect(readFileSync(md, 'utf8')).toMatch(
+      /^## ❌ Conformance could not finish: the server http:\/\/127\.0\.0\.1:9 does not answer/,
+    );
+  }, 30_000);
+
+  it('traffic takes it too: the cause and the counts of what was judged', async () => {
+    const pair = examplePair('closeThreads', 'resolved');
+    const md = join(dir, 'traffic.md');
+    const log = join(dir, 'traffic.ndjson');
+    // A comment over the limit, accepted: the caller's break and the service's.
+    const body = JSON.stringify({ threadIds: [101], comment: 'x'.repeat(301) });
+    const answer = JSON.stringify(pair.response);
+    writeFileSync(
+      log,
+      `${JSON.stringify({
+        startedAt: '2026-11-20T10:00:00Z',
+        request: {
+          method: 'POST',
+          url: `https://service.example${pair.operation.path}`,
+          headers: { 'content-type': 'application/json', authorization: 'Bearer a-secret-token' },
+          body,
+        },
+        response: { status: 200, headers: { 'content-type': 'application/json' }, body: answer },
+      })}\n`,
+    );
+    const result = await conformanceInProcess(
+      ['traffic', log, '--judge', 'both', '--reporter', 'markdown', '--output', md],
+      {
+        MESSAGING_INTEGRATOR_TOKEN: 'a-secret-token',
+      },
+    );
+    expect(result.code, result.out).toBe(1);
+    const text = readFileSync(md, 'utf8');
+    expect(text).toMatch(/^## ❌ Conformance failed: \d+ failed checks?, \d+ causes? \(profile described\)$/m);
+    expect(text).toMatch(/^### 1\. `\[request-schema\]` /m);
+    expect(text).toMatch(/^- traffic: 1 exchanges/m);
+    expect(text).not.toContain('a-secret-token');
+  }, 30_000);
+});
+
+describe('messaging-conformance vars --init', () => {
+  const cli = (args: string[], env: Record<string, string | undefined> = {}) => conformanceInProcess(args, env);
+
+  it("writes a starter vars file that --vars takes as it is: the sandbox, whose values are the examples', passes with it", async () => {
+    const file = join(dir, 'starter-vars.json');
+    const init = await cli(['vars', '--init', '--output', file]);
+    expect(init.code, init.out).toBe(0);
+    expect(init.out).toMatch(
+      new RegExp(`^messaging-conformance: wrote ${file}: \\d+ example values, each mapped to itself`),
+    );
+    expect(init.out).toMatch(/^Edit it: map each key under "values" to your deployment's own value/m);
+    // What the document says a deployment maps, each to itself: a thread the examples close, a cascade they schedule
+    // on, a stage a validation error names, a subscriber that exists, and every fixture.
+    const threads = (examplePair('closeThreads', 'resolved').requestBody as { threadIds: number[] }).threadIds;
+    const cascade = (examplePair('scheduleCascade', 'scheduled').requestBody as { cascadeId: number }).cascadeId;
+    const invalid = examplePair('scheduleCascade', 'cascadeRequestNotValid').response as { detail: string };
+    const stage = parseCascadeViolations(invalid.detail).flatMap((v) =>
+      v.kind === 'no-content-for-stage' ? [v.stageId] : [],
+    )[0]!;
+    const used = examplePair('createSubscriber', 'subscriberAlreadyExists').requestBody as {
+      addresses: Array<{ address: string }>;
+    };
+    const fixtures = Object.keys((openapi.info as { 'x-fixtures': Record<string, string> })['x-fixtures']);
+    const expected = [threads[0], cascade, stage, used.addresses[0]!.address].map((v) => JSON.stringify(v));
+    const vars = loadVars(file, { MESSAGING_API_KEY: 'the-key' });
+    for (const key of [...expected, ...fixtures]) expect(vars.values?.[key], key).toEqual(JSON.parse(key));
+    // Every value has its comment; comments and placeholders are read, not taken for values or credentials.
+    const raw = JSON.parse(readFileSync(file, 'utf8'));
+    for (const key of Object.keys(vars.values!))
+      expect(Object.keys(raw.values)).toContain(`// ${key.length > 60 ? `${key.slice(0, 57)}...` : key}`);
+    expect(Object.keys(vars.values!).some((k) => k.startsWith('//'))).toBe(false);
+    expect(vars).toMatchObject({ apiKey: 'the-key' });
+    expect(vars).not.toHaveProperty('integratorToken');
+    expect(raw.integratorToken).toBe(`\${MESSAGING_INTEGRATOR_TOKEN}`);
+    // Run as is: the credentials from the environment the placeholders name, every fixture mapped (none missing).
+    const env = {
+      MESSAGING_API_KEY: credentials.apiKey,
+      MESSAGING_API_KEY_NO_BALANCE: credentials.apiKeyNoBalance,
+      MESSAGING_INTEGRATOR_TOKEN: credentials.integratorToken,
+    };
+    await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+    const run = await cli(['--server', sandbox.url, '--vars', file, '--only', 'examples,stateful'], env);
+    expect(run.code, run.out).toBe(0);
+    expect(run.out).not.toContain('lacks a fixture');
+    expect(run.out).not.toContain(credentials.apiKey);
+  }, 60_000);
+
+  it('refuses to overwrite a file unless --force; says where it wrote', async () => {
+    const file = join(dir, 'kept-vars.json');
+    writeFileSync(file, '{"values": {"101": 5}}');
+    const refused = await cli(['vars', '--init', '--output', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.out).toContain(`--output ${file} exists: --force overwrites it`);
+    expect(readFileSync(file, 'utf8')).toBe('{"values": {"101": 5}}');
+    const forced = await cli(['vars', '--init', '--output', file, '--force']);
+    expect(forced.code, forced.out).toBe(0);
+    expect(forced.out).toContain(`wrote ${file}`);
+    expect(loadVars(file).values?.['101']).toBe(101);
+  }, 30_000);
+
+  it('the vars reader refuses a comment that is not a string, as any key it cannot read', () => {
+    const file = join(dir, 'bad-comment.json');
+    writeFileSync(file, '{"values": {"// 101": {"nested": true}, "101": 5}}');
+    expect(() => loadVars(file)).toThrow(
+      /--vars .*: the comment "\/\/ 101" in "values" must be a string, got \{"nested":true\}/,
+    );
+    writeFileSync(file, '{"//": 1}');
+    expect(() => loadVars(file)).toThrow(/the comment "\/\/" must be a string, got 1/);
+    writeFileSync(file, `{"apiKey": "\${NOT_SET_ANYWHERE}", "integratorToken": "\${X-Y}"}`);
+    // An unset variable leaves the credential out; a name no variable can have is a literal value.
+    expect(loadVars(file, {})).toEqual({ integratorToken: `\${X-Y}` });
+  });
+
+  it('varsKeyFor: the vars key of an example value a deployment maps, undefined for one it does not', () => {
+    const cascade = (examplePair('scheduleCascade', 'scheduled').requestBody as { cascadeId: number }).cascadeId;
+    expect(varsKeyFor(cascade)).toBe(String(cascade));
+    expect(varsKeyFor(BigInt(cascade))).toBe(String(cascade));
+    const stage = deploymentValues().find((v) => typeof v.value === 'string' && /^[0-9a-f-]{36}$/.test(v.value))!;
+    expect(varsKeyFor(stage.value)).toBe(JSON.stringify(stage.value));
+    expect(varsKeyFor(String(cascade))).toBeUndefined();
+    expect(varsKeyFor('SMS')).toBeUndefined();
+    expect(varsKeyFor(null)).toBeUndefined();
+    expect(varsKeyFor({ cascadeId: cascade })).toBeUndefined();
+  });
 });

@@ -261,6 +261,7 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
   async function ciJob(broken: boolean) {
     const port = await freePort();
     const report = join(dir, `junit-${broken ? 'broken' : 'sound'}.xml`);
+    const markdown = join(dir, `summary-${broken ? 'broken' : 'sound'}.md`);
     const service = `python3 ${join(projectRoot, 'test/ci/service.py')} --port ${port} --sandbox ${join(project, 'node_modules/.bin/messaging-sandbox')}${broken ? ' --break' : ''}`;
     const result = await exec('bash', [join(projectRoot, 'src/conformance/ci/conformance.sh')], {
       cwd: dir,
@@ -273,6 +274,7 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
         // The tarball, with no package.json around it: npx installs it apart.
         CONFORMANCE_PACKAGE: tarballs.conformance,
         CONFORMANCE_REPORT: report,
+        CONFORMANCE_MARKDOWN: markdown,
         CONFORMANCE_ARGS: `--reset-url http://127.0.0.1:${port}/_sandbox/reset`,
         MESSAGING_API_KEY: 'sandbox-api-key',
         MESSAGING_API_KEY_NO_BALANCE: 'sandbox-api-key-no-balance',
@@ -290,7 +292,7 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
       (r) => r.stdout.trim(),
       (e: { code: number; stdout: string }) => (e.code === 1 ? '' : `pgrep failed: ${e.code}`),
     );
-    return { ...result, report, listening, left };
+    return { ...result, report, markdown, listening, left };
   }
 
   it('a suite that cannot be fetched: exit 4, said as such, no report named, the service never started', async () => {
@@ -316,6 +318,7 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
     const job = await ciJob(false);
     expect(job.code, job.out).toBe(0);
     expect(job.out).toMatch(/^\d+ passed, 0 failed$/m);
+    expect(readFileSync(job.markdown, 'utf8')).toMatch(/^## ✅ Conformance passed: \d+ checks \(profile described\)\n/);
     expect(readFileSync(job.report, 'utf8')).toMatch(
       /<testsuites name="messaging-contract conformance" tests="\d+" failures="0">/,
     );
@@ -323,11 +326,18 @@ describe('the CI template for a service in any language (src/conformance/ci/conf
     expect(job.left).toBe('');
   }, 300_000);
 
-  it('fails on a broken one: exit 1, the JUnit report names the failure, the service stopped', async () => {
+  it('fails on a broken one: exit 1, the JUnit report and the Markdown summary name the failure, the service stopped', async () => {
     const job = await ciJob(true);
     expect(job.code, job.out).toBe(1);
     expect(job.out).toContain('Allow');
     expect(readFileSync(job.report, 'utf8')).toMatch(/failures="[1-9]\d*"/);
+    // The summary a CI job page shows: the verdict, the cause of the missing Allow header and its replay.
+    expect(job.out).toContain(`conformance.sh: the Markdown summary is ${job.markdown}`);
+    const summary = readFileSync(job.markdown, 'utf8');
+    expect(summary).toMatch(/^## ❌ Conformance failed: \d+ failed checks?, \d+ causes? \(profile described\)\n/);
+    expect(summary).toMatch(/^### \d+\. .*Allow/m);
+    expect(summary).toMatch(/\*\*replay:\*\*\n\n```sh\ncurl /);
+    expect(summary).not.toContain('sandbox-api-key');
     expect(job.listening).toBe(false);
     expect(job.left).toBe('');
   }, 300_000);

@@ -6,10 +6,10 @@ import { parseCascadeViolations, runTogether, violationKey, violationValues } fr
 import { deref, resolvePointer } from '../../core/document.ts';
 import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
-import { answerOf, type Allowed, type Answer, type Case, type Found, type PointCheck } from '../ground/model.ts';
+import { answerOf, clip, type Allowed, type Answer, type Case, type Found, type PointCheck } from '../ground/model.ts';
 import { documentedStatuses, listedOnce, listsOf, responsePointer } from '../document/policy.ts';
 import { schemaFaults } from './schema.ts';
-import { openPoint, pointAt } from '../../core/open-points.ts';
+import { againstDecision, openPoint, pointAt } from '../../core/open-points.ts';
 
 const titleOf = (body: unknown) => (body as { title?: unknown } | null | undefined)?.title;
 const sameCode = (title: unknown, code: string) =>
@@ -24,6 +24,14 @@ function matchOf(c: Case, answer: Answer): Allowed | undefined {
   const named = sameStatus.find((a) => a.code === undefined || sameCode(titleOf(answer.body), a.code));
   return named ?? sameStatus[0] ?? (other ? { status: answer.status } : undefined);
 }
+
+/** Under strict, the open point whose other answers allow this answer: only its decision is broken (expectations.ts). */
+const openAnswerOf = (c: Case, a: Answer) =>
+  c.expectation.openAnswers?.find(
+    (o) =>
+      (o.otherErrors && a.status >= 400) ||
+      o.allowed.some((x) => x.status === a.status && (x.code === undefined || sameCode(titleOf(a.body), x.code))),
+  );
 
 /** An operation's response with `status` as the document writes it (an error's may be a `$ref`). */
 const responseOf = (op: Operation, status: number) =>
@@ -95,7 +103,13 @@ function listing(c: Case, a: Answer) {
 const canonical = (v: unknown) =>
   Array.isArray(v) ? [...new Set(v.map((x) => toJson(x)))].sort().join(',') : toJson(v);
 
-const decision = (yes: unknown) => (yes ? { kind: 'decision' as const } : {});
+/** What each answer of the list-form open points says, as a rule. */
+const listForms: Record<string, string> = {
+  once: 'an identifier given twice is listed once',
+  'each-occurrence': 'an identifier given twice is listed each time',
+  'order-sent': 'each list in the order of the request',
+  'any-order': 'the lists in any order',
+};
 
 /**
  * A success's faults of form (`found`), as the open point on its response (`created-body`) reads them: none where its
@@ -106,7 +120,7 @@ function bodyForm(c: Case, a: Answer, fits: 'no-body' | 'any-body', found: Found
   const at = a.status < 300 && found.length ? pointAt(responsePointer(c.operation, a.status), fits) : undefined;
   const point = at && openPoint(at.id, ['json-object', 'no-body', 'any-body'] as const);
   if (point?.decision === fits) return [];
-  return found.map((f) => ({ ...f, ...decision(point) }));
+  return found.map((f) => ({ ...f, ...(point ? againstDecision(point, fits) : {}) }));
 }
 
 const ofService = (checks: Omit<PointCheck<'answer'>, 'family' | 'side'>[]) =>
@@ -119,7 +133,7 @@ export const answerChecks = ofService([
     faults: (c, a) =>
       a.json
         ? []
-        : bodyForm(c, a, 'any-body', [{ fault: 'the body is not JSON', detail: JSON.stringify(a.text.slice(0, 120)) }]),
+        : bodyForm(c, a, 'any-body', [{ fault: 'the body is not JSON', detail: JSON.stringify(clip(a.text, 120)) }]),
   },
   {
     // Grouped by what came, not by the request's field or limit: the same wrong answer is one cause, whichever shows it.
@@ -146,7 +160,9 @@ export const answerChecks = ofService([
           : !refused && a.status >= 400
             ? `refuses a request the document accepts: answered ${answered}`
             : `answered ${answered} where the document gives another answer`;
-      return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail }];
+      const open = openAnswerOf(c, a);
+      const against = open ? againstDecision(openPoint(open.point)) : {};
+      return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail, ...against }];
     },
   },
   {
@@ -173,7 +189,7 @@ export const answerChecks = ofService([
         : [`${allowed.join(' or ')} is expected`, `expected ${allowed.join(' or ')}`];
       const detail = `content-type ${JSON.stringify(a.contentType)}, ${given}`;
       const fault = `content-type ${JSON.stringify(type)} where ${where}`;
-      return bodyForm(c, a, 'any-body', [{ fault, detail, ...decision(decided) }]);
+      return bodyForm(c, a, 'any-body', [{ fault, detail, ...(decided ? againstDecision(point, type) : {}) }]);
     },
   },
   {
@@ -275,7 +291,8 @@ export const answerChecks = ofService([
         const point = openPoint<string>(id, known);
         if (fits.includes(point.decision)) return [];
         const detail = `${fault} (${point.id}: ${fits.join(' or ')})`;
-        return [{ fault, detail, ...decision(fits.some((f) => point.answers.includes(f))) }];
+        const other = fits.find((f) => point.answers.includes(f));
+        return [{ fault, detail, ...(other ? againstDecision(point, other) : { expects: listForms[point.decision] }) }];
       });
     },
   },
@@ -301,7 +318,7 @@ export const answerChecks = ofService([
         if (!otherKeys)
           return [{ fault: 'the detail lacks a violation the request has', detail: `detail lacks ${v.text}` }];
         const fault = "a violation named with other keys than the example's";
-        return [{ fault, detail: `other keys for ${v.text}`, kind: 'decision' as const }];
+        return [{ fault, detail: `other keys for ${v.text}`, ...againstDecision(point, 'any-keys') }];
       });
     },
   },
@@ -317,7 +334,7 @@ export const answerChecks = ofService([
       const twoInOne = (item: string) => parseCascadeViolations(item).filter((v) => v.kind !== 'unknown').length > 1;
       return (typeof detail === 'string' ? runTogether(detail).filter(twoInOne) : []).map((item) => ({
         fault: 'violations not separated by semicolons',
-        detail: `one item of the list holds several: ${item.trim().slice(0, 120)}`,
+        detail: `one item of the list holds several: ${clip(item.trim(), 120)}`,
       }));
     },
   },

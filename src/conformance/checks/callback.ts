@@ -3,7 +3,7 @@
 // or, without one, a POST to no operation's path whose body has every property the webhook's schema requires.
 import { openapi, resolvePointer } from '../../core/document.ts';
 import { marked } from '../../core/examples.ts';
-import type { PointCheck } from '../ground/model.ts';
+import { clip, type PointCheck } from '../ground/model.ts';
 import { schemaFaults } from './schema.ts';
 
 /** Each webhook of the document: its name and the pointer of its payload's schema (a `$ref` is followed). */
@@ -54,7 +54,7 @@ export const callbackChecks = ofCallback([
     faults({ answer, webhook }) {
       if (answer === undefined || answer.status === 200) return [];
       const fault = `a receiver answered a valid ${webhook} callback with ${answer.status}`;
-      const detail = `answered ${answer.status} ${answer.text.slice(0, 120)}`;
+      const detail = `answered ${answer.status} ${clip(answer.text, 120)}`;
       return [{ fault, key: `receiver ${answer.status}`, detail }];
     },
   },

@@ -8,7 +8,7 @@ import { documentOperations, type Operation } from '../../core/examples.ts';
 import { hashKey } from '../../core/hash-key.ts';
 import { openPoint, pointBasis } from '../../core/open-points.ts';
 import { firstRetrySeconds, laterLists, listedOnce, listsOf, takenOnce, valuesAt } from '../document/policy.ts';
-import type { RuleOverTime, Seen } from '../ground/model.ts';
+import { clip, type RuleOverTime, type Seen } from '../ground/model.ts';
 
 /** Where the document states a rule, for each operation that has it: a basis the description's words are found from. */
 const pointersOf = (has: (op: Operation) => boolean, at: string) =>
@@ -30,7 +30,7 @@ class Memory<V> extends Map<string, V> {
 }
 
 const success = (s: Seen) => s.answer !== undefined && s.answer.status >= 200 && s.answer.status < 300;
-const show = (value: string) => (value.length > 60 ? `${value.slice(0, 57)}...` : value);
+const show = (value: string) => clip(value, 60);
 
 /** What makes a callback the same one posted again: its message and its status (another status is another report). */
 export const callbackIdentity = (body: unknown) => {

@@ -2,7 +2,7 @@
 // proxy). Each says what the document refuses in a request; the answer the service owes it is the judge's to find.
 import { documentViolation } from '../../core/schema-violations.ts';
 import { documentOperations } from '../../core/examples.ts';
-import { mediaType, type PointCheck } from '../ground/model.ts';
+import { clip, mediaType, type PointCheck } from '../ground/model.ts';
 
 const ofCaller = (checks: Omit<PointCheck<'request'>, 'family' | 'side'>[]) =>
   checks.map((c): PointCheck<'request'> => ({ ...c, family: 'request', side: 'caller' }));
@@ -51,7 +51,7 @@ export const requestChecks = ofCaller([
     faults(r) {
       if (r.json && r.body !== undefined) return [];
       const fault = r.json ? 'a request without the body its operation needs' : 'a request body that is not JSON';
-      return [{ fault, detail: JSON.stringify((r.request.body ?? '').slice(0, 120)) }];
+      return [{ fault, detail: JSON.stringify(clip(r.request.body ?? '', 120)) }];
     },
   },
   {
@@ -63,7 +63,7 @@ export const requestChecks = ofCaller([
       const refused = documentViolation(operationId, r.body);
       if (!refused) return [];
       const fault = `${operationId}: a request the document refuses (${refused.code})`;
-      return [{ fault, key: `${operationId} ${refused.code}`, detail: refused.detail.slice(0, 300) }];
+      return [{ fault, key: `${operationId} ${refused.code}`, detail: clip(refused.detail, 300) }];
     },
   },
 ]);

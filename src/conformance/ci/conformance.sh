@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The messaging-contract conformance suite against your own service, in any language: start it,
 # wait until it answers, run the suite, write the JUnit report, and stop the service whatever
-# happened. Needs bash and Node 20.19+ (for npx); no package.json. Copy it into your repository
+# happened (and, with CONFORMANCE_MARKDOWN, a Markdown summary for the job's page). Needs bash and Node 20.19+ (for npx); no package.json. Copy it into your repository
 # (ci/conformance.sh) and set, in your CI's variables and secrets:
 #
 #   SERVICE_START       starts your service in the background: "docker compose up -d --build",
@@ -18,6 +18,8 @@
 #                       the credentials of your test accounts (secrets; never echoed)
 #   CONFORMANCE_VARS    optional: the vars file naming your deployment's fixtures
 #   CONFORMANCE_REPORT  the JUnit report (default conformance-junit.xml)
+#   CONFORMANCE_MARKDOWN optional: also write the report as Markdown there, for a CI job's page
+#                       (GitHub: append it to $GITHUB_STEP_SUMMARY; GitLab: keep it as an artifact)
 #   CONFORMANCE_ARGS    optional: more options, e.g. "--profile strict --reset-url http://..."
 #
 # Exit code: the suite's (0 every check passed, 1 a check failed, 2 the run could not run), 3 when
@@ -30,6 +32,7 @@ set -euo pipefail
 ready_url=${SERVICE_READY_URL:-$SERVICE_URL}
 ready_timeout=${READY_TIMEOUT:-120}
 report=${CONFORMANCE_REPORT:-conformance-junit.xml}
+markdown=${CONFORMANCE_MARKDOWN:-}
 
 # The suite first: a package npx cannot fetch (a name no registry serves yet, a missing tarball)
 # is said as such, not as a failed check.
@@ -83,11 +86,13 @@ if ! node -e '
 fi
 
 args=(--server "$SERVICE_URL" --reporter junit --output "$report")
+if [ -n "$markdown" ]; then args+=(--reporter markdown --output "$markdown"); fi
 if [ -n "${CONFORMANCE_VARS:-}" ]; then args+=(--vars "$CONFORMANCE_VARS"); fi
 # shellcheck disable=SC2206 # more options, split as words on purpose
 if [ -n "${CONFORMANCE_ARGS:-}" ]; then args+=($CONFORMANCE_ARGS); fi
 
 rm -f "$report"
+if [ -n "$markdown" ]; then rm -f "$markdown"; fi
 set +e
 npx -y -p "$CONFORMANCE_PACKAGE" messaging-conformance "${args[@]}"
 code=$?
@@ -96,5 +101,12 @@ if [ -f "$report" ]; then
   echo "conformance.sh: the suite exited $code; the JUnit report is $report"
 else
   echo "conformance.sh: the suite exited $code and wrote no JUnit report" >&2
+fi
+if [ -n "$markdown" ]; then
+  if [ -f "$markdown" ]; then
+    echo "conformance.sh: the Markdown summary is $markdown"
+  else
+    echo "conformance.sh: the suite wrote no Markdown summary" >&2
+  fi
 fi
 exit "$code"

@@ -7,7 +7,9 @@ import { failedRun, UnreachableError } from '../suite/run-checks.ts';
 import { loadVars, type Vars } from '../suite/vars.ts';
 import { stopLine, summary as formatSummary } from '../report.ts';
 import * as cli from './shared.ts';
+import { reporter } from './reports.ts';
 import { proxyCommand, trafficCommand, trafficUsage } from './traffic.ts';
+import { varsCommand, varsUsage } from './vars.ts';
 
 export { newRunState, type RunState } from './shared.ts';
 
@@ -16,7 +18,7 @@ const name = 'messaging-conformance';
 const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-key-no-balance K] [--integrator-token T]
          [--vars <file>] [--profile described|strict] [--reset-url <url>] [--reset-command <cmd>]
          [--only <stage>]... [--skip <stage>]... [--seed N] [--generated N] [--bail] [--mock] [--list]
-         [--reporter junit|json --output <file>] [--record <file>] [--rate N]
+         [--reporter junit|json|markdown --output <file>]... [--record <file>] [--rate N]
          [--callbacks --callback-listen HOST:PORT [--callback-url URL] [--callback-window S]]
 
   Checks a live implementation of the messaging service against the contract.
@@ -31,6 +33,7 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --timeout             seconds to wait for one answer, body included (default 10)
   --deadline            seconds for the whole run (default 300); past it the run stops: exit 2
   --vars                a JSON file: credentials and deployment values for the examples' values
+                        (\`messaging-conformance vars --init\` writes a starter one)
   --callbacks           also check the service's own status callbacks (stage callbacks): a receiver
                         listens at --callback-listen HOST:PORT, where the service must post them
                         (register that address, or --callback-url, the public URL leading there,
@@ -53,8 +56,11 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   --bail                stop at the first failed check (exit 1); the stages after it do not run
   --mock                the server is a mock: ask for each example by name
   --list                print the stages and exit
-  --reporter junit|json also write JUnit XML, or the whole report as JSON, to --output (on every
-                        exit once the options are read, with the reason when the run could not finish)
+  --reporter junit|json|markdown
+                        also write JUnit XML, the whole report as JSON, or a Markdown summary for a CI
+                        job's page ($GITHUB_STEP_SUMMARY) to --output (on every exit once the options
+                        are read, with the reason when the run could not finish); repeat the pair
+                        for several: --reporter junit --output a.xml --reporter markdown --output a.md
   --record              write every exchange the run sends (credentials as ***) to this file:
                         NDJSON, or HAR for a .har name; \`traffic\` judges it again
   --help                this text
@@ -62,7 +68,7 @@ const usage = `usage: messaging-conformance --server <url> [--api-key K] [--api-
   stages: ${conformanceStages.map((s) => (s.needsCallbacks ? `${s.name} (with --callbacks)` : s.name)).join(', ')}
 
 usage: messaging-conformance webhook --url <receiver> [--profile described|strict] [--timeout S]
-         [--reporter junit|json --output <file>]
+         [--reporter junit|json|markdown --output <file>]...
 
   Checks your status-callback receiver: every documented callback (each status and delivery
   code), values this contract does not know yet, extra fields, a duplicate and out-of-order
@@ -70,15 +76,16 @@ usage: messaging-conformance webhook --url <receiver> [--profile described|stric
   contract's expectation that malformed JSON, a wrong content type and an oversized body get
   anything but a 5xx or a hang. Exit 0 when all hold, 1 when one does not.
 
-${trafficUsage}`;
+${trafficUsage}
+${varsUsage}`;
 
 export const reportFailure = (error: unknown, stderr: (text: string) => void, run: cli.RunState): number =>
   reportError(name, usage, error, stderr, run.redact);
 
 async function webhook(args: string[], say: cli.Say, run: cli.RunState): Promise<number> {
-  const o = parse(args, cli.strings('url', 'profile', 'timeout', 'reporter', 'output'));
+  const o = parse(args, { ...cli.strings('url', 'profile', 'timeout'), ...cli.repeated('reporter', 'output') });
   if (o.url === undefined) throw new UsageError('webhook needs --url <receiver>');
-  const write = cli.reporter(o, run);
+  const write = reporter(o, run);
   const report = await checkWebhookReceiver({
     url: httpUrl('--url', o.url),
     profile: cli.profileOption(o.profile),
@@ -90,11 +97,11 @@ async function webhook(args: string[], say: cli.Say, run: cli.RunState): Promise
 
 const callbackFlags = ['callback-listen', 'callback-url', 'callback-window'] as const;
 const suiteOptions = {
-  ...cli.strings('server', 'vars', 'seed', 'generated', 'rate', 'timeout', 'deadline', 'profile', 'reporter', 'output'),
+  ...cli.strings('server', 'vars', 'seed', 'generated', 'rate', 'timeout', 'deadline', 'profile'),
   ...cli.strings('record', 'reset-url', 'reset-command', ...callbackFlags),
   ...cli.strings(...cli.credentialOptions.map(([, flag]) => flag)),
   ...cli.booleans('mock', 'bail', 'list', 'callbacks'),
-  ...cli.repeated('only', 'skip'),
+  ...cli.repeated('only', 'skip', 'reporter', 'output'),
 };
 type Options = ReturnType<typeof parse<typeof suiteOptions>>;
 
@@ -109,8 +116,9 @@ export async function conformanceMain(args: string[], io: CliIo, run = cli.newRu
     if (args[0] === 'webhook') return await webhook(args.slice(1), say, run);
     if (args[0] === 'traffic') return await trafficCommand(args.slice(1), io, say, run);
     if (args[0] === 'proxy') return await proxyCommand(args.slice(1), io, say, run);
+    if (args[0] === 'vars') return varsCommand(args.slice(1), say, run);
     const o = parse(args, suiteOptions);
-    const write = cli.reporter(o, run);
+    const write = reporter(o, run);
     return await conformance(o, write, io, say, run).catch((error) => {
       // Once the report's file is known, every exit writes it, with the reason.
       const reason = String(error?.message ?? error);
@@ -186,7 +194,7 @@ async function conformance(o: Options, write: cli.WriteReport, io: CliIo, say: c
   const callbacks = callbackOptions(o);
   const generated = cli.numberOption('generated', o.generated, /^\d+$/, 'a whole number');
   const rate = cli.numberOption('rate', o.rate, /^\d+(\.\d+)?$/, 'a number of requests a second above 0', 0);
-  const vars: Vars = o.vars === undefined ? {} : cli.asUsageError(() => loadVars(o.vars!));
+  const vars: Vars = o.vars === undefined ? {} : cli.asUsageError(() => loadVars(o.vars!, io.env));
   const { keys, sources, redact } = credentials(o, vars, io.env);
   run.redact = redact;
   const report = await runConformance({

@@ -1,9 +1,8 @@
 // What messaging-conformance's commands share: the options they read alike, the reports they write, the bin's state.
-import { accessSync, constants, writeFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
-import { json as formatJson, junit as formatJUnit } from '../report.ts';
-import type { SuiteReport } from '../ground/model.ts';
+import type { SuiteReport, TrafficJudgement } from '../ground/model.ts';
 
 /** parseArgs's options, each kind for the flags named: a string, a boolean (false when not given), a repeated string. */
 const kind =
@@ -68,27 +67,20 @@ export function writable(flag: string, path: string): string {
 }
 
 export type Say = (line: string) => void;
-export type WriteReport = (report: SuiteReport, say?: Say) => void;
-
-/**
- * --reporter junit|json with --output F, checked before the run (a report that cannot be written is found now): what
- * writes the report, credentials hidden, and with `say` says where (not when the run ends with one line).
- */
-export function reporter(o: { reporter?: string; output?: string }, run: RunState): WriteReport {
-  const kind = oneOf('reporter', ['junit', 'json'], o.reporter);
-  if (kind === undefined) return () => {};
-  if (o.output === undefined) throw new UsageError(`--reporter ${kind} needs --output <file>`);
-  const output = writable('output', o.output);
-  return (report, say) => {
-    writeFileSync(output, run.redact(kind === 'json' ? formatJson(report) : formatJUnit(report)));
-    say?.(`${kind === 'json' ? 'JSON report' : 'JUnit XML'}: ${output}`);
-  };
-}
+/** Writes the report's files; `judge`, for recorded traffic, counts each cause's failures past the ones kept. */
+export type WriteReport = (report: SuiteReport, say?: Say, judge?: TrafficJudgement) => void;
 
 /** A run that reported: its summary said, its report written and where said; exit 0 when it holds, else 1. */
-export function finish(run: RunState, report: SuiteReport, summary: string, write: WriteReport, say: Say): number {
+export function finish(
+  run: RunState,
+  report: SuiteReport,
+  summary: string,
+  write: WriteReport,
+  say: Say,
+  judge?: TrafficJudgement,
+): number {
   say(run.redact(summary));
-  write(report, say);
+  write(report, say, judge);
   run.finished = true;
   return report.ok ? 0 : 1;
 }

@@ -3,6 +3,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
 import * as cli from './shared.ts';
+import { reporter } from './reports.ts';
 import { redactor } from '../ground/redaction.ts';
 import { TrafficError } from '../traffic/readers/format.ts';
 import type { Judged } from '../traffic/judge.ts';
@@ -12,7 +13,7 @@ import { trafficSummary } from '../report.ts';
 
 export const trafficUsage = `usage: messaging-conformance traffic <file>... [--format har|ndjson] [--judge service|caller|both]
          [--base-path P] [--callback-path P] [--reset-url U]... [--profile described|strict]
-         [--reporter junit|json --output <file>]
+         [--reporter junit|json|markdown --output <file>]...
 
   Judges recorded exchanges: HAR 1.2 files (a browser's, a proxy's, Playwright's recordHar) and
   NDJSON logs, one exchange per line:
@@ -37,7 +38,7 @@ export const trafficUsage = `usage: messaging-conformance traffic <file>... [--f
 
 usage: messaging-conformance proxy --target <url> [--port N] [--host H] [--judge service|caller|both]
          [--record <file>] [--report-every N] [--base-path P] [--callback-path P] [--reset-url U]...
-         [--profile described|strict] [--reporter junit|json --output <file>]
+         [--profile described|strict] [--reporter junit|json|markdown --output <file>]...
 
   Forwards every request to --target unchanged and judges each exchange both ways (--judge both by
   default): your app's requests and the service's answers. Prints each failure as it is found,
@@ -49,8 +50,8 @@ usage: messaging-conformance proxy --target <url> [--port N] [--host H] [--judge
 
 /** The options traffic and the proxy share; `own`, the command's. */
 const shared = {
-  ...cli.strings('judge', 'base-path', 'callback-path', 'profile', 'reporter', 'output'),
-  ...cli.repeated('reset-url'),
+  ...cli.strings('judge', 'base-path', 'callback-path', 'profile'),
+  ...cli.repeated('reset-url', 'reporter', 'output'),
 };
 const parse = <O extends NonNullable<ParseArgsConfig['options']>>(args: string[], own: O) =>
   cli.asUsageError(() => parseArgs({ args, options: { ...shared, ...own }, strict: true, allowPositionals: true }));
@@ -64,7 +65,7 @@ function pathOption(flag: string, value: string | undefined): string | undefined
 
 /** What traffic and the proxy judge by, and their report's writer; the env's credentials in an exchange become ***. */
 function judging(o: Shared, io: CliIo, run: cli.RunState, judged: Judged) {
-  const write = cli.reporter(o, run);
+  const write = reporter(o, run);
   const secrets = cli.credentialOptions.map(([, , v]) => io.env[v]).filter((s): s is string => typeof s === 'string');
   run.redact = redactor(secrets);
   const options = {
@@ -90,7 +91,7 @@ export async function trafficCommand(args: string[], io: CliIo, say: cli.Say, ru
   const { report, judge } = await judgeTraffic(files, { format, ...options }).catch((error) => {
     throw error instanceof TrafficError ? new CannotRunError(error.message) : error;
   });
-  return cli.finish(run, report, trafficSummary(report, judge), write, say);
+  return cli.finish(run, report, trafficSummary(report, judge), write, say, judge);
 }
 
 /** Runs the proxy until SIGINT or SIGTERM, or npm ending (or `stop` resolving, in tests); resolves with the exit code. */
@@ -107,7 +108,7 @@ export async function proxyCommand(args: string[], io: CliIo, say: cli.Say, run:
     ...options,
     ...(o.record ? { record: cli.writable('record', o.record) } : {}),
     finding: (r) => say(run.redact(findingLine(r))),
-    judged: (n) => every !== undefined && n % every === 0 && write(proxy.judge.report()),
+    judged: (n) => every !== undefined && n % every === 0 && write(proxy.judge.report(), undefined, proxy.judge),
   }).catch((error: Error) => {
     throw new CannotRunError(`the proxy cannot listen: ${error.message}`);
   });
@@ -116,5 +117,5 @@ export async function proxyCommand(args: string[], io: CliIo, say: cli.Say, run:
   await stop;
   await proxy.close();
   const report = proxy.judge.report();
-  return cli.finish(run, report, trafficSummary(report, proxy.judge), write, say);
+  return cli.finish(run, report, trafficSummary(report, proxy.judge), write, say, proxy.judge);
 }

@@ -7,7 +7,7 @@ import { resolvePointer } from '../../core/document.ts';
 import type { ExamplePair, ExpectationKind, Operation } from '../../core/examples.ts';
 import { escapePointer } from '../../core/pointers.ts';
 import { documentViolation, schemaViolation } from '../../core/schema-violations.ts';
-import { openPoint, pointAt, pointBasis } from '../../core/open-points.ts';
+import { openPoint, pointAt, pointBasis, type OpenPoint } from '../../core/open-points.ts';
 import { pattern, uuidShaped, type Path } from '../../core/edges.ts';
 import { parsed, type Json } from '../../core/digits.ts';
 import type { Allowed, Expectation, Profile } from '../ground/model.ts';
@@ -37,7 +37,24 @@ function codeOr500(op: Operation, exact: Allowed, basis: string, profile: Profil
     a === 'property-code' ? exact : { status: 500, code: 'system-error' },
   );
   const kind = profile === 'strict' ? 'decision' : kindOf(op, allowed);
-  return { allowed, kind, basis: `${basis}; ${pointBasis(point)}` };
+  const others = allowedBesides(point, [exact], [{ status: 500, code: 'system-error' }], profile);
+  return { allowed, kind, basis: `${basis}; ${pointBasis(point)}`, ...others };
+}
+
+/**
+ * Under strict, what the open point's other answers allow besides its decision's (`decided`; `other` is the other
+ * answer's), so that an answer among them is named as breaking that decision alone.
+ */
+function allowedBesides(
+  point: OpenPoint,
+  decided: Allowed[],
+  other: Allowed[],
+  profile: Profile,
+  otherErrors = false,
+): Pick<Expectation, 'openAnswers'> {
+  if (profile !== 'strict') return {};
+  const allowed = other.filter((o) => !decided.some((d) => d.status === o.status && d.code === o.code));
+  return allowed.length || otherErrors ? { openAnswers: [{ point: point.id, allowed, otherErrors }] } : {};
 }
 
 /** A refusal whose code the description leaves open (an `any-error` open point): any error, strict its decision. */
@@ -49,7 +66,8 @@ function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile)
   const any = { ...anyError(op, pointBasis(point), 'described'), otherErrors: documentsDefault(op) };
   if (profile !== 'strict') return any;
   if (point.decision === 'any-error') return { ...any, kind: 'decision' };
-  return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}` };
+  const others = allowedBesides(point, [exact], any.allowed, profile, any.otherErrors);
+  return { allowed: [exact], kind: 'decision', basis: `${basis}; ${pointBasis(point)}`, ...others };
 }
 
 /**
@@ -59,9 +77,17 @@ function refusal(op: Operation, exact: Allowed, basis: string, profile: Profile)
 export function missingCredential(op: Operation, profile: Profile): Expectation {
   const point = openPoint('missing-credential', ['auth-error', 'any-error'] as const);
   const basis = `${op.pointer}/security; ${pointBasis(point)}`;
-  if (profile === 'strict' && point.decision === 'auth-error')
-    return { allowed: [{ status: 401, code: 'auth-error' }], kind: 'decision', basis };
-  return { ...anyError(op, basis, 'described'), otherErrors: documentsDefault(op) };
+  const any = { ...anyError(op, basis, 'described'), otherErrors: documentsDefault(op) };
+  if (profile === 'strict' && point.decision === 'auth-error') {
+    const decided = [{ status: 401, code: 'auth-error' }];
+    return {
+      allowed: decided,
+      kind: 'decision',
+      basis,
+      ...allowedBesides(point, decided, any.allowed, profile, any.otherErrors),
+    };
+  }
+  return any;
 }
 
 /** The open point on the size of the operation's request lists (`array-sizes`), where its request schema has one. */
@@ -74,11 +100,27 @@ export function listSizesPoint(op: Operation) {
 export function manyItemsExpectation(op: Operation, accepted: Expectation, profile: Profile): Expectation {
   const point = listSizesPoint(op)!;
   const basis = `${accepted.basis}; ${pointBasis(point)}`;
-  if (profile === 'strict') return { ...accepted, kind: 'decision', basis };
-  // Any 400 covers a business answer this contract decides: what stays is the description's (no 5xx, no success lost).
   const refusal = refusable.find((r) => r.id === point.id)!.allowed;
+  if (profile === 'strict')
+    return { ...accepted, kind: 'decision', basis, ...allowedBesides(point, accepted.allowed, refusal, profile) };
+  // Any 400 covers a business answer this contract decides: what stays is the description's (no 5xx, no success lost).
   const allowed = unique([...accepted.allowed, ...refusal]);
   return { ...accepted, allowed, kind: 'described', basis };
+}
+
+/**
+ * A probe of a value an open point is about (a requestId that is no UUID, many threadIds), accepted as this contract's
+ * decision: the points in its basis, and what their other answer (a refusal) allows.
+ */
+export function probeExpectation(accepted: Expectation, ids: string[], profile: Profile): Expectation {
+  const points = ids.map((id) => openPoint(id));
+  const basis = [accepted.basis, ...points.map(pointBasis)].join('; ');
+  const refusals = points.flatMap((p) => {
+    const allowed = refusable.find((r) => r.id === p.id)?.allowed ?? [{ status: 400 }];
+    return allowedBesides(p, accepted.allowed, allowed, profile).openAnswers ?? [];
+  });
+  const openAnswers = [...(accepted.openAnswers ?? []), ...refusals];
+  return { ...accepted, kind: 'decision', basis, ...(openAnswers.length ? { openAnswers } : {}) };
 }
 
 type Body = Record<string, unknown> | null | undefined;
@@ -140,7 +182,14 @@ function otherCodes(others: string[], expectation: Expectation, profile: Profile
   const basis = `${expectation.basis}; ${pointBasis(point)}`;
   const any = { ...expectation, allowed: [...expectation.allowed, ...others.map((code) => ({ status: 400, code }))] };
   const taken = (profile === 'strict' ? [point.decision] : point.answers).includes('any-that-applies');
-  return { ...(taken ? any : expectation), basis, ...(profile === 'strict' ? { kind: 'decision' as const } : {}) };
+  const besides = taken ? {} : allowedBesides(point, expectation.allowed, any.allowed, profile);
+  const openAnswers = [...(expectation.openAnswers ?? []), ...(besides.openAnswers ?? [])];
+  return {
+    ...(taken ? any : expectation),
+    basis,
+    ...(openAnswers.length ? { openAnswers } : {}),
+    ...(profile === 'strict' ? { kind: 'decision' as const } : {}),
+  };
 }
 
 /**
@@ -215,8 +264,15 @@ export function readingsExpectation(op: Operation, body: unknown, profile: Profi
   });
   if (others.length === 0) return decided;
   const basis = [decided.basis, ...new Set(others.flatMap((o) => o.answers.map(pointBasis)))].join('; ');
-  if (profile === 'strict' || others.some((o) => o.refused.kind === 'decision'))
-    return { ...decided, kind: 'decision', basis };
+  if (profile === 'strict' || others.some((o) => o.refused.kind === 'decision')) {
+    const openAnswers = [
+      ...(decided.openAnswers ?? []),
+      ...others.flatMap((o) =>
+        o.answers.flatMap((p) => allowedBesides(p, decided.allowed, o.refused.allowed, profile).openAnswers ?? []),
+      ),
+    ];
+    return { ...decided, kind: 'decision', basis, ...(openAnswers.length ? { openAnswers } : {}) };
+  }
   const allowed = unique([...decided.allowed, ...others.flatMap((o) => o.refused.allowed)]);
   return { allowed, kind: decided.kind, basis };
 }
@@ -281,6 +337,7 @@ export function recordedExpectation(op: Operation, body: unknown, credential: bo
     ]),
     otherErrors: documentsDefault(op),
     kind: strict && open.length ? 'decision' : 'described',
+    ...(strict && open.length ? { openAnswers: open.map((o) => ({ point: o.point.id, allowed: o.allowed })) } : {}),
     basis: [
       `${basis}/200 (a success, or an answer the state gives: the named examples of a valid request)`,
       ...open.map((o) => pointBasis(o.point)),

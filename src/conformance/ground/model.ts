@@ -67,7 +67,17 @@ export interface Expectation {
   basis: string;
   /** The words of the field it is about, where its basis names a whole schema (a limit of one field). */
   words?: string[];
+  /**
+   * Under strict, the answers the open points of the basis allow besides their decision: an answer among them breaks
+   * only that decision, and its failure names the point.
+   */
+  openAnswers?: OpenAnswers[];
+  /** The document's sentence marking the decision it rests on, where its basis does not lead there (a field's type). */
+  decision?: string;
 }
+
+/** The answers an open point's other answers allow (`otherErrors`: any error status the operation documents). */
+export type OpenAnswers = { point: string; allowed: Allowed[]; otherErrors?: boolean };
 
 /** A case: the request, what the document allows as its answer, and what else that answer must hold. */
 export interface Case {
@@ -125,6 +135,10 @@ export interface Found {
   detail: string;
   /** `decision` where the expectation is this contract's own, not the description's. */
   kind?: ExpectationKind;
+  /** What was expected, as a rule in words, where the expectation's answer alone does not say it (a list's order). */
+  expects?: string;
+  /** The basis of this fault, where it rests on one part of the check's: the open point whose decision it breaks. */
+  basis?: string;
 }
 
 /** A fault, named by the check of the registry that found it. */
@@ -181,6 +195,8 @@ export interface CheckSpec {
    * of the nodes its basis names (core/words.ts).
    */
   words?: string[];
+  /** Where the expectation is this contract's decision: the document's sentence that marks it `[contract decision]`. */
+  decision?: string;
 }
 
 /** What a source hands the judge for one check: what its exchanges showed. Never whether it passed: the judge says. */
@@ -205,6 +221,8 @@ export interface CheckResult extends CheckSpec, Omit<Outcome, 'request' | 'faile
   request?: string;
   /** The request as a ready curl command, credentials as environment references. */
   replay?: string;
+  /** Example values the failed request sends that the run maps to nothing: their vars keys (a deployment may lack them). */
+  vars?: string;
   /** Where a recorded exchange is (`traffic.ndjson line 17`), when it was sent, and the answer it got. */
   recorded?: string;
   /** Whose break a failure is: the service's (the default) or the caller's. */
@@ -312,6 +330,20 @@ export const maxAnswerBytes = 16 * 1024 * 1024;
 /** "400 text-not-specified or 500 system-error" (", or another error status" where any error passes). */
 export const describeAllowed = (allowed: Allowed[], otherErrors = false) =>
   `${allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ')}${otherErrors ? ', or another error status' : ''}`;
+
+/**
+ * Text cut to about `max` characters where a reader can see it was cut: after a space or a JSON separator, never inside
+ * a word, a number, an identifier or a surrogate pair, and marked `…`.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max + 1);
+  let at = -1;
+  for (const m of head.matchAll(/[\s,;:{}[\]()]/g)) at = m.index;
+  // After the last separator (a space dropped); with none, one token fills it all: cut at a whole code point.
+  const cut = at > 0 ? at + (/\s/.test(head[at]!) ? 0 : 1) : max - (/[\uD800-\uDBFF]/.test(text[max - 1]!) ? 1 : 0);
+  return `${text.slice(0, cut).trimEnd()} …`;
+}
 
 /** The media type a request's body is sent as, in lower case, without parameters. */
 export const mediaType = (r: HttpRequest) => (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -1,7 +1,7 @@
 // A failed check's request as a person replays it: a curl command (credentials as the environment variables that hold
 // them) and one line to read.
 import { apiKeyHeader } from '../../core/meta.ts';
-import type { Credentials, HttpRequest as PairRequest } from './model.ts';
+import { clip, type Credentials, type HttpRequest as PairRequest } from './model.ts';
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -31,6 +31,6 @@ export function describeRequest(r: PairRequest): string {
   const headers = Object.entries(r.headers)
     .map(([k, v]) => `${k}: ${k === apiKeyHeader || k === 'authorization' ? '<redacted>' : v}`)
     .join(', ');
-  const body = r.body === undefined ? '' : ` ${r.body.length > 300 ? `${r.body.slice(0, 297)}...` : r.body}`;
+  const body = r.body === undefined ? '' : ` ${clip(r.body, 300)}`;
   return `${r.method} ${r.url} [${headers}]${body}`;
 }

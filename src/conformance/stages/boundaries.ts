@@ -11,6 +11,7 @@ import {
   invalidBodyExpectation,
   listSizesPoint,
   manyItemsExpectation,
+  probeExpectation,
 } from '../document/expectations.ts';
 import { isAccepted, readingsExpectation } from '../document/expectations.ts';
 import type { Expectation } from '../ground/model.ts';
@@ -45,13 +46,15 @@ export function boundaries(ctx: SuiteContext): Planned[] {
           const decided = acceptedExpectation(op, [edge.path], basis, edge.kind);
           expectation = readingsExpectation(op, parsed(body), ctx.profile, decided);
           if (edge.manyObjects) expectation = manyItemsExpectation(op, expectation, ctx.profile);
+          if (edge.points) expectation = probeExpectation(expectation, edge.points, ctx.profile);
         } else {
           body = placed(setAt(base, edge.path, edge.value));
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.
           const judged = edge.value instanceof Digits ? setAt(base, edge.path, 'not-an-int64') : body;
           expectation = invalidBodyExpectation(op, parsed(judged), ctx.profile);
           if (!expectation) continue;
-          if (edge.kind === 'decision') expectation = { ...expectation, kind: 'decision' };
+          if (edge.kind === 'decision')
+            expectation = { ...expectation, kind: 'decision', ...(edge.decision && { decision: edge.decision }) };
         }
         seen.add(key);
         const request = { ...pairRequest(ctx.server, pair, ctx.credentials, null), body: serialize(body) };

@@ -9,7 +9,7 @@ import { openPoint, pointBasis } from '../../core/open-points.ts';
 import { callbackIdentity, retrySlackSeconds } from '../checks/over-time.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { firstRetrySeconds, links, reportedBy, sentAt } from '../document/policy.ts';
-import type { CheckResult, Fault, Outcome } from '../ground/model.ts';
+import { clip, type CheckResult, type Fault, type Outcome } from '../ground/model.ts';
 import { runs, type CallbackOptions, type Stage, type SuiteContext } from '../suite/context.ts';
 import { missingFixtures, prepare } from '../suite/vars.ts';
 
@@ -324,8 +324,7 @@ async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<Out
     const { answer, error, overTime: found } = await ctx.send(pairRequest(ctx.server, m.pair, ctx.credentials, m.body));
     overTime.push(...found);
     m.accepted = answer?.status === 200;
-    if (!m.accepted)
-      refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${answer.text.slice(0, 120)}` : error}`);
+    if (!m.accepted) refused.push(`${m.pair.name}: ${answer ? `${answer.status} ${clip(answer.text, 120)}` : error}`);
   };
   let duplicate: Message | undefined;
   for (const m of [...messages]) {

@@ -4,7 +4,14 @@
 // anything but a 5xx or a hang.
 import { resolvePointer } from '../../core/document.ts';
 import { defaultTimeoutMs } from '../suite/context.ts';
-import type { CheckResult, CheckSpec, Outcome, Profile, SuiteReport } from '../ground/model.ts';
+import {
+  clip,
+  type CheckResult,
+  type CheckSpec,
+  type Outcome,
+  type Profile,
+  type SuiteReport,
+} from '../ground/model.ts';
 import { exchange } from '../ground/transport.ts';
 import { judgeCallback, noAnswer, report, sideOf, verdict } from '../judge.ts';
 import { webhook as webhookName, webhookPointer } from './callbacks.ts';
@@ -81,7 +88,7 @@ export async function checkWebhookReceiver(options: WebhookOptions): Promise<Sui
     let outcome: Outcome;
     try {
       const res = await exchange({ ...request, signal: AbortSignal.timeout(timeoutMs) });
-      const text = res.text.slice(0, 200);
+      const text = clip(res.text, 200);
       // Judged by the registry's checks of a receiver, as in traffic (what is not a callback: as no payload).
       const callback = { webhook: webhookName, body: c.wellFormed ? JSON.parse(c.body) : undefined, answer: res };
       const faults = judgeCallback(callback, profile).filter((f) => sideOf(f.check) === 'caller');

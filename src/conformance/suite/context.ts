@@ -130,6 +130,7 @@ export function planStage(name: string, description: string, plan: (ctx: SuiteCo
 
 /** The check that sends a case and has its answer judged. */
 export const caseCheck = (ctx: SuiteContext, name: string, c: Case, covers?: Coverage): Planned => {
-  const { kind, basis, words } = c.expectation;
-  return { name, kind, basis, ...(words ? { words } : {}), ...(covers ? { covers } : {}), run: () => ctx.sendCase(c) };
+  const { kind, basis, words, decision } = c.expectation;
+  const said = { ...(words ? { words } : {}), ...(decision ? { decision } : {}) };
+  return { name, kind, basis, ...said, ...(covers ? { covers } : {}), run: () => ctx.sendCase(c) };
 };

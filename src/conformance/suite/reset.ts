@@ -1,7 +1,7 @@
 // The reset hook: a team's way back to the examples' state before each stage, a URL to POST and/or a shell command.
 import { exec } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { RecordedExchange } from '../ground/model.ts';
+import { clip, type RecordedExchange } from '../ground/model.ts';
 import { requestSignal, type SuiteContext } from './context.ts';
 import { exchange } from '../ground/transport.ts';
 
@@ -31,7 +31,7 @@ export async function reset(
       const response = { status: res.status, headers: res.headers, body: res.text };
       const ok = res.status >= 200 && res.status <= 299;
       observe?.({ at, request, response, source: `reset before ${ctx.stage.name ?? 'the run'}`, reset: ok });
-      if (!ok) return `POST ${target} answered ${res.status} ${res.text.slice(0, 200)}`;
+      if (!ok) return `POST ${target} answered ${res.status} ${clip(res.text, 200)}`;
     } catch (error) {
       return `POST ${target} got no answer: ${(error as Error).message}`;
     }
@@ -42,7 +42,7 @@ export async function reset(
       await promisify(exec)(hook.command, { timeout: left, maxBuffer: 1024 * 1024 });
     } catch (error) {
       const e = error as { code?: unknown; killed?: boolean; stderr?: string; message: string };
-      const said = (e.stderr ?? '').trim().split('\n').slice(-3).join(' / ').slice(0, 300);
+      const said = clip((e.stderr ?? '').trim().split('\n').slice(-3).join(' / '), 300);
       return `${JSON.stringify(hook.command)} ${e.killed ? `did not end within ${left} ms` : `exited ${String(e.code ?? e.message)}`}${said ? `: ${said}` : ''}`;
     }
   }

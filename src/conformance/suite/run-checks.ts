@@ -3,7 +3,7 @@
 import { documentOperations, type ExamplePair } from '../../core/examples.ts';
 import { probeExamples } from '../document/policy.ts';
 import { report, verdict } from '../judge.ts';
-import type { CredentialName, Profile, SuiteReport } from '../ground/model.ts';
+import { clip, type CredentialName, type Profile, type SuiteReport } from '../ground/model.ts';
 import { requestSignal, type SuiteContext } from './context.ts';
 import { exchange, type Answer } from '../ground/transport.ts';
 import { preparedRequest } from './vars.ts';
@@ -74,6 +74,6 @@ export function misdirection(ctx: SuiteContext, answers: Answer[]): string | und
   if (answers.every((a) => a.status === 404))
     return `every operation answered 404 at ${ctx.server}: the server's base path is likely missing or wrong (--server is the URL the document's paths, such as ${documentOperations()[0]!.path}, start from)`;
   if (answers.every((a) => !/^application\/json/i.test(a.contentType)))
-    return `no answer at ${ctx.server} was JSON (the first: ${answers[0]!.status} ${JSON.stringify(answers[0]!.contentType)} ${JSON.stringify(answers[0]!.text.slice(0, 60))}): something other than the service answers, such as a proxy's or a sign-in page`;
+    return `no answer at ${ctx.server} was JSON (the first: ${answers[0]!.status} ${JSON.stringify(answers[0]!.contentType)} ${JSON.stringify(clip(answers[0]!.text, 60))}): something other than the service answers, such as a proxy's or a sign-in page`;
   return undefined;
 }

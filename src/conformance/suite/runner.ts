@@ -7,6 +7,7 @@ import { replay } from '../ground/replay.ts';
 import { AnswerTooLarge, clientHeaders, exchange, parseAnswer, type HttpRequest } from '../ground/transport.ts';
 import { Bailed, deadlinePassed, requestSignal, RunOver, StageStopped } from './context.ts';
 import type { Sent, SuiteContext } from './context.ts';
+import { unmappedHint } from './vars.ts';
 
 /** The first requests of a stage all failing at the network level: the stage stops at once. */
 export const failFastAfter = 3;
@@ -67,7 +68,12 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
       // A 429 the resends did not get past: what the check found after it may be its doing, so it is not judged.
       if (this.throttle.standing > standing) outcome = notJudged(outcome);
       const ms = performance.now() - start;
-      const result = verdict(spec, outcome, this.profile, { replay: (r) => replay(this.credentials, r), ms });
+      const from = {
+        replay: (r: HttpRequest) => replay(this.credentials, r),
+        unmapped: (r: HttpRequest) => unmappedHint(r.body, this.values),
+        ms,
+      };
+      const result = verdict(spec, outcome, this.profile, from);
       if (result.skipped) this.throttle.counts.notJudged++;
       this.stage.checks.push(result);
       return result;

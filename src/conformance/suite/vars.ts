@@ -1,7 +1,9 @@
 // What a deployment gives the suite: credentials, and values standing in for the examples' (ids, addresses...). JSON:
 //   { "apiKey": "...", "apiKeyNoBalance": "...", "integratorToken": "...",
 //     "values": { "101": 5550101, "1001": 42, "\"crm-000001\"": "an-existing-ext-id" } }
-// `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string.
+// `values` keys are JSON literals of example values: 101 is the number, "\"101\"" the string. A key that starts with
+// `//` is a comment, at the top and in `values` (no JSON literal starts so): its value is a string, and it is left out.
+// A credential written `${NAME}` is read from the environment variable NAME (left out when it is not set).
 import { randomInt, randomUUID } from 'node:crypto';
 import { normalizeErrorCode } from '../../core/error-codes.ts';
 import { readJsonFile } from '../../core/json-file.ts';
@@ -14,6 +16,7 @@ import { echoes, places, takenOnce, takenOnceBy, valuesAt } from '../document/po
 import { uuidShaped } from '../../core/edges.ts';
 import { copyJson } from '../../core/digits.ts';
 import { openapi } from '../../core/document.ts';
+import { varsKeyFor } from '../ground/deployment-values.ts';
 
 export interface Vars extends Partial<Credentials> {
   values?: Record<string, unknown>;
@@ -25,17 +28,40 @@ const credentialKeys = ['apiKey', 'apiKeyNoBalance', 'integratorToken'];
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export function loadVars(path: string): Vars {
+/** A key that is a comment: no JSON literal (an example value's key) starts with `//`. */
+export const isCommentKey = (key: string) => key.startsWith('//');
+/** A credential read from the environment: `${MESSAGING_API_KEY}`. */
+const placeholder = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+
+/** `object` without its comments, each checked to be a string (`where` names the object in the error). */
+function withoutComments(object: Obj, fail: (why: string) => VarsError, where: string): Obj {
+  const comment = Object.keys(object).find((key) => isCommentKey(key) && typeof object[key] !== 'string');
+  if (comment !== undefined)
+    throw fail(`the comment ${JSON.stringify(comment)}${where} must be a string, got ${toJson(object[comment])}`);
+  return Object.fromEntries(Object.entries(object).filter(([key]) => !isCommentKey(key)));
+}
+
+/** The vars file at `path`; a credential written `${NAME}` is read from `env` (left out when NAME is not set there). */
+export function loadVars(path: string, env: Record<string, string | undefined> = process.env): Vars {
   // Integers past 2^53 are read digit for digit (a BigInt): a deployment's int64 ids are mapped exactly.
-  const vars = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message), parseJson);
+  const read = readJsonFile(path, `--vars ${path}`, (message) => new VarsError(message), parseJson);
   const fail = (why: string) => new VarsError(`--vars ${path}: ${why}`);
-  if (!isObject(vars)) throw fail('expected a JSON object');
+  if (!isObject(read)) throw fail('expected a JSON object');
+  const vars = withoutComments(read, fail, '');
   const wrong = credentialKeys.find((key) => key in vars && typeof vars[key] !== 'string');
   if (wrong) throw fail(`"${wrong}" must be a string, got ${toJson(vars[wrong])}`);
   if ('values' in vars && !isObject(vars.values))
     throw fail('"values" must be an object of example value -> deployment value');
   const unknown = Object.keys(vars).find((key) => key !== 'values' && !credentialKeys.includes(key));
   if (unknown) throw fail(`unknown key "${unknown}"`);
+  if (isObject(vars.values)) vars.values = withoutComments(vars.values, fail, ' in "values"');
+  for (const key of credentialKeys) {
+    const name = placeholder.exec(vars[key] as string)?.[1];
+    if (name === undefined) continue;
+    const value = Object.hasOwn(env, name) ? env[name] : undefined;
+    if (value === undefined || value === '') delete vars[key];
+    else vars[key] = value;
+  }
   return vars as Vars;
 }
 
@@ -154,4 +180,23 @@ export function withFreshIdentifiers(
     }
   }
   return copy;
+}
+
+/**
+ * Where a failed request sends example values a deployment maps to its own (a cascade, a stage, a thread) and this run
+ * maps none of them: the hint that names their vars keys, for a deployment that lacks the examples' values.
+ */
+export function unmappedHint(body: string | undefined, values: Record<string, unknown> = {}): string | undefined {
+  let parsedBody: unknown;
+  try {
+    parsedBody = body === undefined ? undefined : parseJson(body);
+  } catch {
+    return undefined;
+  }
+  const keys = new Set(leaves(parsedBody).flatMap((v) => varsKeyFor(v) ?? []));
+  const unmapped = [...keys].filter((key) => !Object.hasOwn(values, key));
+  if (unmapped.length === 0) return undefined;
+  const shown = unmapped.slice(0, 4).join(', ') + (unmapped.length > 4 ? ` and ${unmapped.length - 4} more` : '');
+  const example = `"values": {${JSON.stringify(unmapped[0])}: <its own>}`;
+  return `example values the deployment may not have, and no vars file maps: ${shown}. Map each to the deployment's own (--vars F, ${example}); \`messaging-conformance vars --init\` writes a starter file`;
 }

@@ -104,6 +104,7 @@ function unresolved(path: string, text: string): string[] {
 const texts = [
   ...walk(join(projectRoot, 'src'), (name) => /\.(ts|cjs|mjs|js)$/.test(name) || name === 'README.md'),
   join(projectRoot, 'README.md'),
+  join(projectRoot, 'CONTRIBUTING.md'),
   join(projectRoot, 'openapi', 'README.md'),
 ].map((f) => relative(projectRoot, f));
 

@@ -50,7 +50,7 @@ describe('versions', () => {
 
   it("the READMEs' release commands work as written: a bump by name, or a version newer than the last release", () => {
     const last = releasedVersions(projectRoot).at(-1)!;
-    const asked = ['README.md', 'CHANGELOG.md', 'openapi/README.md'].flatMap((file) =>
+    const asked = ['README.md', 'CONTRIBUTING.md', 'CHANGELOG.md', 'openapi/README.md'].flatMap((file) =>
       [...read(file).matchAll(/npm run release -- (\S+?)[`\s]/g)].map((m) => [file, m[1]!] as const),
     );
     expect(asked.length).toBeGreaterThanOrEqual(2);

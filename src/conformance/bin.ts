@@ -9,6 +9,10 @@ const stderr = (text: string) => process.stderr.write(text);
 const fail = (error: unknown) => process.exit(reportFailure(error, stderr, run));
 process.on('unhandledRejection', fail);
 process.on('uncaughtException', fail);
+// A reader that stops early (`| head`): what is left to print has nowhere to go, which is no failure of the run.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') fail(error);
+});
 
 // A request pending on a dead connection (Dredd's, or any) keeps nothing alive: the process must not end on a quiet 0.
 process.on('beforeExit', () => {

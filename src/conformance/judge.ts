@@ -184,7 +184,7 @@ export function verdict(
     ...(why && failed === undefined && faults.length === 0 ? { skipped: why } : {}),
     faults: faults.length ? faults : undefined,
     ...(request ? { request: describeRequest(request), ...(from.replay ? { replay: from.replay(request) } : {}) } : {}),
-    ...(request && faults.length && from.unmapped?.(request) ? { vars: from.unmapped(request) } : {}),
+    ...(request && faults.some((f) => f.byState) && from.unmapped?.(request) ? { vars: from.unmapped(request) } : {}),
     ...(from.recorded ? { recorded: from.recorded } : {}),
     ...(faults.length ? { side: every((f) => sideOf(f.check) === 'caller') ? 'caller' : 'service' } : {}),
     ms: from.ms ?? 0,

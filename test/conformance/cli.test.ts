@@ -2,6 +2,7 @@
 // failures, credentials, usage errors. Mostly in this process (conformanceMain); what only a whole
 // process shows runs the bundled bin (test/helpers/bins-global.ts). Apart from suite.test.ts, so
 // that the two run side by side.
+import { clip } from '../../src/conformance/ground/model.ts';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -465,8 +466,7 @@ describe('messaging-conformance vars --init', () => {
     for (const key of [...expected, ...fixtures]) expect(vars.values?.[key], key).toEqual(JSON.parse(key));
     // Every value has its comment; comments and placeholders are read, not taken for values or credentials.
     const raw = JSON.parse(readFileSync(file, 'utf8'));
-    for (const key of Object.keys(vars.values!))
-      expect(Object.keys(raw.values)).toContain(`// ${key.length > 60 ? `${key.slice(0, 57)}...` : key}`);
+    for (const key of Object.keys(vars.values!)) expect(Object.keys(raw.values)).toContain(`// ${clip(key, 60)}`);
     expect(Object.keys(vars.values!).some((k) => k.startsWith('//'))).toBe(false);
     expect(vars).toMatchObject({ apiKey: 'the-key' });
     expect(vars).not.toHaveProperty('integratorToken');

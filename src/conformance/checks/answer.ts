@@ -162,7 +162,17 @@ export const answerChecks = ofService([
             : `answered ${answered} where the document gives another answer`;
       const open = openAnswerOf(c, a);
       const against = open ? againstDecision(openPoint(open.point)) : {};
-      return [{ fault, key: `answered ${a.status < 300 ? a.status : answered}`, detail, ...against }];
+      // A refusal where a success was due: the deployment may lack what the request names.
+      const byState = !refused && a.status >= 400 && a.status < 500;
+      return [
+        {
+          fault,
+          key: `answered ${a.status < 300 ? a.status : answered}`,
+          detail,
+          ...against,
+          ...(byState && { byState }),
+        },
+      ];
     },
   },
   {
@@ -269,7 +279,7 @@ export const answerChecks = ofService([
         if (canonical(actual) === canonical(value)) return [];
         const fault = `${c.operation.operationId} \`${key}\` is not the value the document gives for the request`;
         const detail = `${key} is ${toJson(actual)}, expected ${toJson(value)}`;
-        return [{ fault, key: `${c.operation.operationId} fields`, detail }];
+        return [{ fault, key: `${c.operation.operationId} fields`, detail, byState: true }];
       });
     },
   },

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { parse, UsageError } from '../../core/cli.ts';
 import { toJson } from '../../core/json-int64.ts';
 import { deploymentValues } from '../ground/deployment-values.ts';
+import { clip } from '../ground/model.ts';
 import * as cli from './shared.ts';
 
 export const defaultVarsFile = 'conformance-vars.json';
@@ -30,7 +31,7 @@ export function starterVars(): string {
   const taken = new Set<string>();
   for (const v of values) {
     // A comment's key names the value it is about (a long one cut), once each.
-    let key = `// ${v.key.length > 60 ? `${v.key.slice(0, 57)}...` : v.key}`;
+    let key = `// ${clip(v.key, 60)}`;
     while (taken.has(key)) key += "'";
     taken.add(key);
     lines.push(`    ${j(key)}: ${j(v.comment)},`, `    ${j(v.key)}: ${j(v.value)},`);
@@ -60,13 +61,11 @@ export function varsCommand(args: string[], say: cli.Say, run: cli.RunState): nu
     writeFileSync(output, text, { flag: o.force ? 'w' : 'wx' });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
-      throw new UsageError(`--output ${output} exists: --force overwrites it`);
+      throw new UsageError(`${o.output ? '--output ' : ''}${output} exists: --force overwrites it`);
     throw new UsageError(`--output ${output}: ${(error as Error).message}`);
   }
   const values = deploymentValues();
-  const fixtures = values
-    .filter((v) => v.fixture)
-    .map((v) => (v.key.length > 20 ? `${v.key.slice(0, 17)}..."` : v.key));
+  const fixtures = values.filter((v) => v.fixture).map((v) => clip(v.key, 24));
   const variables = cli.credentialOptions.map(([, , variable]) => variable);
   say(
     `messaging-conformance: wrote ${output}: ${values.length} example values, each mapped to itself (the sandbox's), and the credentials read from ${variables.slice(0, -1).join(', ')} and ${variables.at(-1)}`,

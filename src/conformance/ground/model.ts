@@ -139,6 +139,8 @@ export interface Found {
   expects?: string;
   /** The basis of this fault, where it rests on one part of the check's: the open point whose decision it breaks. */
   basis?: string;
+  /** A deployment that lacks the example's values (a cascade, a thread) answers so too: its failure names their vars keys. */
+  byState?: boolean;
 }
 
 /** A fault, named by the check of the registry that found it. */

@@ -21,8 +21,8 @@ export function curl(r: PairRequest, refs: Array<[string | undefined, string]>):
       ? `-H "${name}: ${value.split(secret[0]!).join(secret[1])}"`
       : `-H ${shellQuote(`${name}: ${value}`)}`;
   };
-  const data = r.body && r.body.length > 2000 ? `${r.body.slice(0, 2000)}...` : r.body;
-  const body = data === undefined ? '' : ` --data-raw ${shellQuote(data)}`;
+  // Whole: a replay cut short sends another request (the suite's bodies are bounded by the document's limits).
+  const body = r.body === undefined ? '' : ` --data-raw ${shellQuote(r.body)}`;
   return `curl -sS -X ${r.method} ${shellQuote(r.url)} ${Object.entries(r.headers).map(header).join(' ')}${body}`;
 }
 

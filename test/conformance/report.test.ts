@@ -241,4 +241,14 @@ describe('the Markdown summary (--reporter markdown)', () => {
       expect(shown(/^<pre><code class="language-sh">([\s\S]*)<\/code><\/pre>\n$/.exec(html)?.[1] ?? '')).toBe(`${s}\n`);
     }
   });
+
+  it('the vars hint only where the state may explain the failure: a refusal where a success was due', () => {
+    const spec = { stage: 'examples', name: 'scheduleCascade 200 scheduled', kind: 'described' as const };
+    const request = { method: 'POST', url: 'http://h/api/cascade/schedule', headers: {}, body: '{"cascadeId":1001}' };
+    const from = { unmapped: () => 'the hint' };
+    const refused = { check: 'status', fault: 'refuses', detail: 'status 400', byState: true };
+    const order = { check: 'list-form', fault: 'a result list not in the order of the request', detail: 'd' };
+    expect(verdict(spec, { request, expected: '200', faults: [refused] }, 'described', from).vars).toBe('the hint');
+    expect(verdict(spec, { request, expected: '200', faults: [order] }, 'described', from).vars).toBeUndefined();
+  });
 });

@@ -10,8 +10,8 @@
 #   SERVICE_URL         its base URL, e.g. http://127.0.0.1:8080 (with a base path if it has one)
 #   SERVICE_READY_URL   what answers once it is up (default SERVICE_URL); any HTTP answer counts
 #   READY_TIMEOUT       seconds to wait for it (default 120)
-#   CONFORMANCE_PACKAGE the suite: a published version (@messaging-contract/conformance@2.0.1)
-#                       or a tarball you keep (./vendor/messaging-contract-conformance-2.0.1.tgz).
+#   CONFORMANCE_PACKAGE the suite: a published version (@messaging-contract/conformance@2.1.0)
+#                       or a tarball you keep (./vendor/messaging-contract-conformance-2.1.0.tgz).
 #                       Until the package is on a registry your CI reaches, keep its tarball in your
 #                       repository (`npm pack` of it) or point npm at your own registry (.npmrc)
 #   MESSAGING_API_KEY, MESSAGING_API_KEY_NO_BALANCE, MESSAGING_INTEGRATOR_TOKEN

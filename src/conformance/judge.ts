@@ -167,9 +167,11 @@ export function verdict(
   const decided = spec.kind === 'decision' || every((f) => f.kind === 'decision');
   // A failed decision names the document's sentence that makes it one, where the basis leads to it.
   const code = /^\d{3} (\S+)/.exec(outcome.expected ?? '')?.[1];
-  // An open point's decision is named in `expected` already: the line is for a fault no point explains.
+  // An open point's decision is named in `expected` already: the line is for a fault no point explains, or for the
+  // code expected where the document's table of decided codes says when it is given.
   const unexplained = faults.some((f) => !f.basis);
-  const decision = decided && unexplained ? (marked ?? basisDecision(basis, code)) : undefined;
+  const sentence = decided && faults.length ? (marked ?? basisDecision(basis, code)) : undefined;
+  const decision = unexplained || (code && sentence?.includes(`\`${code}\``)) ? sentence : undefined;
   return {
     ...spec,
     ...(basis ? { basis } : {}),

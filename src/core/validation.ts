@@ -5,6 +5,7 @@
 import type { validators } from '../../generated/validators/all.js';
 import { unescapePointer } from './pointers.ts';
 import { isRounded, outsideInt64, pathText } from './json-int64.ts';
+import { clip } from './clip.ts';
 
 /** A precompiled validator as ajv's standalone code exports it (declared once, in the generated modules' types). */
 export type CompiledValidator = (typeof validators)[string];
@@ -73,7 +74,7 @@ function shown(value: unknown): string {
     return Array.isArray(value) ? '(an array nested too deeply to show)' : '(a value nested too deeply to show)';
   }
   if (text === undefined) return String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return clip(text, 60);
 }
 
 /** One error in parts: the field it names, the value found there, and what was expected; undefined for an error that is no cause of its own. */

@@ -22,7 +22,7 @@ describe('preflight', () => {
     expect(errors).toHaveLength(2);
     expect(errors[0]).toBe('threadIds[0]: got "1"; expected it to be of type integer');
     expect(errors[1]).toMatch(
-      new RegExp(`^comment: got "x+\\.\\.\\.; expected it to have at most ${limits.comment} characters$`),
+      new RegExp(`^comment: got "x+ …; expected it to have at most ${limits.comment} characters$`),
     );
   });
 

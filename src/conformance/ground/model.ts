@@ -1,6 +1,9 @@
 // The ground of the suite: an exchange, a case (what the document allows as its answer), a fault, the checks of the
 // registry and the verdict the judge (judge.ts) makes. Types only, and a leaf: nothing here depends on what is above.
 import type { ExpectationKind, Operation } from '../../core/examples.ts';
+import { clip } from '../../core/clip.ts';
+
+export { clip };
 
 /** `described` (default): what the description (or its public docs) states. `strict`: this contract's decisions too. */
 export type Profile = 'described' | 'strict';
@@ -332,20 +335,6 @@ export const maxAnswerBytes = 16 * 1024 * 1024;
 /** "400 text-not-specified or 500 system-error" (", or another error status" where any error passes). */
 export const describeAllowed = (allowed: Allowed[], otherErrors = false) =>
   `${allowed.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`).join(' or ')}${otherErrors ? ', or another error status' : ''}`;
-
-/**
- * Text cut to about `max` characters where a reader can see it was cut: after a space or a JSON separator, never inside
- * a word, a number, an identifier or a surrogate pair, and marked `…`.
- */
-export function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = text.slice(0, max + 1);
-  let at = -1;
-  for (const m of head.matchAll(/[\s,;:{}[\]()]/g)) at = m.index;
-  // After the last separator (a space dropped); with none, one token fills it all: cut at a whole code point.
-  const cut = at > 0 ? at + (/\s/.test(head[at]!) ? 0 : 1) : max - (/[\uD800-\uDBFF]/.test(text[max - 1]!) ? 1 : 0);
-  return `${text.slice(0, cut).trimEnd()} …`;
-}
 
 /** The media type a request's body is sent as, in lower case, without parameters. */
 export const mediaType = (r: HttpRequest) => (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

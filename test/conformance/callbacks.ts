@@ -53,7 +53,8 @@ async function forwarder(target: string, make: Break) {
             body: JSON.stringify(also),
           });
       } catch {
-        res.writeHead(change.unheardIsOk ? 200 : 502).end();
+        // The break's second post may fail after the first was answered: that answer stands.
+        if (!res.headersSent) res.writeHead(change.unheardIsOk ? 200 : 502).end();
       }
     });
   });

@@ -149,8 +149,11 @@ export interface Choices {
   noCredentialForbidden?: boolean;
   /** A subscriber's lists of at most this many items, a longer one refused with 400 (array-sizes: client-error). */
   maxListItems?: number;
-  /** A token bucket per credential: past it, 429 with Retry-After (rate-limit: too-many-requests). */
-  rateLimit?: { perSecond: number; burst: number };
+  /**
+   * A token bucket per credential: past it, 429 with Retry-After (rate-limit: too-many-requests). `initial`: the tokens a
+   * credential starts with (default `burst`; 0 makes its first request meet the limit however slow the machine).
+   */
+  rateLimit?: { perSecond: number; burst: number; initial?: number };
 }
 /** Length in code points, or in UTF-16 units where so chosen; never in bytes. */
 const counter = (choices: Choices) => (s: string) => (choices.utf16Units ? s.length : [...s].length);
@@ -731,7 +734,7 @@ function rateLimiter(limit: Choices['rateLimit']): (req: IncomingMessage) => num
   return (req) => {
     const who = String(req.headers['x-api-key'] ?? req.headers.authorization ?? '');
     const now = performance.now();
-    const b = buckets.get(who) ?? { tokens: limit.burst, at: now };
+    const b = buckets.get(who) ?? { tokens: limit.initial ?? limit.burst, at: now };
     b.tokens = Math.min(limit.burst, b.tokens + ((now - b.at) * limit.perSecond) / 1000);
     b.at = now;
     buckets.set(who, b);

@@ -22,7 +22,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 /** A package of the workspace: its name, its folder, and its typed entries (export subpath -> dist file). */
@@ -90,6 +90,27 @@ const compilerOptions: ts.CompilerOptions = {
   types: [],
 };
 
+/**
+ * The compiler's host, with TypeScript's own lib files parsed once per process: they never change, and parsing them
+ * (the DOM's declarations among them) was most of each comparison's time.
+ */
+const libDir = dirname(ts.getDefaultLibFilePath(compilerOptions));
+const libFiles = new Map<string, ts.SourceFile>();
+function compilerHost(): ts.CompilerHost {
+  const host = ts.createCompilerHost(compilerOptions);
+  const readSource = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+    if (!fileName.startsWith(`${libDir}/`)) return readSource(fileName, languageVersion, onError, shouldCreate);
+    let file = libFiles.get(fileName);
+    if (!file) {
+      file = readSource(fileName, languageVersion, onError, shouldCreate);
+      if (file) libFiles.set(fileName, file);
+    }
+    return file;
+  };
+  return host;
+}
+
 interface Probe {
   line: number;
   package: string;
@@ -130,9 +151,11 @@ export function compareApi(repo: string, base: string, version?: string): ApiBre
   });
   if (pairs.length === 0) return breaks;
   // The exports of each side, read by one program.
+  const host = compilerHost();
   const first = ts.createProgram(
     pairs.flatMap((p) => [p.old, p.now]),
     compilerOptions,
+    host,
   );
   const checker = first.getTypeChecker();
   const exportsOf = (file: string) => {
@@ -163,7 +186,7 @@ export function compareApi(repo: string, base: string, version?: string): ApiBre
   try {
     const check = join(dir, 'check.ts');
     writeFileSync(check, `${lines.join('\n')}\n`);
-    const program = ts.createProgram([check], compilerOptions, undefined, first);
+    const program = ts.createProgram([check], compilerOptions, host, first);
     const source = program.getSourceFile(check)!;
     const found = new Map<number, string>();
     for (const d of ts.getPreEmitDiagnostics(program, source)) {

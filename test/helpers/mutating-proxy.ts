@@ -37,12 +37,22 @@ const framing = new Set(['content-length', 'transfer-encoding', 'connection', 'k
 // and Node 20's fetch costs about four times the CPU per request.
 const agent = new Agent({ keepAlive: true });
 
+/**
+ * Whether JSON.parse refuses the text at its first character: after JSON's whitespace, none that starts a value. Such
+ * an answer (the sandbox's docs page, megabytes) is neither read as JSON nor decoded unless a break reads its text.
+ */
+function notJson(bytes: Buffer): boolean {
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  return i < bytes.length && !'{["-0123456789tfn'.includes(String.fromCharCode(bytes[i]!));
+}
+
 function forward(
   url: string,
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-): Promise<{ status: number; contentType: string; headers: Record<string, string>; text: string }> {
+): Promise<{ status: number; contentType: string; headers: Record<string, string>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     const sent = body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) };
     const upstream = request(url, { method, headers: sent, agent }, (res) => {
@@ -57,7 +67,7 @@ function forward(
               .filter(([name]) => !framing.has(name))
               .map(([name, value]) => [name, String(value)]),
           ),
-          text: Buffer.concat(chunks).toString('utf8'),
+          bytes: Buffer.concat(chunks),
         }),
       );
       res.on('error', reject);
@@ -97,13 +107,17 @@ export async function startMutatingProxy(
           mutate.request ? mutate.request(headers) : headers,
           ['GET', 'HEAD'].includes(req.method!) ? undefined : requestBody,
         );
-        let body: unknown = answer.text;
-        try {
-          // Identifiers past 2^53 read and written digit for digit: the proxy breaks only what its break says.
-          body = parseJson(answer.text);
-        } catch {
-          // not JSON: passed on as text
-        }
+        let text: string | undefined;
+        const textOf = () => (text ??= answer.bytes.toString('utf8'));
+        const textOnly = notJson(answer.bytes);
+        let body: unknown;
+        if (!textOnly)
+          try {
+            // Identifiers past 2^53 read and written digit for digit: the proxy breaks only what its break says.
+            body = parseJson(textOf());
+          } catch {
+            body = textOf(); // not JSON: passed on as text
+          }
         const exchange: Exchange = {
           method: req.method!,
           path: req.url!.split('?')[0]!,
@@ -115,12 +129,14 @@ export async function startMutatingProxy(
           body,
           overlapped,
         };
+        // Text no JSON value starts: decoded only if the break reads it.
+        if (textOnly) Object.defineProperty(exchange, 'body', { get: textOf, enumerable: true });
         const change = req.url!.startsWith('/_sandbox/') ? undefined : mutate(exchange);
         if (change === 'drop') return req.socket.destroy();
         const status = change?.status ?? exchange.status;
-        // An answer the break leaves alone goes on as sent.
-        const out = change && 'body' in change ? change.body : answer.text;
-        const payload = typeof out === 'string' ? out : toJson(out);
+        // An answer the break leaves alone goes on as sent: its bytes.
+        const out = change && 'body' in change ? change.body : undefined;
+        const payload = !change || !('body' in change) ? answer.bytes : typeof out === 'string' ? out : toJson(out);
         res.writeHead(status, {
           ...(change?.headers ?? exchange.headers),
           'content-type': change?.contentType ?? exchange.contentType,

@@ -112,9 +112,18 @@ function kindOf(schema: Schema, root: unknown): (limit?: string) => ExpectationK
 }
 
 /** The sentence of the schema node (or a node its `$ref`s lead to) that marks a limit of it a decision. */
+const decisions = new WeakMap<object, string | undefined>();
 function decisionOf(schema: Schema, root: unknown): string | undefined {
-  for (const node of refChain(schema, root)) if (marked(node)) return markedSentence(node);
-  return undefined;
+  // Asked for every value of every example a run plans: the document's nodes never change, so once each.
+  if (decisions.has(schema)) return decisions.get(schema);
+  let found: string | undefined;
+  for (const node of refChain(schema, root))
+    if (marked(node)) {
+      found = markedSentence(node);
+      break;
+    }
+  decisions.set(schema, found);
+  return found;
 }
 
 /** The `x-words` of a schema node, or of a node its `$ref`s lead to: the description's words on that field. */

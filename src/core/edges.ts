@@ -299,16 +299,19 @@ export function* edgesOf(base: Json, schema: Schema, walk: Walk, path: Path = []
   const decision = decisionOf(schema, root);
   const edgeAt =
     (where: Path): MakeEdge =>
-    (side, limit, name, v) => ({
-      name: `${where.length ? where.join('.') : '(body)'}: ${name}`,
-      path: where,
-      ...(limit === undefined ? {} : { limit: `${pattern(where) || '(body)'} ${limit}` }),
-      side,
-      value: v,
-      kind: side === 'at' ? 'described' : kind(limit),
-      ...(words ? { words } : {}),
-      ...(decision && side !== 'at' && kind(limit) === 'decision' ? { decision } : {}),
-    });
+    (side, limit, name, v) => {
+      const edgeKind = side === 'at' ? 'described' : kind(limit);
+      return {
+        name: `${where.length ? where.join('.') : '(body)'}: ${name}`,
+        path: where,
+        ...(limit === undefined ? {} : { limit: `${pattern(where) || '(body)'} ${limit}` }),
+        side,
+        value: v,
+        kind: edgeKind,
+        ...(words ? { words } : {}),
+        ...(decision && edgeKind === 'decision' ? { decision } : {}),
+      };
+    };
   const edge = edgeAt(path);
   yield* brokenEdges(s, value, edge);
   // A fresh identifier's `minLength` gets no edge at the limit: a staging with no reset takes each

@@ -56,7 +56,8 @@ export interface ExamplePair {
 export type ExpectationKind = 'described' | 'decision';
 
 /** How the document marks a choice of this contract where the description is silent. */
-const decisionMark = '[contract decision]';
+/** The mark of what this contract decides where the description is silent. */
+export const decisionMark = '[contract decision]';
 /** Whether a node of the document (a schema, a response, an example) is marked [contract decision]. */
 export const marked = (node: Obj | undefined) =>
   [node?.description, node?.summary].some((t) => typeof t === 'string' && t.includes(decisionMark));

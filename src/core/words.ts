@@ -2,6 +2,7 @@
 // openapi/README.md): a check's basis names nodes of the document, and the words are those of the nearest node on the
 // way to each (a `$ref` on the way followed). An open point's own `words` count: they quote the description too.
 import { openapi, refChain } from './document.ts';
+import { decisionMark } from './examples.ts';
 import { unescapePointer } from './pointers.ts';
 
 type Obj = Record<string, unknown>;
@@ -14,7 +15,7 @@ function ownWords(node: unknown, key: string | undefined, parentKey: string | un
   if (Array.isArray(words)) return words.filter((w): w is string => typeof w === 'string');
   if (parentKey === 'x-open-points' && typeof node.words === 'string' && key !== undefined) return [node.words];
   // An answer a valid request may get quotes the description in its `why`, unless it is this contract's decision.
-  if (parentKey === 'x-business-answers' && typeof node.why === 'string' && !node.why.includes('[contract decision]'))
+  if (parentKey === 'x-business-answers' && typeof node.why === 'string' && !node.why.includes(decisionMark))
     return [node.why];
   return [];
 }
@@ -52,8 +53,6 @@ export const basisPointers = (basis: string) => basis.match(/#\/[^\s;()]+/g) ?? 
 export const basisWords = (basis: string | undefined, root: unknown = openapi): string[] => [
   ...new Set(basisPointers(basis ?? '').flatMap((p) => wordsAt(p, root))),
 ];
-
-const decisionMark = '[contract decision]';
 
 /**
  * The sentence of a node's description (or summary) that marks it `[contract decision]`; with `code`, only one whose

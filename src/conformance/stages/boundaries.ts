@@ -18,9 +18,36 @@ import type { Expectation } from '../ground/model.ts';
 import { pairRequest } from '../document/pairs.ts';
 import { prepare, withFreshIdentifiers } from '../suite/vars.ts';
 
+/**
+ * What judging an edge's request found: the placement that is accepted (at a limit) and the expectation, or that the
+ * edge is no case of this example. The same every run for the same values and profile (each run's requests differ only
+ * in identifiers made fresh, in the same forms), and most of a run's CPU: worked out once, the edges walked each run.
+ */
+type Judged = { placement: number; expectation: Expectation } | undefined;
+const judgedBefore = new Map<string, Map<string, Judged>>();
+const judgedRunsKept = 16;
+
+/** What an edge's requests are judged to need, for a run's values and profile: from `judgedBefore`, else worked out. */
+function judgedFor(ctx: SuiteContext): (key: string, work: () => Judged) => Judged {
+  const runKey = JSON.stringify([ctx.values, ctx.profile]);
+  let judged = judgedBefore.get(runKey);
+  if (!judged) {
+    if (judgedBefore.size >= judgedRunsKept) judgedBefore.delete(judgedBefore.keys().next().value!);
+    judged = new Map();
+    judgedBefore.set(runKey, judged);
+  }
+  const known = judged;
+  return (key, work) => {
+    if (!known.has(key)) known.set(key, work());
+    return known.get(key);
+  };
+}
+
 export function boundaries(ctx: SuiteContext): Planned[] {
   const out: Planned[] = [];
   const seen = new Set<string>();
+  const judged = judgedFor(ctx);
+  const occurrences = new Map<string, number>();
   for (const op of documentOperations()) {
     if (!op.requestSchemaPointer) continue;
     for (const pair of successExamples(op)) {
@@ -37,27 +64,35 @@ export function boundaries(ctx: SuiteContext): Planned[] {
         const base = freshened(source);
         // Items copied for a count may carry such identifiers: each copy gets its own.
         const placed = (b: Json) => (edge.asIs ? freshened(b) : b);
-        let body: Json | undefined;
-        let expectation: Expectation | undefined;
-        if (edge.side === 'at') {
-          body = [...placements(base, edge, source)].map(placed).find((b) => isAccepted(op, b));
-          if (body === undefined) continue; // no accepted request holds this edge: not a boundary of this example
-          const basis = `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`;
-          const decided = acceptedExpectation(op, [edge.path], basis, edge.kind);
-          expectation = readingsExpectation(op, parsed(body), ctx.profile, decided);
-          if (edge.manyObjects) expectation = manyItemsExpectation(op, expectation, ctx.profile);
-          if (edge.points) expectation = probeExpectation(expectation, edge.points, ctx.profile);
-        } else {
-          body = placed(setAt(base, edge.path, edge.value));
+        const bodies = edge.side === 'at' ? [...placements(base, edge, source)].map(placed) : [];
+        const body = edge.side === 'at' ? undefined : placed(setAt(base, edge.path, edge.value));
+        // The edge's place among this run's edges alike: the same edge in every run, whichever came before it.
+        const alike = `${pair.name} ${edge.side} ${edge.name}`;
+        occurrences.set(alike, (occurrences.get(alike) ?? 0) + 1);
+        const found = judged(`${alike} ${occurrences.get(alike)}`, () => {
+          if (edge.side === 'at') {
+            const placement = bodies.findIndex((b) => isAccepted(op, b));
+            if (placement < 0) return undefined; // no accepted request holds this edge: not a boundary of this example
+            const basis = `${op.requestSchemaPointer} (${edge.limit ?? edge.name}: accepted)`;
+            const decided = acceptedExpectation(op, [edge.path], basis, edge.kind);
+            let expectation = readingsExpectation(op, parsed(bodies[placement]!), ctx.profile, decided);
+            if (edge.manyObjects) expectation = manyItemsExpectation(op, expectation, ctx.profile);
+            if (edge.points) expectation = probeExpectation(expectation, edge.points, ctx.profile);
+            return { placement, expectation };
+          }
           // A value no JS number holds exactly is judged as the wrong type it is for the schema.
-          const judged = edge.value instanceof Digits ? setAt(base, edge.path, 'not-an-int64') : body;
-          expectation = invalidBodyExpectation(op, parsed(judged), ctx.profile);
-          if (!expectation) continue;
+          const judgedBody = edge.value instanceof Digits ? setAt(base, edge.path, 'not-an-int64') : body!;
+          let expectation = invalidBodyExpectation(op, parsed(judgedBody), ctx.profile);
+          if (!expectation) return undefined;
           if (edge.kind === 'decision')
             expectation = { ...expectation, kind: 'decision', ...(edge.decision && { decision: edge.decision }) };
-        }
+          return { placement: 0, expectation };
+        });
+        if (!found) continue;
+        const { expectation } = found;
         seen.add(key);
-        const request = { ...pairRequest(ctx.server, pair, ctx.credentials, null), body: serialize(body) };
+        const sent = edge.side === 'at' ? bodies[found.placement]! : body!;
+        const request = { ...pairRequest(ctx.server, pair, ctx.credentials, null), body: serialize(sent) };
         const side = edge.side === 'at' ? 'at the limit' : edge.broken ? 'broken' : 'past the limit';
         const covers = { operationId: op.operationId, ...(edge.broken ? {} : { limit: edge.limit }), side: edge.side };
         const name = `${op.operationId}: ${side}, ${edge.name}`;

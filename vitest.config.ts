@@ -15,7 +15,6 @@ const slowest = [
   'diff/gate',
   'conformance/mutations-independent',
   'conformance/independent',
-  'operations/fourth-operation',
   'conformance/readme',
   'conformance/callbacks-sandbox',
   'conformance/callbacks-independent',
@@ -48,9 +47,9 @@ export default defineConfig({
     // Browser tests (vitest.e2e.config.ts), the packed packages and the release workflow
     // (vitest.packages.config.ts) run apart.
     exclude: ['test/e2e/**', 'test/consumer/**', 'test/workflow/**', 'test/matrix/**', 'node_modules/**'],
-    // Three workers on two cores: several files mostly wait (on a stalled server, a child process),
-    // and a third worker keeps the cores busy meanwhile.
-    maxWorkers: 3,
+    // Four workers on two cores: several files mostly wait (on a callback's retry, a stalled server, a child
+    // process), and the other workers keep the cores busy meanwhile.
+    maxWorkers: 4,
     // Files of a worker share its modules: the document, the compiled validators and Dredd load
     // once per worker, not once per file (a quarter of the run's CPU). No test relies on a fresh
     // module; the ones about a fresh process start one.

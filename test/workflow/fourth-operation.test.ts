@@ -1,5 +1,5 @@
 // Adding an operation is found out by `tsc`, not at run time: a fourth operation added to a copy of
-// the document (a path file and its reference, as README's "Adding an operation" says), the
+// the document (a path file and its reference, as CONTRIBUTING.md's "Adding an operation" says), the
 // generated files rebuilt in the copy, and `tsc` names every table of the code that needs an entry.
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -21,7 +21,7 @@ const tables = [
   ['src/client/client.ts', 'operationRules'],
 ] as const;
 // Not here: the conformance suite and the core, which read what they need of an operation from the
-// document's keys (x-violation-codes, x-taken-once, x-echoes, x-business-answers, ...: src/conformance/policy.ts,
+// document's keys (x-violation-codes, x-taken-once, x-echoes, x-business-answers, ...: src/conformance/document/policy.ts,
 // src/core/schema-violations.ts). The new operation, a copy of close threads, carries them.
 
 describe('a fourth operation in the document', () => {

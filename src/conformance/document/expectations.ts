@@ -80,12 +80,8 @@ export function missingCredential(op: Operation, profile: Profile): Expectation 
   const any = { ...anyError(op, basis, 'described'), otherErrors: documentsDefault(op) };
   if (profile === 'strict' && point.decision === 'auth-error') {
     const decided = [{ status: 401, code: 'auth-error' }];
-    return {
-      allowed: decided,
-      kind: 'decision',
-      basis,
-      ...allowedBesides(point, decided, any.allowed, profile, any.otherErrors),
-    };
+    const others = allowedBesides(point, decided, any.allowed, profile, any.otherErrors);
+    return { allowed: decided, kind: 'decision', basis, ...others };
   }
   return any;
 }
@@ -157,14 +153,8 @@ const refusable: Array<{ id: string; answer: string; allowed: Allowed[]; holds: 
 function pastExamples(op: Operation, body: Body, field: string): boolean {
   const list = body?.[field];
   if (!Array.isArray(list)) return false;
-  const most = Math.max(
-    0,
-    ...successExamples(op).map((p) => {
-      const v = (p.requestBody as Body)?.[field];
-      return Array.isArray(v) ? v.length : 0;
-    }),
-  );
-  return list.length > most;
+  const lengths = successExamples(op).map((p) => (p.requestBody as Body)?.[field]);
+  return list.length > Math.max(0, ...lengths.map((v) => (Array.isArray(v) ? v.length : 0)));
 }
 
 function openRefusals(op: Operation, body: unknown) {

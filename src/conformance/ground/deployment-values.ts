@@ -55,11 +55,9 @@ function summaryOf(op: Operation, pair: ExamplePair): string {
 function answeredIn(response: unknown, value: unknown, field = ''): string | undefined {
   if (Array.isArray(response)) return response.some((v) => v === value) ? `${field}[]` : undefined;
   if (!isObject(response)) return undefined;
-  for (const [name, child] of Object.entries(response)) {
-    const found = answeredIn(child, value, field ? `${field}.${name}` : name);
-    if (found) return found;
-  }
-  return undefined;
+  return Object.entries(response)
+    .map(([name, child]) => answeredIn(child, value, field ? `${field}.${name}` : name))
+    .find(Boolean);
 }
 
 /** A request example with the operation it goes to: the pairs', and the webhooks' (`x-request`, the callbacks stage's). */

@@ -78,12 +78,10 @@ export function missingCredential(op: Operation, profile: Profile): Expectation 
   const point = openPoint('missing-credential', ['auth-error', 'any-error'] as const);
   const basis = `${op.pointer}/security; ${pointBasis(point)}`;
   const any = { ...anyError(op, basis, 'described'), otherErrors: documentsDefault(op) };
-  if (profile === 'strict' && point.decision === 'auth-error') {
-    const decided = [{ status: 401, code: 'auth-error' }];
-    const others = allowedBesides(point, decided, any.allowed, profile, any.otherErrors);
-    return { allowed: decided, kind: 'decision', basis, ...others };
-  }
-  return any;
+  if (profile !== 'strict' || point.decision !== 'auth-error') return any;
+  const decided = [{ status: 401, code: 'auth-error' }];
+  const others = allowedBesides(point, decided, any.allowed, profile, any.otherErrors);
+  return { allowed: decided, kind: 'decision', basis, ...others };
 }
 
 /** The open point on the size of the operation's request lists (`array-sizes`), where its request schema has one. */
@@ -255,12 +253,10 @@ export function readingsExpectation(op: Operation, body: unknown, profile: Profi
   if (others.length === 0) return decided;
   const basis = [decided.basis, ...new Set(others.flatMap((o) => o.answers.map(pointBasis)))].join('; ');
   if (profile === 'strict' || others.some((o) => o.refused.kind === 'decision')) {
-    const openAnswers = [
-      ...(decided.openAnswers ?? []),
-      ...others.flatMap((o) =>
-        o.answers.flatMap((p) => allowedBesides(p, decided.allowed, o.refused.allowed, profile).openAnswers ?? []),
-      ),
-    ];
+    const besides = others.flatMap((o) =>
+      o.answers.flatMap((p) => allowedBesides(p, decided.allowed, o.refused.allowed, profile).openAnswers ?? []),
+    );
+    const openAnswers = [...(decided.openAnswers ?? []), ...besides];
     return { ...decided, kind: 'decision', basis, ...(openAnswers.length ? { openAnswers } : {}) };
   }
   const allowed = unique([...decided.allowed, ...others.flatMap((o) => o.refused.allowed)]);

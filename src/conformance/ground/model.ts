@@ -1,9 +1,8 @@
 // The ground of the suite: an exchange, a case (what the document allows as its answer), a fault, the checks of the
 // registry and the verdict the judge (judge.ts) makes. Types only, and a leaf: nothing here depends on what is above.
 import type { ExpectationKind, Operation } from '../../core/examples.ts';
-import { clip } from '../../core/clip.ts';
 
-export { clip };
+export { clip } from '../../core/clip.ts';
 
 /** `described` (default): what the description (or its public docs) states. `strict`: this contract's decisions too. */
 export type Profile = 'described' | 'strict';

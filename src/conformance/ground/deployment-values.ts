@@ -77,18 +77,16 @@ function uses(): Use[] {
     body: pair.requestBody,
     summary: summaryOf(pair.operation, pair),
   }));
-  for (const [, item] of Object.entries((openapi.webhooks ?? {}) as Obj)) {
-    for (const method of Object.values(item as Obj)) {
-      const examples = deref<Obj | undefined>((method as Obj)?.requestBody)?.content?.['application/json']?.examples;
-      for (const [name, raw] of Object.entries((examples ?? {}) as Obj)) {
-        const example = deref<Obj>(raw);
-        const trigger = example?.['x-request'];
-        const op = documentOperations().find((o) => o.operationId === trigger?.operationId);
-        const pair = op && examplePairs().find((p) => p.operation === op);
-        if (!op || !pair || !('body' in trigger)) continue;
-        const summary = typeof example.summary === 'string' ? example.summary : '';
-        found.push({ op, pair: { ...pair, name, response: undefined }, body: trigger.body, summary, webhook: true });
-      }
+  for (const method of Object.values((openapi.webhooks ?? {}) as Obj).flatMap((item) => Object.values(item as Obj))) {
+    const examples = deref<Obj | undefined>((method as Obj)?.requestBody)?.content?.['application/json']?.examples;
+    for (const [name, raw] of Object.entries((examples ?? {}) as Obj)) {
+      const example = deref<Obj>(raw);
+      const trigger = example?.['x-request'];
+      const op = documentOperations().find((o) => o.operationId === trigger?.operationId);
+      const pair = op && examplePairs().find((p) => p.operation === op);
+      if (!op || !pair || !('body' in trigger)) continue;
+      const summary = typeof example.summary === 'string' ? example.summary : '';
+      found.push({ op, pair: { ...pair, name, response: undefined }, body: trigger.body, summary, webhook: true });
     }
   }
   return found;

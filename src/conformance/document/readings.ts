@@ -5,7 +5,6 @@
 import { flatSchema } from '../../core/document.ts';
 import type { Operation } from '../../core/examples.ts';
 import { openPoint, type OpenPoint } from '../../core/open-points.ts';
-import { redactAll } from '../ground/redaction.ts';
 
 type Body = unknown;
 type Obj = Record<string, unknown>;
@@ -19,7 +18,12 @@ const hasAstral = (v: Body): boolean =>
     : v !== null && typeof v === 'object' && Object.values(v).some(hasAstral);
 
 /** Each string with every character past U+FFFF written as two: its length in code points is its length in UTF-16 units. */
-const asUtf16Units = (v: Body) => redactAll(v, (s) => s.replace(/[\u{10000}-\u{10FFFF}]/gu, '\u00b7\u00b7'));
+function asUtf16Units(v: Body): Body {
+  if (typeof v === 'string') return v.replace(/[\u{10000}-\u{10FFFF}]/gu, '\u00b7\u00b7');
+  if (Array.isArray(v)) return v.map(asUtf16Units);
+  if (v === null || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asUtf16Units(x)]));
+}
 
 /** The body with each left-out property that carries the open point `id` written in as false, found along the schema. */
 function fillLeftOut(value: Body, schema: Record<string, any>, id: string): Body {

@@ -93,24 +93,18 @@ export function caseOutcome(
 ): Outcome {
   const { allowed, otherErrors } = c.expectation;
   const expected = `${describeAllowed(allowed, otherErrors)}${allowed.every((a) => a.status >= 400) ? ' with a problem body' : ''}`;
+  const asked = { request: c.request, expected };
   if (!got.answer) {
     const why = got.error ?? 'none recorded';
-    return { request: c.request, expected, actual: `no answer: ${why}`, answer: 'no answer', faults: [noAnswer(why)] };
+    return { ...asked, actual: `no answer: ${why}`, answer: 'no answer', faults: [noAnswer(why)] };
   }
   const short = answerOf(got.answer.status, got.answer.body);
   // Any operation may be answered 429 (open point rate-limit): no check judges it, the rules over time may.
   if (got.answer.status === 429)
-    return {
-      request: c.request,
-      expected,
-      actual: `${short} (rate limited)`,
-      answer: short,
-      faults: also,
-      skipped: limitedWhy,
-    };
+    return { ...asked, actual: `${short} (rate limited)`, answer: short, faults: also, skipped: limitedWhy };
   const faults = [...judgeAnswer(c, got.answer, profile), ...also];
   const actual = faults.length ? `${got.answer.status} ${clip(got.answer.text, 200)}: ${details(faults)}` : short;
-  return { request: c.request, expected, actual, answer: short, faults };
+  return { ...asked, actual, answer: short, faults };
 }
 
 /**
@@ -238,7 +232,7 @@ export class OverTime {
 
   /** What the rules find due by `at` (default: the latest exchange seen): a callback never posted again. */
   due(at = this.latest): Fault[] {
-    return this.named((state) => state.due(at));
+    return this.named((state) => state.due?.(at) ?? []);
   }
 }
 

@@ -45,11 +45,6 @@ const answerSchema = (op: Operation, status: number) =>
 
 const add = <V>(m: Map<string, V[]>, key: string, v: V) => (m.get(key) ?? m.set(key, []).get(key)!).push(v);
 
-/**
- * How the answer lists the identifiers sent (`x-lists-each-once`): `lost` and `wrong` where one is not in exactly one
- * list, and the open points' answers it fits: `repeated-ids` (`once`, or for each time sent) and `result-order` (the
- * order sent where each list follows the request, its n-th listing of an identifier for its n-th place; any order).
- */
 /** A number literal's value as digits (`9007199254740993e0` is 9007199254740993, as the answer writes it), else as is. */
 function numberDigits(token: string): string {
   try {
@@ -60,6 +55,11 @@ function numberDigits(token: string): string {
   }
 }
 
+/**
+ * How the answer lists the identifiers sent (`x-lists-each-once`): `lost` and `wrong` where one is not in exactly one
+ * list, and the open points' answers it fits: `repeated-ids` (`once`, or for each time sent) and `result-order` (the
+ * order sent where each list follows the request, its n-th listing of an identifier for its n-th place; any order).
+ */
 function listing(c: Case, a: Answer) {
   // Read as digits from the text, in order and repeats kept, so no id past 2^53 is rounded.
   const field = listedOnce(c.operation, a.status)!;
@@ -164,15 +164,8 @@ export const answerChecks = ofService([
       const against = open ? againstDecision(openPoint(open.point)) : {};
       // A refusal where a success was due: the deployment may lack what the request names.
       const byState = !refused && a.status >= 400 && a.status < 500;
-      return [
-        {
-          fault,
-          key: `answered ${a.status < 300 ? a.status : answered}`,
-          detail,
-          ...against,
-          ...(byState && { byState }),
-        },
-      ];
+      const key = `answered ${a.status < 300 ? a.status : answered}`;
+      return [{ fault, key, detail, ...against, ...(byState && { byState }) }];
     },
   },
   {
@@ -244,13 +237,10 @@ export const answerChecks = ofService([
     holds: "a success's body is valid against the operation's response schema",
     after: ['json', 'status', 'body'],
     concerns: (c, a) => a.status < 300 && answerSchema(c.operation, a.status) !== undefined,
-    faults: (c, a) =>
-      bodyForm(
-        c,
-        a,
-        'any-body',
-        schemaFaults(answerSchema(c.operation, a.status)!, a.body, `${c.operation.operationId} ${a.status}`),
-      ),
+    faults(c, a) {
+      const schema = answerSchema(c.operation, a.status)!;
+      return bodyForm(c, a, 'any-body', schemaFaults(schema, a.body, `${c.operation.operationId} ${a.status}`));
+    },
   },
   {
     id: 'listed-once',
@@ -337,7 +327,7 @@ export const answerChecks = ofService([
     id: 'violations-separated',
     holds: "a validation error's violations are separated by semicolons",
     after: ['json', 'status'],
-    concerns: (_c, a) => listsViolations(String((a.body as { title?: unknown } | null | undefined)?.title ?? '')),
+    concerns: (_c, a) => listsViolations(String(titleOf(a.body) ?? '')),
     faults(_c, a) {
       const detail = (a.body as { detail?: unknown } | null | undefined)?.detail;
       // Only an item holding two violations the parser recognises: one violation may carry several bracket groups.

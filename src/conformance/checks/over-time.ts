@@ -66,7 +66,6 @@ const describedRules = described([
             return [{ fault, detail }];
           });
         },
-        due: () => [],
       };
     },
   },
@@ -98,7 +97,6 @@ const describedRules = described([
             return [{ fault, key: `${op.operationId} ${before.list} -> ${list}`, detail }];
           });
         },
-        due: () => [],
       };
     },
   },
@@ -161,7 +159,6 @@ const rateLimited: RuleOverTime = {
         const detail = `${s.exchange.source}: ${s.exchange.request.method} ${s.routed?.path ?? s.exchange.request.url} answered 429${after ? ` (Retry-After ${after})` : ''}`;
         return [{ fault, key: rateLimitRule, detail }];
       },
-      due: () => [],
     };
   },
 };

@@ -17,6 +17,7 @@ import { otherReadings } from './readings.ts';
 export { documentedStatuses, documentsDefault } from './policy.ts';
 
 const titleOf = (pair: ExamplePair) => (pair.response as { title?: string } | undefined)?.title;
+const sameCode = (a: string, b: string) => normalizeErrorCode(a) === normalizeErrorCode(b);
 const unique = (allowed: Allowed[]) =>
   allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i);
 
@@ -78,16 +79,10 @@ export function missingCredential(op: Operation, profile: Profile): Expectation 
   const point = openPoint('missing-credential', ['auth-error', 'any-error'] as const);
   const basis = `${op.pointer}/security; ${pointBasis(point)}`;
   const any = { ...anyError(op, basis, 'described'), otherErrors: documentsDefault(op) };
-  if (profile === 'strict' && point.decision === 'auth-error') {
-    const decided = [{ status: 401, code: 'auth-error' }];
-    return {
-      allowed: decided,
-      kind: 'decision',
-      basis,
-      ...allowedBesides(point, decided, any.allowed, profile, any.otherErrors),
-    };
-  }
-  return any;
+  if (profile !== 'strict' || point.decision !== 'auth-error') return any;
+  const decided = [{ status: 401, code: 'auth-error' }];
+  const others = allowedBesides(point, decided, any.allowed, profile, any.otherErrors);
+  return { allowed: decided, kind: 'decision', basis, ...others };
 }
 
 /** The open point on the size of the operation's request lists (`array-sizes`), where its request schema has one. */
@@ -157,14 +152,8 @@ const refusable: Array<{ id: string; answer: string; allowed: Allowed[]; holds: 
 function pastExamples(op: Operation, body: Body, field: string): boolean {
   const list = body?.[field];
   if (!Array.isArray(list)) return false;
-  const most = Math.max(
-    0,
-    ...successExamples(op).map((p) => {
-      const v = (p.requestBody as Body)?.[field];
-      return Array.isArray(v) ? v.length : 0;
-    }),
-  );
-  return list.length > most;
+  const lengths = successExamples(op).map((p) => (p.requestBody as Body)?.[field]);
+  return list.length > Math.max(0, ...lengths.map((v) => (Array.isArray(v) ? v.length : 0)));
 }
 
 function openRefusals(op: Operation, body: unknown) {
@@ -202,10 +191,7 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
   const exact = { status: outcome.status, code: outcome.code };
   // The named example of that code, where one is: its words are the code's condition.
   const example = examplePairs().find(
-    (p) =>
-      p.operation === op &&
-      p.status === exact.status &&
-      normalizeErrorCode(titleOf(p) ?? '') === normalizeErrorCode(exact.code),
+    (p) => p.operation === op && p.status === exact.status && sameCode(titleOf(p) ?? '', exact.code),
   );
   const basis = example ? examplePointer(example) : `${op.pointer}/responses/${outcome.status}`;
   const plain: Expectation = { allowed: [exact], kind: responseKind(op, outcome.status), basis };
@@ -243,8 +229,7 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
   // The codes of other rules the example's request meets (`x-request: {otherCodes}`), whichever answers it.
   const also = trigger.otherCodes ?? [];
   const outcome = schemaViolation(op.operationId, pair.requestBody);
-  if (!outcome || normalizeErrorCode(outcome.code) !== normalizeErrorCode(title))
-    return otherCodes(also, exact, profile);
+  if (!outcome || !sameCode(outcome.code, title)) return otherCodes(also, exact, profile);
   const answer = outcome.malformed ? codeOr500(op, exact.allowed[0]!, exact.basis, profile) : exact;
   return otherCodes([...outcome.codes.slice(1), ...also], answer, profile);
 }
@@ -265,12 +250,10 @@ export function readingsExpectation(op: Operation, body: unknown, profile: Profi
   if (others.length === 0) return decided;
   const basis = [decided.basis, ...new Set(others.flatMap((o) => o.answers.map(pointBasis)))].join('; ');
   if (profile === 'strict' || others.some((o) => o.refused.kind === 'decision')) {
-    const openAnswers = [
-      ...(decided.openAnswers ?? []),
-      ...others.flatMap((o) =>
-        o.answers.flatMap((p) => allowedBesides(p, decided.allowed, o.refused.allowed, profile).openAnswers ?? []),
-      ),
-    ];
+    const besides = others.flatMap((o) =>
+      o.answers.flatMap((p) => allowedBesides(p, decided.allowed, o.refused.allowed, profile).openAnswers ?? []),
+    );
+    const openAnswers = [...(decided.openAnswers ?? []), ...besides];
     return { ...decided, kind: 'decision', basis, ...(openAnswers.length ? { openAnswers } : {}) };
   }
   const allowed = unique([...decided.allowed, ...others.flatMap((o) => o.refused.allowed)]);

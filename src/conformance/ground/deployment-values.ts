@@ -55,11 +55,9 @@ function summaryOf(op: Operation, pair: ExamplePair): string {
 function answeredIn(response: unknown, value: unknown, field = ''): string | undefined {
   if (Array.isArray(response)) return response.some((v) => v === value) ? `${field}[]` : undefined;
   if (!isObject(response)) return undefined;
-  for (const [name, child] of Object.entries(response)) {
-    const found = answeredIn(child, value, field ? `${field}.${name}` : name);
-    if (found) return found;
-  }
-  return undefined;
+  return Object.entries(response)
+    .map(([name, child]) => answeredIn(child, value, field ? `${field}.${name}` : name))
+    .find(Boolean);
 }
 
 /** A request example with the operation it goes to: the pairs', and the webhooks' (`x-request`, the callbacks stage's). */
@@ -79,18 +77,16 @@ function uses(): Use[] {
     body: pair.requestBody,
     summary: summaryOf(pair.operation, pair),
   }));
-  for (const [, item] of Object.entries((openapi.webhooks ?? {}) as Obj)) {
-    for (const method of Object.values(item as Obj)) {
-      const examples = deref<Obj | undefined>((method as Obj)?.requestBody)?.content?.['application/json']?.examples;
-      for (const [name, raw] of Object.entries((examples ?? {}) as Obj)) {
-        const example = deref<Obj>(raw);
-        const trigger = example?.['x-request'];
-        const op = documentOperations().find((o) => o.operationId === trigger?.operationId);
-        const pair = op && examplePairs().find((p) => p.operation === op);
-        if (!op || !pair || !('body' in trigger)) continue;
-        const summary = typeof example.summary === 'string' ? example.summary : '';
-        found.push({ op, pair: { ...pair, name, response: undefined }, body: trigger.body, summary, webhook: true });
-      }
+  for (const method of Object.values((openapi.webhooks ?? {}) as Obj).flatMap((item) => Object.values(item as Obj))) {
+    const examples = deref<Obj | undefined>((method as Obj)?.requestBody)?.content?.['application/json']?.examples;
+    for (const [name, raw] of Object.entries((examples ?? {}) as Obj)) {
+      const example = deref<Obj>(raw);
+      const trigger = example?.['x-request'];
+      const op = documentOperations().find((o) => o.operationId === trigger?.operationId);
+      const pair = op && examplePairs().find((p) => p.operation === op);
+      if (!op || !pair || !('body' in trigger)) continue;
+      const summary = typeof example.summary === 'string' ? example.summary : '';
+      found.push({ op, pair: { ...pair, name, response: undefined }, body: trigger.body, summary, webhook: true });
     }
   }
   return found;

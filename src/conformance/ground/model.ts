@@ -1,9 +1,8 @@
 // The ground of the suite: an exchange, a case (what the document allows as its answer), a fault, the checks of the
 // registry and the verdict the judge (judge.ts) makes. Types only, and a leaf: nothing here depends on what is above.
 import type { ExpectationKind, Operation } from '../../core/examples.ts';
-import { clip } from '../../core/clip.ts';
 
-export { clip };
+export { clip } from '../../core/clip.ts';
 
 /** `described` (default): what the description (or its public docs) states. `strict`: this contract's decisions too. */
 export type Profile = 'described' | 'strict';
@@ -71,16 +70,13 @@ export interface Expectation {
   /** The words of the field it is about, where its basis names a whole schema (a limit of one field). */
   words?: string[];
   /**
-   * Under strict, the answers the open points of the basis allow besides their decision: an answer among them breaks
-   * only that decision, and its failure names the point.
+   * Under strict, the answers the open points of the basis allow besides their decision (`otherErrors`: any error
+   * status the operation documents): an answer among them breaks only that decision, and its failure names the point.
    */
-  openAnswers?: OpenAnswers[];
+  openAnswers?: Array<{ point: string; allowed: Allowed[]; otherErrors?: boolean }>;
   /** The document's sentence marking the decision it rests on, where its basis does not lead there (a field's type). */
   decision?: string;
 }
-
-/** The answers an open point's other answers allow (`otherErrors`: any error status the operation documents). */
-export type OpenAnswers = { point: string; allowed: Allowed[]; otherErrors?: boolean };
 
 /** A case: the request, what the document allows as its answer, and what else that answer must hold. */
 export interface Case {
@@ -163,12 +159,12 @@ export type PointCheck<F extends keyof Subjects = keyof Subjects> = {
     faults(...s: Subjects[K]): Found[];
   };
 }[F];
-/** A rule over time: a fresh state for one pass over exchanges in time order. */
+/** A rule over time: a fresh state for one pass over exchanges in time order (`due`: what is late by `at`, if any). */
 export interface RuleOverTime extends Entry {
   family: 'over-time';
   kind: ExpectationKind;
   basis: string;
-  start(): { see(s: Seen): Found[]; due(at: number): Found[] };
+  start(): { see(s: Seen): Found[]; due?(at: number): Found[] };
 }
 export type Check = PointCheck | RuleOverTime;
 

@@ -2,8 +2,7 @@
 // report.ts makes them, and the Markdown summary for a CI job's page (GitHub's $GITHUB_STEP_SUMMARY, a GitLab
 // artifact), made here: the verdict in one line, each cause with the fields the text report prints and its replay in
 // a `sh` block, and the coverage as a table. Every credential is *** before any text is escaped (an escaped secret
-// would no longer be found), and every text is escaped: a pipe in a table cell, a backtick run in a code span or a
-// block.
+// would no longer be found), and every text is escaped: a pipe in a table cell, backticks in a code span or block.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
@@ -76,26 +75,18 @@ function describe(cause: Cause, n: number, count: number): string {
     fields.push(item(m[1]!, asCode.has(m[1]!) ? codeSpan(cut(m[2]!)) : escapeText(cut(m[2]!))));
   }
   const shown = rest.slice(0, 3).map((r) => `${r.stage}: ${cut(r.name, 300)}`);
+  const all = count > 1 + shown.length ? ` (all ${count} in the JSON or JUnit report)` : '';
+  const of = operations.length ? ` of ${operations.map(codeSpan).join(', ')}` : '';
   const replay = first.replay;
   return [
     `### ${n}. ${title}`,
     '',
     ...(faults.length > 1 ? faults.map((f) => item('fault', escapeText(cut(f)))) : []),
-    item(
-      'shown by',
-      `${plural(count, 'failed check')} (${escapeText(tally(cause.results.map((r) => r.stage)))})${operations.length ? ` of ${operations.map(codeSpan).join(', ')}` : ''}`,
-    ),
+    item('shown by', `${plural(count, 'failed check')} (${escapeText(tally(cause.results.map((r) => r.stage)))})${of}`),
     item('first', escapeText(`${first.stage} [${first.kind}]: ${cut(first.name)}`)),
     ...(first.recorded ? [item('recorded', escapeText(cut(first.recorded)))] : []),
     ...fields,
-    ...(rest.length
-      ? [
-          item(
-            'also',
-            `${escapeText(shown.join('; '))}${count > 1 + shown.length ? ` (all ${count} in the JSON or JUnit report)` : ''}`,
-          ),
-        ]
-      : []),
+    ...(rest.length ? [item('also', `${escapeText(shown.join('; '))}${all}`)] : []),
     ...(replay
       ? [
           '',

@@ -207,9 +207,7 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
   },
 ];
 
-const windowSeconds = (resolvePointer(duplicateCodePointer) as { 'x-duplicate-window-seconds': number })[
-  'x-duplicate-window-seconds'
-];
+const windowSeconds = (resolvePointer(duplicateCodePointer) as Record<string, number>)['x-duplicate-window-seconds'];
 judgements.push({
   name: `an identical message sent again within the duplicate window (${windowSeconds} s) is reported as duplicated`,
   basis: `${duplicateCodePointer}/x-duplicate-window-seconds (section 8: "an identical message within 5 minutes is reported as duplicated")`,

@@ -8,16 +8,8 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
 import { redactAll } from '../ground/redaction.ts';
 import type { SuiteReport, TrafficJudgement, TrafficReport } from '../ground/model.ts';
-import {
-  causes,
-  failureLines,
-  json as formatJson,
-  junit as formatJUnit,
-  stopLine,
-  tally,
-  trafficSummary,
-  type Cause,
-} from '../report.ts';
+import { causes, failureLines, json as formatJson, junit as formatJUnit, type Cause } from '../report.ts';
+import { stopLine, tally, trafficSummary } from '../report.ts';
 import { oneOf, writable, type RunState, type WriteReport } from './shared.ts';
 
 /** Text shown as is: Markdown's inline punctuation escaped, on one line. */
@@ -161,14 +153,8 @@ function verdict(report: SuiteReport, failed: number, causeCount: number, passed
   return `## ❌ Conformance failed: ${plural(failed, 'failed check')}, ${plural(causeCount, 'cause')}${bail} (${profile})`;
 }
 
-/**
- * The report as Markdown. `redact` hides credentials first (the command's redactor); `judge`, for a traffic report,
- * counts each cause's failures past the ones kept.
- */
-export function markdown(
-  raw: SuiteReport,
-  options: { redact?: (text: string) => string; judge?: TrafficJudgement } = {},
-): string {
+/** The report as Markdown: `redact` hides credentials first; `judge` as for WriteReport (recorded traffic). */
+export function markdown(raw: SuiteReport, options: { redact?: (s: string) => string; judge?: TrafficJudgement } = {}) {
   const report = options.redact ? redactAll(raw, options.redact) : raw;
   const unjudged = report.results.filter((r) => r.skipped).length;
   const passed = report.results.filter((r) => r.ok).length - unjudged;

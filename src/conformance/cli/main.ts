@@ -92,7 +92,7 @@ async function webhook(args: string[], say: cli.Say, run: cli.RunState): Promise
     timeoutMs: cli.seconds('timeout', o.timeout),
     log: say,
   });
-  return cli.finish(run, report, write, say);
+  return cli.finish(run, report, formatSummary(report), write, say);
 }
 
 const callbackFlags = ['callback-listen', 'callback-url', 'callback-window'] as const;

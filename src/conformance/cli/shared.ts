@@ -2,8 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
-import type { SuiteReport, TrafficJudgement, TrafficReport } from '../ground/model.ts';
-import { summary, trafficSummary } from '../report.ts';
+import type { SuiteReport, TrafficJudgement } from '../ground/model.ts';
 
 /** parseArgs's options, each kind for the flags named: a string, a boolean (false when not given), a repeated string. */
 const kind =
@@ -71,9 +70,16 @@ export type Say = (line: string) => void;
 /** Writes the report's files; `judge`, for recorded traffic, counts each cause's failures past the ones kept. */
 export type WriteReport = (report: SuiteReport, say?: Say, judge?: TrafficJudgement) => void;
 
-/** A run that reported (`judge`: recorded traffic): summary said, report written and where; exit 0 if it holds. */
-export function finish(run: RunState, report: SuiteReport, write: WriteReport, say: Say, judge?: TrafficJudgement) {
-  say(run.redact(judge ? trafficSummary(report as TrafficReport, judge) : summary(report)));
+/** A run that reported: its summary said, its report written and where said; exit 0 when it holds, else 1. */
+export function finish(
+  run: RunState,
+  report: SuiteReport,
+  summary: string,
+  write: WriteReport,
+  say: Say,
+  judge?: TrafficJudgement,
+): number {
+  say(run.redact(summary));
   write(report, say, judge);
   run.finished = true;
   return report.ok ? 0 : 1;

@@ -9,8 +9,8 @@ import { UsageError } from '../../core/cli.ts';
 import { redactAll } from '../ground/redaction.ts';
 import type { SuiteReport, TrafficJudgement, TrafficReport } from '../ground/model.ts';
 import { causes, failureLines, json as formatJson, junit as formatJUnit, type Cause } from '../report.ts';
-import { stopLine, tally, trafficSummary } from '../report.ts';
-import { oneOf, writable, type RunState, type WriteReport } from './shared.ts';
+import { stopLine, summary, tally, trafficSummary } from '../report.ts';
+import { oneOf, writable, type RunState, type Say, type WriteReport } from './shared.ts';
 
 /** Text shown as is: Markdown's inline punctuation escaped, on one line. */
 export const escapeText = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\\`*_{}[\]()<>|~!&#]/g, '\\$&');
@@ -227,4 +227,12 @@ export function reporter(o: { reporter?: string | string[]; output?: string | st
       say?.(`${reportNames[kind]}: ${files[i]}`);
     }
   };
+}
+
+/** A run that reported (`judge`: recorded traffic): summary said, report written and where; exit 0 if it holds. */
+export function finish(run: RunState, report: SuiteReport, write: WriteReport, say: Say, judge?: TrafficJudgement) {
+  say(run.redact(judge ? trafficSummary(report as TrafficReport, judge) : summary(report)));
+  write(report, say, judge);
+  run.finished = true;
+  return report.ok ? 0 : 1;
 }

@@ -7,7 +7,7 @@ import { failedRun, UnreachableError } from '../suite/run-checks.ts';
 import { loadVars, type Vars } from '../suite/vars.ts';
 import { stopLine, summary as formatSummary } from '../report.ts';
 import * as cli from './shared.ts';
-import { reporter } from './reports.ts';
+import { finish, reporter } from './reports.ts';
 import { proxyCommand, trafficCommand, trafficUsage } from './traffic.ts';
 import { varsCommand, varsUsage } from './vars.ts';
 
@@ -92,7 +92,7 @@ async function webhook(args: string[], say: cli.Say, run: cli.RunState): Promise
     timeoutMs: cli.seconds('timeout', o.timeout),
     log: say,
   });
-  return cli.finish(run, report, formatSummary(report), write, say);
+  return finish(run, report, write, say);
 }
 
 const callbackFlags = ['callback-listen', 'callback-url', 'callback-window'] as const;

@@ -2,24 +2,15 @@
 // report.ts makes them, and the Markdown summary for a CI job's page (GitHub's $GITHUB_STEP_SUMMARY, a GitLab
 // artifact), made here: the verdict in one line, each cause with the fields the text report prints and its replay in
 // a `sh` block, and the coverage as a table. Every credential is *** before any text is escaped (an escaped secret
-// would no longer be found), and every text is escaped: a pipe in a table cell, a backtick run in a code span or a
-// block.
+// would no longer be found), and every text is escaped: a pipe in a table cell, backticks in a code span or block.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
 import { redactAll } from '../ground/redaction.ts';
 import type { SuiteReport, TrafficJudgement, TrafficReport } from '../ground/model.ts';
-import {
-  causes,
-  failureLines,
-  json as formatJson,
-  junit as formatJUnit,
-  stopLine,
-  tally,
-  trafficSummary,
-  type Cause,
-} from '../report.ts';
-import { oneOf, writable, type RunState, type WriteReport } from './shared.ts';
+import { causes, failureLines, json as formatJson, junit as formatJUnit, type Cause } from '../report.ts';
+import { stopLine, summary, tally, trafficSummary } from '../report.ts';
+import { oneOf, writable, type RunState, type Say, type WriteReport } from './shared.ts';
 
 /** Text shown as is: Markdown's inline punctuation escaped, on one line. */
 export const escapeText = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\\`*_{}[\]()<>|~!&#]/g, '\\$&');
@@ -76,26 +67,18 @@ function describe(cause: Cause, n: number, count: number): string {
     fields.push(item(m[1]!, asCode.has(m[1]!) ? codeSpan(cut(m[2]!)) : escapeText(cut(m[2]!))));
   }
   const shown = rest.slice(0, 3).map((r) => `${r.stage}: ${cut(r.name, 300)}`);
+  const all = count > 1 + shown.length ? ` (all ${count} in the JSON or JUnit report)` : '';
+  const of = operations.length ? ` of ${operations.map(codeSpan).join(', ')}` : '';
   const replay = first.replay;
   return [
     `### ${n}. ${title}`,
     '',
     ...(faults.length > 1 ? faults.map((f) => item('fault', escapeText(cut(f)))) : []),
-    item(
-      'shown by',
-      `${plural(count, 'failed check')} (${escapeText(tally(cause.results.map((r) => r.stage)))})${operations.length ? ` of ${operations.map(codeSpan).join(', ')}` : ''}`,
-    ),
+    item('shown by', `${plural(count, 'failed check')} (${escapeText(tally(cause.results.map((r) => r.stage)))})${of}`),
     item('first', escapeText(`${first.stage} [${first.kind}]: ${cut(first.name)}`)),
     ...(first.recorded ? [item('recorded', escapeText(cut(first.recorded)))] : []),
     ...fields,
-    ...(rest.length
-      ? [
-          item(
-            'also',
-            `${escapeText(shown.join('; '))}${count > 1 + shown.length ? ` (all ${count} in the JSON or JUnit report)` : ''}`,
-          ),
-        ]
-      : []),
+    ...(rest.length ? [item('also', `${escapeText(shown.join('; '))}${all}`)] : []),
     ...(replay
       ? [
           '',
@@ -170,14 +153,8 @@ function verdict(report: SuiteReport, failed: number, causeCount: number, passed
   return `## ❌ Conformance failed: ${plural(failed, 'failed check')}, ${plural(causeCount, 'cause')}${bail} (${profile})`;
 }
 
-/**
- * The report as Markdown. `redact` hides credentials first (the command's redactor); `judge`, for a traffic report,
- * counts each cause's failures past the ones kept.
- */
-export function markdown(
-  raw: SuiteReport,
-  options: { redact?: (text: string) => string; judge?: TrafficJudgement } = {},
-): string {
+/** The report as Markdown: `redact` hides credentials first; `judge` as for WriteReport (recorded traffic). */
+export function markdown(raw: SuiteReport, options: { redact?: (s: string) => string; judge?: TrafficJudgement } = {}) {
   const report = options.redact ? redactAll(raw, options.redact) : raw;
   const unjudged = report.results.filter((r) => r.skipped).length;
   const passed = report.results.filter((r) => r.ok).length - unjudged;
@@ -250,4 +227,12 @@ export function reporter(o: { reporter?: string | string[]; output?: string | st
       say?.(`${reportNames[kind]}: ${files[i]}`);
     }
   };
+}
+
+/** A run that reported (`judge`: recorded traffic): summary said, report written and where; exit 0 if it holds. */
+export function finish(run: RunState, report: SuiteReport, write: WriteReport, say: Say, judge?: TrafficJudgement) {
+  say(run.redact(judge ? trafficSummary(report as TrafficReport, judge) : summary(report)));
+  write(report, say, judge);
+  run.finished = true;
+  return report.ok ? 0 : 1;
 }

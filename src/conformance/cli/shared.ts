@@ -69,18 +69,3 @@ export function writable(flag: string, path: string): string {
 export type Say = (line: string) => void;
 /** Writes the report's files; `judge`, for recorded traffic, counts each cause's failures past the ones kept. */
 export type WriteReport = (report: SuiteReport, say?: Say, judge?: TrafficJudgement) => void;
-
-/** A run that reported: its summary said, its report written and where said; exit 0 when it holds, else 1. */
-export function finish(
-  run: RunState,
-  report: SuiteReport,
-  summary: string,
-  write: WriteReport,
-  say: Say,
-  judge?: TrafficJudgement,
-): number {
-  say(run.redact(summary));
-  write(report, say, judge);
-  run.finished = true;
-  return report.ok ? 0 : 1;
-}

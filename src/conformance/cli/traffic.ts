@@ -3,13 +3,12 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CannotRunError, httpUrl, port, signalled, UsageError, type CliIo } from '../../core/cli.ts';
 import * as cli from './shared.ts';
-import { reporter } from './reports.ts';
+import { finish, reporter } from './reports.ts';
 import { redactor } from '../ground/redaction.ts';
 import { TrafficError } from '../traffic/readers/format.ts';
 import type { Judged } from '../traffic/judge.ts';
 import { startProxy } from '../traffic/proxy.ts';
 import { findingLine, judgeTraffic } from '../traffic/run.ts';
-import { trafficSummary } from '../report.ts';
 
 export const trafficUsage = `usage: messaging-conformance traffic <file>... [--format har|ndjson] [--judge service|caller|both]
          [--base-path P] [--callback-path P] [--reset-url U]... [--profile described|strict]
@@ -91,7 +90,7 @@ export async function trafficCommand(args: string[], io: CliIo, say: cli.Say, ru
   const { report, judge } = await judgeTraffic(files, { format, ...options }).catch((error) => {
     throw error instanceof TrafficError ? new CannotRunError(error.message) : error;
   });
-  return cli.finish(run, report, trafficSummary(report, judge), write, say, judge);
+  return finish(run, report, write, say, judge);
 }
 
 /** Runs the proxy until SIGINT or SIGTERM, or npm ending (or `stop` resolving, in tests); resolves with the exit code. */
@@ -116,6 +115,5 @@ export async function proxyCommand(args: string[], io: CliIo, say: cli.Say, run:
   say(`messaging-conformance proxy: ${proxy.url} -> ${o.target} (judging ${side}; Ctrl-C prints the report)`);
   await stop;
   await proxy.close();
-  const report = proxy.judge.report();
-  return cli.finish(run, report, trafficSummary(report, proxy.judge), write, say, proxy.judge);
+  return finish(run, proxy.judge.report(), write, say, proxy.judge);
 }

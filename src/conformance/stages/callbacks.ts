@@ -197,10 +197,7 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
     basis: `${webhookPointer}/description (otherwise the service retries), x-retry-delays-seconds`,
     // The registry's retry rule, over the posts this receiver heard, judged when the probes' retries were due.
     judge: ({ about, probes, retried, waitedMs }) => {
-      const missing = probes
-        .map((p) => p.id)
-        .filter((id) => about(id).length === 0)
-        .map((id) => `no callback about ${id}`);
+      const missing = probes.filter((p) => about(p.id).length === 0).map((p) => `no callback about ${p.id}`);
       return {
         expected: `the callbacks about ${probes.map((p) => `${p.id} (${p.how})`).join(' and ')} posted again (first retry after ${firstRetryMs / 1000} s)`,
         actual: `${probes.map((p) => about(p.id).length).join(' and ')} callbacks about them in ${(waitedMs / 1000).toFixed(1)} s`,
@@ -210,9 +207,7 @@ const judgements: Array<{ name: string; basis: string; kind?: ExpectationKind; j
   },
 ];
 
-const windowSeconds = (resolvePointer(duplicateCodePointer) as { 'x-duplicate-window-seconds': number })[
-  'x-duplicate-window-seconds'
-];
+const windowSeconds = (resolvePointer(duplicateCodePointer) as Record<string, number>)['x-duplicate-window-seconds'];
 judgements.push({
   name: `an identical message sent again within the duplicate window (${windowSeconds} s) is reported as duplicated`,
   basis: `${duplicateCodePointer}/x-duplicate-window-seconds (section 8: "an identical message within 5 minutes is reported as duplicated")`,
@@ -313,10 +308,7 @@ if (point.decision === 'results-only')
   });
 const selected = (ctx: SuiteContext) => judgements.filter((j) => runs(ctx, j.kind ?? 'described'));
 
-/**
- * Schedules each message; each accepted one is marked so. Then the first accepted one again at once, under a new
- * value taken once: an identical message within the duplicate window.
- */
+/** Schedules each message; each accepted one is marked so. */
 async function sendMessages(ctx: SuiteContext, messages: Message[]): Promise<Outcome> {
   const refused: string[] = [];
   const overTime: Fault[] = [];

@@ -130,9 +130,8 @@ function requestOf(ctx: SuiteContext, op: Operation, draft: { pair: ExamplePair;
   // The value taken once, where it is a field of the body (`x-taken-once`), in the drawn case.
   const once = takenOnce(op)?.field;
   const fresh = once && /^\w+$/.test(once) ? at(body, [once]) : undefined;
-  if (once && typeof fresh === 'string' && fresh !== at(draft.body, [once]) && uuidShaped.test(fresh)) {
+  if (once && typeof fresh === 'string' && fresh !== at(draft.body, [once]) && uuidShaped.test(fresh))
     body = { ...(body as Record<string, Json>), [once]: draft.shape === 'upper' ? fresh.toUpperCase() : fresh };
-  }
   return { ...pairRequest(ctx.server, draft.pair, ctx.credentials, null), body: serialize(body) };
 }
 

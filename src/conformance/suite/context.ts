@@ -57,16 +57,14 @@ export interface SuiteContext {
   sendCase(c: Case, headers?: Record<string, string>): Promise<Outcome>;
   /** Runs one check: times it, has the judge make its verdict, and stops the stage or the run where it must. */
   check(spec: CheckSpec, run: () => Promise<Outcome>): Promise<CheckResult>;
-  /** A status callback the run's receiver got and the status it answered: heard (--record) and judged, over time too. */
-  /** A post the receiver got; `status` its answer, none where it dropped the connection. */
+  /** A callback the receiver got and its answer (none: connection dropped): heard (--record), judged, over time too. */
   received(post: { at: number; url: string; webhook: string; text: string; body: unknown; status?: number }): Fault[];
   /** What the rules over time find due (a callback never posted again) by now, or by `at`. */
   due(at?: number): Fault[];
 }
 
-/** Longest wait for one answer, body included, unless the run says otherwise. */
+/** The longest wait for one answer (body included), and for a whole run, unless the run says otherwise. */
 export const defaultTimeoutMs = 10_000;
-/** Longest time for a whole run, unless the run says otherwise. */
 export const defaultDeadlineMs = 5 * 60_000;
 
 /** Thrown by `check` to stop a stage: the server stopped answering. */

@@ -85,14 +85,7 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
         response:
           post.status === undefined
             ? undefined
-            : {
-                status: post.status,
-                headers: { 'content-type': 'text/plain' },
-                ...(post.status === undefined
-                  ? { error: 'the receiver dropped the connection on purpose (a receiver down)' }
-                  : {}),
-                body: '',
-              },
+            : { status: post.status, headers: { 'content-type': 'text/plain' }, body: '' },
         source: `callback ${++posts}`,
       };
       observe?.(x);

@@ -54,10 +54,7 @@ export class Throttle {
     await sleep(wait);
   }
 
-  /**
-   * After answer `resend` (0: the first send) came 429: waits it out and resolves true, or resolves false when it is
-   * to stand (the last resend, or a wait that would end past the deadline).
-   */
+  /** Answer `resend` (0: the first) came 429: true once waited out, false where it stands (last resend, deadline). */
   async waitOut(headers: Record<string, string>, resend: number, deadlineAt: number): Promise<boolean> {
     this.counts.answers++;
     const wait = resend < maxResends ? retryWaitMs(headers, resend + 1) : Number.POSITIVE_INFINITY;

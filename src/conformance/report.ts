@@ -1,7 +1,13 @@
 // The suite's output: the failures grouped by cause, the summary and coverage scorecard, the JUnit XML and JSON reports.
 import { causeKey, causeOrder } from './judge.ts';
-import { clip } from './ground/model.ts';
-import type { CheckResult, CredentialName, SuiteReport, TrafficJudgement, TrafficReport } from './ground/model.ts';
+import {
+  clip,
+  type CheckResult,
+  type CredentialName,
+  type SuiteReport,
+  type TrafficJudgement,
+  type TrafficReport,
+} from './ground/model.ts';
 
 /** Where each credential came from, as the person who ran the suite knows it (default: the option names). */
 export type CredentialSources = Partial<Record<CredentialName, string>>;

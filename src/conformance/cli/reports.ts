@@ -8,8 +8,17 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
 import { redactAll } from '../ground/redaction.ts';
 import type { SuiteReport, TrafficJudgement, TrafficReport } from '../ground/model.ts';
-import { causes, failureLines, json as formatJson, junit as formatJUnit, type Cause } from '../report.ts';
-import { stopLine, summary, tally, trafficSummary } from '../report.ts';
+import {
+  causes,
+  failureLines,
+  json as formatJson,
+  junit as formatJUnit,
+  stopLine,
+  summary,
+  tally,
+  trafficSummary,
+  type Cause,
+} from '../report.ts';
 import { oneOf, writable, type RunState, type Say, type WriteReport } from './shared.ts';
 
 /** Text shown as is: Markdown's inline punctuation escaped, on one line. */

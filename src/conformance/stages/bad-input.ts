@@ -5,8 +5,13 @@ import fc from 'fast-check';
 import { openapi } from '../../core/document.ts';
 import { documentOperations, responseKind, successExamples } from '../../core/examples.ts';
 import { caseCheck, planStage, runs, type Planned, type SuiteContext } from '../suite/context.ts';
-import { acceptedExpectation, anyError, documentsDefault } from '../document/expectations.ts';
-import { missingCredential, statusExpectation } from '../document/expectations.ts';
+import {
+  acceptedExpectation,
+  anyError,
+  documentsDefault,
+  missingCredential,
+  statusExpectation,
+} from '../document/expectations.ts';
 import { credentialHeader } from '../document/route.ts';
 import type { Expectation } from '../ground/model.ts';
 import { pairRequest, type PairRequest } from '../document/pairs.ts';

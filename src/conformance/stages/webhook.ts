@@ -4,8 +4,14 @@
 // anything but a 5xx or a hang.
 import { resolvePointer } from '../../core/document.ts';
 import { defaultTimeoutMs } from '../suite/context.ts';
-import { clip, type CheckResult, type CheckSpec, type Outcome } from '../ground/model.ts';
-import type { Profile, SuiteReport } from '../ground/model.ts';
+import {
+  clip,
+  type CheckResult,
+  type CheckSpec,
+  type Outcome,
+  type Profile,
+  type SuiteReport,
+} from '../ground/model.ts';
 import { exchange } from '../ground/transport.ts';
 import { judgeCallback, noAnswer, report, sideOf, verdict } from '../judge.ts';
 import { webhook as webhookName, webhookPointer } from './callbacks.ts';

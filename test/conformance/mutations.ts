@@ -177,6 +177,7 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
         },
       });
     },
+    'bad-input',
   ],
   [
     'a wrong title',
@@ -205,6 +206,7 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
         ? { status: 200, body: { requestId: requestOf(x)?.requestId } }
         : undefined;
     },
+    'boundaries',
   ],
   [
     'a reused requestId accepted',
@@ -243,6 +245,7 @@ export const mutations: Array<[string, () => Mutation, StageName?]> = [
       x.path === '/api/subscribers/create' && (requestOf(x)?.parameterValues?.length ?? 0) > 64
         ? systemError('nested too deep')
         : undefined,
+    'boundaries',
   ],
   [
     // Section 7.1: `title` is the error code; here an unknown path gets none.
@@ -769,6 +772,12 @@ const startingWith = (name: StageName | undefined) => [
   ...quickestFirst.filter((stage) => stage.name !== name),
 ];
 
+/** A break is caught by the stage that runs first for it: one named wrong or not at all runs the others before, for nothing. */
+const expectFirstStage = (name: string, caughtBy: string, shownBy: StageName | undefined) =>
+  expect(caughtBy, `${name}: caught by ${caughtBy}; name that stage in the list, as the one that shows it`).toBe(
+    startingWith(shownBy)[0]!.name,
+  );
+
 /**
  * The breaks recorded traffic cannot show, each with why: an answer the document allows some request in some state, so
  * only the suite, which knows the state it made, sees it is wrong for this one. Every other break the recording of
@@ -932,6 +941,7 @@ export function mutationTest(impl: Implementation, options: { traffic?: boolean;
         const { failing, recorded } = await firstFailingStage(make(), shownBy);
         if (failing) killed.push(`${name} (caught by ${failing.stage}: ${failing.check})`);
         expect(failing, `${name}: no check of any stage failed`).toBeDefined();
+        expectFirstStage(name, failing!.stage, shownBy);
         if (!recorded) return;
         // The proxy and `traffic` judge the same exchanges with the same registry: the same verdict.
         expect(recorded.proxy, recorded.summary).toBe(recorded.traffic);
@@ -954,6 +964,7 @@ export function mutationTest(impl: Implementation, options: { traffic?: boolean;
           const { failing } = await firstFailingStage(make(), shownBy, 'strict');
           if (failing) killed.push(`${name} (strict; caught by ${failing.stage}: ${failing.check})`);
           expect(failing, `${name}: no check of any stage failed under --profile strict`).toBeDefined();
+          expectFirstStage(name, failing!.stage, shownBy);
         },
         60_000,
       );

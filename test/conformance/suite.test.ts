@@ -17,7 +17,7 @@ import { examplesStage } from '../../src/conformance/stages/examples.ts';
 import { runConformance } from '../../src/conformance/index.ts';
 import { probes } from '../../src/conformance/suite/run-checks.ts';
 import { runSuite, selectStages, stages, suiteContext, type SuiteOptions } from '../../src/conformance/suite/suite.ts';
-import type { SuiteReport } from '../../src/conformance/ground/model.ts';
+import type { RecordedExchange, SuiteReport } from '../../src/conformance/ground/model.ts';
 import { documentOperations, examplePairs, successExamples, type Operation } from '../../src/core/examples.ts';
 import { listedOnce, sentAgain, takenOnce, takenOnceBy } from '../../src/conformance/document/policy.ts';
 import { Digits, serialize } from '../../src/core/digits.ts';
@@ -268,6 +268,18 @@ describe('against the sandbox', () => {
     await expect(runConformance({ ...base, timeoutMs: Number.NaN })).rejects.toThrow(
       /timeoutMs must be a number of milliseconds above 0, got null/,
     );
+  });
+
+  it("the run's recording says why a callback its receiver dropped on purpose got no answer", () => {
+    const heard: RecordedExchange[] = [];
+    const ctx = context(sandbox.url, { observe: (x) => heard.push(x) });
+    const post = { at: Date.now(), url: 'http://127.0.0.1:1/', webhook: 'messageStatus', text: '{}', body: {} };
+    ctx.received(post);
+    ctx.received({ ...post, status: 200 });
+    expect(heard.map((x) => [x.response?.status, x.error])).toEqual([
+      [undefined, 'the receiver dropped the connection on purpose (a receiver down)'],
+      [200, undefined],
+    ]);
   });
 
   it('identifiers a deployment accepts once are new on every send, unless the send is about a used one', () => {

@@ -86,6 +86,8 @@ export function runner(data: Data, observe?: (x: RecordedExchange) => void, over
           post.status === undefined
             ? undefined
             : { status: post.status, headers: { 'content-type': 'text/plain' }, body: '' },
+        // A recording says why a post got no answer: the receiver dropped it on purpose, as one that is down.
+        ...(post.status === undefined && { error: 'the receiver dropped the connection on purpose (a receiver down)' }),
         source: `callback ${++posts}`,
       };
       observe?.(x);

@@ -19,24 +19,21 @@ import { pairRequest } from '../document/pairs.ts';
 import { prepare, withFreshIdentifiers } from '../suite/vars.ts';
 
 /**
- * What judging an edge's request found: the placement that is accepted (at a limit) and the expectation, or that the
- * edge is no case of this example. The same every run for the same values and profile (each run's requests differ only
- * in identifiers made fresh, in the same forms), and most of a run's CPU: worked out once, the edges walked each run.
+ * What judging an edge's requests found, by the run's values and profile, then by the edge: the placement accepted (at a
+ * limit) and the expectation, or undefined where the edge is no case of its example. The same each run (a run's requests
+ * differ only in identifiers made fresh, in the same forms), so worked out once: again each run, it was a sixth of the
+ * stage's CPU (`npm run bench -- conformance`). A process keeps the last 16 runs' values.
  */
 type Judged = { placement: number; expectation: Expectation } | undefined;
 const judgedBefore = new Map<string, Map<string, Judged>>();
-const judgedRunsKept = 16;
 
-/** What an edge's requests are judged to need, for a run's values and profile: from `judgedBefore`, else worked out. */
 function judgedFor(ctx: SuiteContext): (key: string, work: () => Judged) => Judged {
   const runKey = JSON.stringify([ctx.values, ctx.profile]);
-  let judged = judgedBefore.get(runKey);
-  if (!judged) {
-    if (judgedBefore.size >= judgedRunsKept) judgedBefore.delete(judgedBefore.keys().next().value!);
-    judged = new Map();
-    judgedBefore.set(runKey, judged);
+  if (!judgedBefore.has(runKey)) {
+    if (judgedBefore.size >= 16) judgedBefore.delete(judgedBefore.keys().next().value!);
+    judgedBefore.set(runKey, new Map());
   }
-  const known = judged;
+  const known = judgedBefore.get(runKey)!;
   return (key, work) => {
     if (!known.has(key)) known.set(key, work());
     return known.get(key);

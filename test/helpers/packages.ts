@@ -69,3 +69,16 @@ export const entryImports = {
   '@messaging-contract/client/preflight (createValidatingClient)':
     "import { createValidatingClient } from '@messaging-contract/client/preflight'",
 };
+
+/**
+ * The most each entry's minified bundle may weigh, in bytes: test/consumer holds them, the bench prints them beside its
+ * figures. The client entry holds openapi-fetch (6.6 kB) and the client with its transport hygiene (response cap, shape
+ * check, no redirects), its methods and credentials made from the document's operations and security schemes, int64
+ * ids read and written exactly (2.5 kB), and errors that print in a few lines and as JSON: no room for ajv or the
+ * document. ./preflight carries the precompiled validators of every request.
+ */
+export const entryBudgets: Record<keyof typeof entryImports, number> = {
+  '@messaging-contract/client (createMessagingClient)': 19_500,
+  '@messaging-contract/client/webhooks (parseStatusCallback)': 30_000,
+  '@messaging-contract/client/preflight (createValidatingClient)': 125_000,
+};

@@ -16,6 +16,10 @@ export function normalizeErrorCode(code: string): ErrorCode {
   return Object.hasOwn(aliases, code) ? aliases[code]! : code;
 }
 
+/** Whether `title` (an answer's, whatever its type) is `code`, in any of their spellings. */
+export const sameErrorCode = (title: unknown, code: string) =>
+  typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(code);
+
 /** True when `code` (any spelling) is one whose `detail` lists cascade violations. */
 export function listsViolations(code: string): boolean {
   return violationCodes.has(normalizeErrorCode(code));

@@ -56,7 +56,6 @@ export interface ExamplePair {
 export type ExpectationKind = 'described' | 'decision';
 
 /** How the document marks a choice of this contract where the description is silent. */
-/** The mark of what this contract decides where the description is silent. */
 export const decisionMark = '[contract decision]';
 /** Whether a node of the document (a schema, a response, an example) is marked [contract decision]. */
 export const marked = (node: Obj | undefined) =>

@@ -4,7 +4,7 @@
 import { parseJson, toJson } from '../../core/json-int64.ts';
 import { parseCascadeViolations, runTogether, violationKey, violationValues } from '../../core/cascade-violations.ts';
 import { deref, resolvePointer } from '../../core/document.ts';
-import { listsViolations, normalizeErrorCode } from '../../core/error-codes.ts';
+import { listsViolations, normalizeErrorCode, sameErrorCode as sameCode } from '../../core/error-codes.ts';
 import { marked, type ExpectationKind, type Operation } from '../../core/examples.ts';
 import { answerOf, clip, type Allowed, type Answer, type Case, type Found, type PointCheck } from '../ground/model.ts';
 import { documentedStatuses, listedOnce, listsOf, responsePointer } from '../document/policy.ts';
@@ -12,8 +12,6 @@ import { schemaFaults } from './schema.ts';
 import { againstDecision, openPoint, pointAt } from '../../core/open-points.ts';
 
 const titleOf = (body: unknown) => (body as { title?: unknown } | null | undefined)?.title;
-const sameCode = (title: unknown, code: string) =>
-  typeof title === 'string' && normalizeErrorCode(title) === normalizeErrorCode(code);
 
 /** The allowed answer this one is: the status's, the one whose code the title names when several share it. */
 function matchOf(c: Case, answer: Answer): Allowed | undefined {

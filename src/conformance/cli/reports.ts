@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/cli.ts';
 import { redactAll } from '../ground/redaction.ts';
-import type { SuiteReport, TrafficJudgement, TrafficReport } from '../ground/model.ts';
+import { clip, type SuiteReport, type TrafficJudgement, type TrafficReport } from '../ground/model.ts';
 import {
   causes,
   failureLines,
@@ -53,9 +53,8 @@ const replayMax = 64 * 1024;
 /** The causes shown in full until the summary is this long; the rest by their headings (GitHub takes 1 MiB a step). */
 const budget = 512 * 1024;
 
-/** `s` cut to `max` characters (never inside a surrogate pair), marked `…`. */
-const cut = (s: string, max = fieldMax) =>
-  s.length > max ? `${s.slice(0, /[\uD800-\uDBFF]/.test(s[max - 1]!) ? max - 1 : max)} …` : s;
+/** `s` cut as every report cuts a text (core/clip.ts), at most `max` characters. */
+const cut = (s: string, max = fieldMax) => clip(s, max);
 
 /** Fields shown as code (what the wire carried, the document's pointers); the others as text. */
 const asCode = new Set(['request', 'expected', 'actual', 'basis']);

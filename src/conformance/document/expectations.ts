@@ -1,7 +1,7 @@
 // What the document allows as the answer to a request, and which part of it says so. Where the description allows
 // several answers, the default profile accepts each; the contract's own choice among them is a decision, held only
 // under --profile strict.
-import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { sameErrorCode } from '../../core/error-codes.ts';
 import { examplePairs, responseKind, successExamples } from '../../core/examples.ts';
 import { resolvePointer } from '../../core/document.ts';
 import type { ExamplePair, ExpectationKind, Operation } from '../../core/examples.ts';
@@ -17,7 +17,6 @@ import { otherReadings } from './readings.ts';
 export { documentedStatuses, documentsDefault } from './policy.ts';
 
 const titleOf = (pair: ExamplePair) => (pair.response as { title?: string } | undefined)?.title;
-const sameCode = (a: string, b: string) => normalizeErrorCode(a) === normalizeErrorCode(b);
 const unique = (allowed: Allowed[]) =>
   allowed.filter((a, i) => allowed.findIndex((b) => b.status === a.status && b.code === a.code) === i);
 
@@ -191,7 +190,7 @@ export function invalidBodyExpectation(op: Operation, body: unknown, profile: Pr
   const exact = { status: outcome.status, code: outcome.code };
   // The named example of that code, where one is: its words are the code's condition.
   const example = examplePairs().find(
-    (p) => p.operation === op && p.status === exact.status && sameCode(titleOf(p) ?? '', exact.code),
+    (p) => p.operation === op && p.status === exact.status && sameErrorCode(titleOf(p), exact.code),
   );
   const basis = example ? examplePointer(example) : `${op.pointer}/responses/${outcome.status}`;
   const plain: Expectation = { allowed: [exact], kind: responseKind(op, outcome.status), basis };
@@ -229,7 +228,7 @@ export function pairExpectation(pair: ExamplePair, profile: Profile): Expectatio
   // The codes of other rules the example's request meets (`x-request: {otherCodes}`), whichever answers it.
   const also = trigger.otherCodes ?? [];
   const outcome = schemaViolation(op.operationId, pair.requestBody);
-  if (!outcome || !sameCode(outcome.code, title)) return otherCodes(also, exact, profile);
+  if (!outcome || !sameErrorCode(title, outcome.code)) return otherCodes(also, exact, profile);
   const answer = outcome.malformed ? codeOr500(op, exact.allowed[0]!, exact.basis, profile) : exact;
   return otherCodes([...outcome.codes.slice(1), ...also], answer, profile);
 }

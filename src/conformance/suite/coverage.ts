@@ -1,5 +1,5 @@
 // A run's coverage per operation: the document's statuses, error codes and named examples reached, passed, or why not.
-import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { sameErrorCode } from '../../core/error-codes.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
 import type { CheckResult, Coverage, CoverageRow, Covered } from '../ground/model.ts';
 import type { Stage, SuiteContext } from './context.ts';
@@ -42,8 +42,7 @@ export function coverage(results: CheckResult[], selected: Stage[], { profile, v
       return { covered: covered.length, passed: covered.filter((f) => f.every((r) => r.ok)).length, of: items.length };
     };
     const codes = [...new Set(pairs.map(title).filter((t): t is string => typeof t === 'string'))];
-    const sameCode = (code: string) => (c: Coverage) =>
-      c.code !== undefined && normalizeErrorCode(c.code) === normalizeErrorCode(code);
+    const sameCode = (code: string) => (c: Coverage) => sameErrorCode(c.code, code);
     const loose = covers.flatMap((c) =>
       c.needsReset ? [{ what: `example ${c.status} ${c.example}`, why: c.needsReset }] : [],
     );

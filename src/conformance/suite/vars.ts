@@ -5,7 +5,7 @@
 // `//` is a comment, at the top and in `values` (no JSON literal starts so): its value is a string, and it is left out.
 // A credential written `${NAME}` is read from the environment variable NAME (left out when it is not set).
 import { randomInt, randomUUID } from 'node:crypto';
-import { normalizeErrorCode } from '../../core/error-codes.ts';
+import { sameErrorCode } from '../../core/error-codes.ts';
 import { readJsonFile } from '../../core/json-file.ts';
 import { parseJson, toJson } from '../../core/json-int64.ts';
 import { documentOperations, examplePairs, type ExamplePair } from '../../core/examples.ts';
@@ -163,8 +163,7 @@ export function withFreshIdentifiers(
 ) {
   const op = documentOperations().find((o) => o.operationId === operationId);
   const once = op && takenOnce(op);
-  if (!once || (expected.code !== undefined && normalizeErrorCode(expected.code) === normalizeErrorCode(once.code)))
-    return body;
+  if (!once || sameErrorCode(expected.code, once.code)) return body;
   const copy = copyJson(body);
   for (const selector of fields ?? new Set([once.field, ...Object.values(takenOnceBy(op)?.fields ?? {})])) {
     const key = `${operationId} ${selector}`;

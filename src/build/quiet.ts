@@ -7,6 +7,7 @@
 // Anything else, an unknown box or warning and every error included, passes through unchanged.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 /** Switches the tools have: no telemetry, and no "new version" or "skills" notice from Redocly CLI (on a terminal). */
 export const QUIET_ENV: Record<string, string> = {
@@ -49,10 +50,8 @@ export const knownWarnings: KnownWarning[] = [
   { tool: 'htmlencode, under dredd (util._extend, Node 22 and later)', code: 'DEP0060' },
 ];
 
-const colour = /\x1b\[[0-9;]*m/g;
 const plain = (line: string) =>
-  line
-    .replace(colour, '')
+  stripVTControlCharacters(line)
     .replace(/\r?\n$/, '')
     .replace(/\r$/, '');
 const boxTop = /^\s*╔═+╗\s*$/;

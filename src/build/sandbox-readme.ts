@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { resolvePointer } from '../core/document.ts';
 import { documentOperations } from '../core/examples.ts';
 import type { OperationId } from '../core/meta.ts';
+import type { CloseThreadsResult, KnownDeliveryErrorCode, KnownErrorCode } from '../core/types.ts';
 import { projectRoot } from '../paths.ts';
 import { contentKeyOf } from '../sandbox/channels.ts';
 import type { Fixtures } from '../sandbox/fixtures.ts';
@@ -19,6 +20,8 @@ export const startMarker =
 export const endMarker = '<!-- fixtures:end -->';
 
 const code = (text: string | number) => `\`${text}\``;
+/** A code or a result list the document defines, written as code: tsc refuses one the document no longer has. */
+const known = (name: KnownErrorCode | KnownDeliveryErrorCode | keyof CloseThreadsResult) => code(name);
 const list = (items: Array<string | number>) => items.map(code).join(', ');
 type Cascade = Fixtures['cascades'][number];
 
@@ -68,10 +71,12 @@ function cascadeNotes(cascade: Cascade, needsTemplate: Set<string>): string {
   for (const [i, stage] of cascade.stages.entries()) {
     const which = cascade.stages.length > 1 ? `stage ${i + 1}: ` : '';
     if (stage.subjectActive === false)
-      notes.push(`${which}sender ${stage.subject} is not activated: delivery fails with \`error-subject-unknown\``);
+      notes.push(
+        `${which}sender ${stage.subject} is not activated: delivery fails with ${known('error-subject-unknown')}`,
+      );
     if (stage.templates?.length)
       notes.push(
-        `${which}delivers only a text that matches ${list(stage.templates)}: another fails with \`not-template-match\``,
+        `${which}delivers only a text that matches ${list(stage.templates)}: another fails with ${known('not-template-match')}`,
       );
   }
   return notes.join('; ');
@@ -96,7 +101,7 @@ export function fixturesSection(fixtures: Fixtures = defaultFixtures as Fixtures
     ...fixtures.apiKeys.map(
       ({ key, balance }) =>
         `| API key ${code(key)} | ${code(`${apiKeyScheme.name}: ${key}`)} | ${
-          balance > 0 ? String(balance) : `**${balance}: no balance**, ${schedule} answers \`out-of-balance\``
+          balance > 0 ? String(balance) : `**${balance}: no balance**, ${schedule} answers ${known('out-of-balance')}`
         } | ${operationsOf('apiKey')} |`,
     ),
     ...fixtures.integratorTokens.map(
@@ -109,16 +114,16 @@ export function fixturesSection(fixtures: Fixtures = defaultFixtures as Fixtures
   if (example) {
     const { apiKey, outOfBalance, contentFirst } = example;
     lines.push(
-      `${schedule} checks the balance last: a request from ${code(apiKey)} gets \`out-of-balance\` only when it passes every other check, content for every stage of its cascade first. Cascade ${outOfBalance.cascadeId} with content ${list(outOfBalance.content)} gets \`out-of-balance\`${
+      `${schedule} checks the balance last: a request from ${code(apiKey)} gets ${known('out-of-balance')} only when it passes every other check, content for every stage of its cascade first. Cascade ${outOfBalance.cascadeId} with content ${list(outOfBalance.content)} gets ${known('out-of-balance')}${
         contentFirst
-          ? `; cascade ${contentFirst.cascadeId} with ${list(contentFirst.content)} alone gets \`request-doesn’t-contain-content-for-all-cascade-stages\` (it needs ${list(contentFirst.missing)} too), whatever the balance`
+          ? `; cascade ${contentFirst.cascadeId} with ${list(contentFirst.content)} alone gets ${known('request-doesn’t-contain-content-for-all-cascade-stages')} (it needs ${list(contentFirst.missing)} too), whatever the balance`
           : ''
       }.`,
       '',
     );
   }
   lines.push(
-    `Cascades (\`cascadeId\` of ${schedule}): \`content\` holds an entry for each stage's channel (else \`request-doesn’t-contain-content-for-all-cascade-stages\`) and none for another channel (else \`cascade-scheduling-request-not-valid\`). The stages, in the order a message goes through them, each as channel (sender signature, its id):`,
+    `Cascades (\`cascadeId\` of ${schedule}): \`content\` holds an entry for each stage's channel (else ${known('request-doesn’t-contain-content-for-all-cascade-stages')}) and none for another channel (else ${known('cascade-scheduling-request-not-valid')}). The stages, in the order a message goes through them, each as channel (sender signature, its id):`,
     '',
     '| cascade | stages | content it needs | also |',
     '|---|---|---|---|',
@@ -133,7 +138,7 @@ export function fixturesSection(fixtures: Fixtures = defaultFixtures as Fixtures
   const templates = Object.entries(fixtures.templates).filter(([, texts]) => texts?.length);
   if (templates.length)
     lines.push(
-      `The account's templates (scheduled \`TEXT\` content of the channel matches one, \`{{n}}\` any text, or gets \`matched-template-not-found\`): ${templates
+      `The account's templates (scheduled \`TEXT\` content of the channel matches one, \`{{n}}\` any text, or gets ${known('matched-template-not-found')}): ${templates
         .map(([channel, texts]) => `${channel} ${list(texts!)}`)
         .join('; ')}.`,
       '',
@@ -143,14 +148,14 @@ export function fixturesSection(fixtures: Fixtures = defaultFixtures as Fixtures
   for (const thread of fixtures.threads) {
     const answer =
       thread.state === 'closed'
-        ? 'closed | `already_resolved_threads`'
+        ? `closed | ${known('already_resolved_threads')}`
         : thread.failOnClose
-          ? 'open | `not_resolved_due_to_system_error`; it stays open'
-          : 'open | `resolved_threads`; closed from then on';
+          ? `open | ${known('not_resolved_due_to_system_error')}; it stays open`
+          : `open | ${known('resolved_threads')}; closed from then on`;
     groups.set(answer, [...(groups.get(answer) ?? []), thread.id]);
   }
   lines.push(
-    `Threads (\`threadIds\` of ${close}); any other id is in \`not_existing_threads\`:`,
+    `Threads (\`threadIds\` of ${close}); any other id is in ${known('not_existing_threads')}:`,
     '',
     `| threads | state | ${close} reports them in |`,
     '|---|---|---|',
@@ -160,11 +165,11 @@ export function fixturesSection(fixtures: Fixtures = defaultFixtures as Fixtures
       fixtures.subscribers,
     )} ${fixtures.subscribers.length === 1 ? 'exists' : 'exist'} already (creating ${
       fixtures.subscribers.length === 1 ? 'it' : 'one'
-    } again is \`subscriber-already-exists\`). Parameters: ${fixtures.parameters
+    } again is ${known('subscriber-already-exists')}). Parameters: ${fixtures.parameters
       .map((p) => `${code(p.name)} (${p.type}${p.values ? `: ${p.values.join(', ')}` : ''})`)
       .join(', ')}. Tags: ${list(fixtures.tags)}.`,
     '',
-    `Used requestIds (\`requestId-is-not-unique\`): ${list(fixtures.usedRequestIds)}.`,
+    `Used requestIds (${known('requestId-is-not-unique')}): ${list(fixtures.usedRequestIds)}.`,
     endMarker,
   );
   return lines.join('\n');

@@ -11,6 +11,7 @@ import {
   startMarker,
   withFixturesSection,
 } from '../src/build/sandbox-readme.ts';
+import { apiKeyHeader } from '../src/core/meta.ts';
 import { contentKeyOf } from '../src/sandbox/channels.ts';
 import { loadFixtures } from '../src/sandbox/fixtures.ts';
 
@@ -37,6 +38,7 @@ describe('src/sandbox/README.md lists the default fixtures', () => {
     expect(withFixturesSection(edited)).toBe(readme);
     const other = fixturesSection({ ...fixtures, apiKeys: [{ key: 'k', balance: 5 }] });
     expect(other).not.toBe(section);
+    expect(withFixturesSection(readme.replace(section, other))).toBe(readme);
     expect(() => withFixturesSection('# no markers\n')).toThrow(/markers/);
     expect(section.startsWith(startMarker) && section.endsWith(endMarker)).toBe(true);
   });
@@ -45,7 +47,7 @@ describe('src/sandbox/README.md lists the default fixtures', () => {
     for (const { key, balance } of fixtures.apiKeys) {
       const line = row(`API key \`${key}\``);
       expect(line, key).toBeDefined();
-      expect(line).toContain(`x-api-key: ${key}`);
+      expect(line).toContain(`${apiKeyHeader}: ${key}`);
       if (balance > 0) expect(line).toContain(`| ${balance} |`);
       else expect(line).toMatch(/no balance\*\*, .* answers `out-of-balance`/);
     }

@@ -184,7 +184,7 @@ describe('the Markdown summary (--reporter markdown)', () => {
     expect(text).toMatch(/^\| passed\/run of documented \| statuses \| codes \| examples \| limits /m);
     const passedRun = markdown(report([passed], { ok: true }));
     expect(passedRun.split('\n')[0]).toBe('## ✅ Conformance passed: 1 check (profile described)');
-    expect(passedRun).not.toContain('###  1.');
+    expect(passedRun).not.toMatch(/^### \d+\. /m);
   });
 
   it('escapes what Markdown would read: a pipe in a table cell, backticks in a code span and in a block', () => {

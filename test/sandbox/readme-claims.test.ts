@@ -4,11 +4,20 @@
 // out stops the request earlier, whatever the balance; the README's own example included.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { balanceExample } from '../../src/build/sandbox-readme.ts';
+import { examplePair } from '../../src/core/examples.ts';
 import { contentKeyOf } from '../../src/sandbox/channels.ts';
 import { credentials, fixtures, post, useSandbox } from '../helpers/sandbox.ts';
 
 const sandbox = useSandbox();
 beforeEach(() => sandbox.state.reset());
+
+/** The answers the document's examples give: no balance, and content missing for a stage. */
+const answerOf = (name: string) => {
+  const pair = examplePair('scheduleCascade', name);
+  return `${pair.status} ${(pair.response as { title: string }).title}`;
+};
+const outOfBalance = answerOf('outOfBalance');
+const contentMissing = answerOf('contentMissingForStages');
 
 let n = 0;
 /** A TEXT for the channel: one of the account's templates where it has some. */
@@ -33,7 +42,7 @@ describe('the README list of the default fixtures is what the sandbox answers', 
     'cascade %i: its listed content gets out-of-balance without balance, and 200 with; any key less stops earlier',
     async ([, cascade]) => {
       const keys = [...new Set(cascade.stages.map((s) => contentKeyOf(s.channel)))];
-      expect(await schedule(cascade.id, keys)).toBe('400 out-of-balance');
+      expect(await schedule(cascade.id, keys)).toBe(outOfBalance);
       expect(await schedule(cascade.id, keys, credentials.apiKey)).toBe('200');
       if (keys.length > 1)
         for (const left of keys)
@@ -42,18 +51,16 @@ describe('the README list of the default fixtures is what the sandbox answers', 
               cascade.id,
               keys.filter((k) => k !== left),
             ),
-          ).toBe('400 request-doesn’t-contain-content-for-all-cascade-stages');
+          ).toBe(contentMissing);
     },
   );
 
   it("the README's example: out-of-balance, and the same cascade with one stage's content alone", async () => {
     const example = balanceExample()!;
     expect(example.apiKey).toBe(credentials.apiKeyNoBalance);
-    expect(await schedule(example.outOfBalance.cascadeId, example.outOfBalance.content)).toBe('400 out-of-balance');
+    expect(await schedule(example.outOfBalance.cascadeId, example.outOfBalance.content)).toBe(outOfBalance);
     const first = example.contentFirst!;
-    expect(await schedule(first.cascadeId, first.content)).toBe(
-      '400 request-doesn’t-contain-content-for-all-cascade-stages',
-    );
-    expect(await schedule(first.cascadeId, [...first.content, ...first.missing])).toBe('400 out-of-balance');
+    expect(await schedule(first.cascadeId, first.content)).toBe(contentMissing);
+    expect(await schedule(first.cascadeId, [...first.content, ...first.missing])).toBe(outOfBalance);
   });
 });

@@ -81,7 +81,7 @@ export function markedSentence(node: unknown, code?: string): string | undefined
  * table names `code` (an operation's error codes) wherever it is, else the nearest below the operation (an operation's
  * own decisions are about other answers than this one).
  */
-export function decisionAt(pointer: string, code?: string, root: unknown = openapi): string | undefined {
+function decisionAt(pointer: string, code?: string, root: unknown = openapi): string | undefined {
   const way = walk(pointer, root);
   if (way.length - 1 !== pointer.replace(/^#\/?/, '').split('/').filter(Boolean).length) return undefined;
   // #/paths/<path>/<method>: the operation is at depth 3; #/info's words are about the whole document.

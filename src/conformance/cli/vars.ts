@@ -8,7 +8,7 @@ import { deploymentValues } from '../ground/deployment-values.ts';
 import { clip } from '../ground/model.ts';
 import * as cli from './shared.ts';
 
-export const defaultVarsFile = 'conformance-vars.json';
+const defaultVarsFile = 'conformance-vars.json';
 
 export const varsUsage = `usage: messaging-conformance vars --init [--output <file>] [--force]
 
@@ -25,7 +25,7 @@ export const varsUsage = `usage: messaging-conformance vars --init [--output <fi
 const j = (value: unknown) => toJson(value);
 
 /** The starter vars file's text: comments as `//` keys (the vars reader leaves them out), one value a line. */
-export function starterVars(): string {
+function starterVars(): string {
   const values = deploymentValues();
   const lines: string[] = [];
   const taken = new Set<string>();

@@ -29,7 +29,7 @@ type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A key that is a comment: no JSON literal (an example value's key) starts with `//`. */
-export const isCommentKey = (key: string) => key.startsWith('//');
+const isCommentKey = (key: string) => key.startsWith('//');
 /** A credential read from the environment: `${MESSAGING_API_KEY}`. */
 const placeholder = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
 
